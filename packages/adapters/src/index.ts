@@ -1,0 +1,1 @@
+export { createMemoryReadStore } from './memory/memory-store.ts';

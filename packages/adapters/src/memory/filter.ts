@@ -1,0 +1,39 @@
+import type { Condition, Doc, Filter, Scalar, SortSpec } from '@mtc/ports';
+
+/** Reference semantics of the ReadStore query subset, shared by the in-memory store and tests. */
+export function matches(doc: Doc, filter: Filter): boolean {
+  return Object.entries(filter).every(([field, cond]) => test(doc[field], cond));
+}
+
+function test(value: unknown, cond: Condition): boolean {
+  if (cond === null || typeof cond !== 'object') return value === cond || (cond === null && value === undefined);
+  if (cond.$in && !cond.$in.some((c) => c === value)) return false;
+  if (cond.$gt !== undefined && !(comparable(value, cond.$gt) && compare(value as Scalar, cond.$gt) > 0)) return false;
+  if (cond.$gte !== undefined && !(comparable(value, cond.$gte) && compare(value as Scalar, cond.$gte) >= 0)) return false;
+  if (cond.$lt !== undefined && !(comparable(value, cond.$lt) && compare(value as Scalar, cond.$lt) < 0)) return false;
+  if (cond.$lte !== undefined && !(comparable(value, cond.$lte) && compare(value as Scalar, cond.$lte) <= 0)) return false;
+  return true;
+}
+
+/** Like MongoDB, range operators only match values of the same type as the bound. */
+function comparable(value: unknown, bound: Scalar): boolean {
+  return value !== undefined && value !== null && typeof value === typeof bound;
+}
+
+export function compare(a: Scalar | undefined, b: Scalar | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return -1;
+  if (b === undefined || b === null) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sortDocs<T extends Doc>(docs: T[], sort: SortSpec | undefined): T[] {
+  const keys: SortSpec = sort && sort.length > 0 ? sort : [['_id', 1]];
+  return docs.sort((x, y) => {
+    for (const [field, dir] of keys) {
+      const c = compare(x[field] as Scalar, y[field] as Scalar);
+      if (c !== 0) return c * dir;
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,3 @@
+export * from './ids.ts';
+export * from './amount.ts';
+export * from './node.ts';
