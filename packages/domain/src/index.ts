@@ -1,3 +1,6 @@
 export * from './ids.ts';
 export * from './amount.ts';
 export * from './node.ts';
+export * from './position.ts';
+export * from './events.ts';
+export * from './decode.ts';

@@ -1,0 +1,2 @@
+export { createProjector, DEFAULT_PROJECTOR_GROUP, type Projector, type ProjectorDeps } from './projector.ts';
+export { projectBlocks, statsDay, type ProjectionOptions } from './projection.ts';
