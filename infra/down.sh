@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Stops the local test servers started by infra/up.sh (via their pid files). Idempotent.
+#   bash infra/down.sh           stop; data stays for the next up
+#   bash infra/down.sh --purge   stop and delete the servers' data (Kafka log dir, FerretDB files)
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+main() {
+  local purge=false
+  case ${1:-} in
+    --purge) purge=true ;;
+    "") ;;
+    *) die "usage: $0 [--purge]" ;;
+  esac
+
+  take_lock
+  stop_service kafka 30   # controlled shutdown usually takes a few seconds
+  stop_service ferretdb 10
+  stop_service redis 10
+  rm -f "$STATE_DIR/env"
+
+  if $purge; then
+    log "purging data: $KAFKA_DATA $KAFKA_HOME/cluster-id $FERRETDB_DATA"
+    rm -rf "$KAFKA_DATA" "$KAFKA_HOME/cluster-id" "$FERRETDB_DATA"
+  fi
+}
+
+main "$@"

@@ -1,0 +1,101 @@
+# Shared settings and helpers for infra/up.sh, infra/down.sh and infra/smoke.sh (sourced, not run).
+# shellcheck shell=bash disable=SC2034  # the variables are used by the scripts that source this file
+
+INFRA_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT_DIR=$(dirname "$INFRA_DIR")
+STATE_DIR="$ROOT_DIR/.infra"  # gitignored: caches, data, logs, pid files
+LOG_DIR="$STATE_DIR/logs"
+RUN_DIR="$STATE_DIR/run"
+BIN_DIR="$STATE_DIR/bin"
+
+KAFKA_PORT=${KAFKA_PORT:-9092}
+KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-9093}
+MONGO_PORT=${MONGO_PORT:-27017}
+REDIS_PORT=${REDIS_PORT:-6379}
+
+KAFKA_HOME="$STATE_DIR/kafka"          # lib/ (jars), classes/ (KafkaCheck), data/, cluster-id
+KAFKA_LIB="$KAFKA_HOME/lib"
+KAFKA_CLASSES="$KAFKA_HOME/classes"
+KAFKA_DATA="$KAFKA_HOME/data"
+FERRETDB_BIN="$BIN_DIR/ferretdb"
+FERRETDB_DATA="$STATE_DIR/ferretdb/data"
+REDIS_HOME="$STATE_DIR/redis"
+
+log() { printf '[infra] %s\n' "$*" >&2; }
+die() { printf '[infra] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Seconds since the epoch with milliseconds, for step timings.
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
+
+# sha256 of the given files' contents (plus any extra words), used as install stamps.
+fingerprint() {
+  { cat "$@"; } | sha256sum | cut -d' ' -f1
+}
+
+pidfile() { echo "$RUN_DIR/$1.pid"; }
+
+# Marker that must appear in /proc/PID/cmdline, so a reused pid is not mistaken for ours.
+pid_marker() {
+  case $1 in
+    kafka) echo "kafka.Kafka" ;;
+    ferretdb) echo "$FERRETDB_BIN" ;;
+    redis) echo "redis-server" ;;
+  esac
+}
+
+# Prints the pid of service $1 if its pid file names a live process of that service.
+running_pid() {
+  local f pid
+  f=$(pidfile "$1")
+  [[ -s $f ]] || return 1
+  pid=$(<"$f")
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  grep -qaF -- "$(pid_marker "$1")" "/proc/$pid/cmdline" 2>/dev/null || return 1
+  echo "$pid"
+}
+
+# True if something accepts TCP connections on 127.0.0.1:$1.
+port_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# Shows the last lines of a log file (for error reports).
+show_log_tail() {
+  local file=$1 lines=${2:-40}
+  [[ -f $file ]] || return 0
+  printf '[infra] ---- last %s lines of %s ----\n' "$lines" "$file" >&2
+  tail -n "$lines" "$file" >&2
+  printf '[infra] ----\n' >&2
+}
+
+# Serialises up.sh/down.sh runs (e.g. parallel test runners calling infra:up at once).
+take_lock() {
+  mkdir -p "$RUN_DIR"
+  exec 9>"$RUN_DIR/infra.lock"
+  flock -w 600 9 || die "another infra/up.sh or down.sh holds $RUN_DIR/infra.lock"
+}
+
+# Stops service $1 with SIGTERM, waits up to $2 seconds, then SIGKILL. Idempotent.
+stop_service() {
+  local name=$1 timeout=${2:-30} pid i
+  if ! pid=$(running_pid "$name"); then
+    rm -f "$(pidfile "$name")"
+    log "$name: not running"
+    return 0
+  fi
+  log "$name: stopping pid $pid"
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < timeout * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$name: still alive after ${timeout}s, sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    sleep 0.5
+  fi
+  rm -f "$(pidfile "$name")"
+  log "$name: stopped"
+}

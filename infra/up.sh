@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+# Installs (if missing) and starts the local test servers on 127.0.0.1, then writes .infra/env:
+#   Kafka 3.9 (KRaft, single node)  KAFKA_PORT=9092 (controller KAFKA_CONTROLLER_PORT=9093)
+#   FerretDB 1.24 on SQLite         MONGO_PORT=27017
+#   Redis (Debian redis-server)     REDIS_PORT=6379
+# Idempotent: a server that already runs is only checked. See infra/README.md.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+READY_TIMEOUT=${INFRA_READY_TIMEOUT:-90}  # seconds per server
+KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
+FERRETDB_LOG_LEVEL=${FERRETDB_LOG_LEVEL:-warn}
+
+# ---------------------------------------------------------------- helpers
+
+require_tool() {
+  command -v "$1" >/dev/null 2>&1 || die "'$1' not found on PATH ($2)"
+}
+
+as_root() {
+  if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
+
+# Fails with the log tail when service $1 (pid $2) is not serving.
+fail_start() {
+  local name=$1 logfile=$2 reason=$3
+  log "$name: $reason"
+  show_log_tail "$logfile"
+  die "$name did not come up (log: $logfile)"
+}
+
+# Refuses to start service $1 on port $2 when a foreign process already listens there.
+check_port_free() {
+  local name=$1 port=$2
+  if port_open "$port"; then
+    ss -ltnp "sport = :$port" 2>/dev/null >&2 || true
+    die "$name: port 127.0.0.1:$port is already in use by a process that is not ours (see above); stop it or set another port"
+  fi
+}
+
+# Starts "$@" detached in its own session; its pid (the exec'd program's) goes to the pid file.
+spawn() {
+  local name=$1 logfile=$2
+  shift 2
+  [[ -f $logfile ]] && mv -f "$logfile" "$logfile.1"
+  rm -f "$(pidfile "$name")"
+  # fd 9 is the infra lock (lib.sh take_lock); the daemon must not inherit it.
+  # shellcheck disable=SC2016 # $$, $0 and $@ are for the inner bash
+  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$(pidfile "$name")" "$@" >"$logfile" 2>&1 </dev/null 9>&- &
+  local i
+  for ((i = 0; i < 50; i++)); do
+    [[ -s $(pidfile "$name") ]] && return 0
+    sleep 0.1
+  done
+  die "$name: no pid file after start"
+}
+
+# Retries "$@" every 0.2 s until it succeeds; fails if service $1 dies or $READY_TIMEOUT passes.
+wait_until() {
+  local name=$1 logfile=$2
+  shift 2
+  local deadline=$((SECONDS + READY_TIMEOUT))
+  while :; do
+    running_pid "$name" >/dev/null || fail_start "$name" "$logfile" "process exited"
+    "$@" >/dev/null 2>&1 && return 0
+    ((SECONDS < deadline)) || fail_start "$name" "$logfile" "not answering after ${READY_TIMEOUT}s: $*"
+    sleep 0.2
+  done
+}
+
+# ---------------------------------------------------------------- Kafka
+
+kafka_java() {
+  java -Djava.awt.headless=true -cp "$KAFKA_LIB/*:$KAFKA_CLASSES" "$@"
+}
+
+install_kafka() {
+  require_tool java "install OpenJDK 17"
+  require_tool mvn "install Maven"
+  require_tool javac "install an OpenJDK 17 JDK"
+  local pom="$INFRA_DIR/kafka/pom.xml" stamp
+  stamp=$(fingerprint "$pom")
+  if [[ $(cat "$KAFKA_LIB/.stamp" 2>/dev/null) != "$stamp" ]]; then
+    local t0
+    t0=$(now)
+    log "kafka: fetching broker jars with Maven into $KAFKA_LIB"
+    rm -rf "$KAFKA_LIB"
+    mvn -B -q -Dstyle.color=never -f "$pom" dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$KAFKA_LIB" >"$LOG_DIR/mvn.log" 2>&1 ||
+      { show_log_tail "$LOG_DIR/mvn.log"; die "kafka: mvn dependency:copy-dependencies failed"; }
+    echo "$stamp" >"$KAFKA_LIB/.stamp"
+    log "kafka: $(find "$KAFKA_LIB" -name '*.jar' | wc -l) jars ($(du -sh "$KAFKA_LIB" | cut -f1)) in $(since "$t0")"
+    if running_pid kafka >/dev/null; then
+      log "kafka: WARNING the running broker still uses the old jars; restart: infra/down.sh && infra/up.sh"
+    fi
+  fi
+
+  local src="$INFRA_DIR/kafka/KafkaCheck.java"
+  stamp=$(fingerprint "$src" "$KAFKA_LIB/.stamp")
+  if [[ $(cat "$KAFKA_CLASSES/.stamp" 2>/dev/null) != "$stamp" ]]; then
+    log "kafka: compiling KafkaCheck"
+    rm -rf "$KAFKA_CLASSES"
+    mkdir -p "$KAFKA_CLASSES"
+    javac -nowarn -d "$KAFKA_CLASSES" -cp "$KAFKA_LIB/*" "$src"
+    echo "$stamp" >"$KAFKA_CLASSES/.stamp"
+  fi
+}
+
+# The cluster id is kept next to the data; the data dir's meta.properties wins if present.
+kafka_cluster_id() {
+  local idfile="$KAFKA_HOME/cluster-id" id
+  if [[ -f $KAFKA_DATA/meta.properties ]]; then
+    id=$(sed -n 's/^cluster\.id=//p' "$KAFKA_DATA/meta.properties")
+  elif [[ -s $idfile ]]; then
+    id=$(<"$idfile")
+  else
+    # base64url of 16 random bytes without padding (what Uuid.randomUuid prints); no leading '-'.
+    id=-
+    while [[ $id == -* ]]; do
+      id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+    done
+  fi
+  echo "$id" >"$idfile"
+  echo "$id"
+}
+
+render_kafka_config() {
+  sed -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
+    -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+    -e "s|@DATA_DIR@|$KAFKA_DATA|g" \
+    "$INFRA_DIR/kafka/server.properties" >"$KAFKA_HOME/server.properties"
+}
+
+format_kafka_storage() {
+  local id=$1
+  [[ -f $KAFKA_DATA/meta.properties ]] && return 0
+  log "kafka: formatting $KAFKA_DATA (cluster id $id)"
+  mkdir -p "$KAFKA_DATA"
+  kafka_java -Xmx256m -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j-tools.properties" \
+    kafka.tools.StorageTool format -t "$id" -c "$KAFKA_HOME/server.properties" --ignore-formatted >&2
+}
+
+kafka_ready() {
+  local id=$1 pid=$2
+  kafka_java -Xmx128m -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j-tools.properties" \
+    KafkaCheck ready "127.0.0.1:$KAFKA_PORT" "$id" "$READY_TIMEOUT" "$pid"
+}
+
+start_kafka() {
+  local t0 id pid logfile="$LOG_DIR/kafka.log"
+  t0=$(now)
+  install_kafka
+  mkdir -p "$KAFKA_HOME"
+  id=$(kafka_cluster_id)
+  render_kafka_config
+  if pid=$(running_pid kafka); then
+    log "kafka: already running (pid $pid), checking"
+  else
+    check_port_free kafka "$KAFKA_PORT"
+    check_port_free kafka-controller "$KAFKA_CONTROLLER_PORT"
+    format_kafka_storage "$id"
+    # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS holds several words on purpose
+    spawn kafka "$logfile" java $KAFKA_HEAP_OPTS \
+      -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+      -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j.properties" \
+      -cp "$KAFKA_LIB/*" kafka.Kafka "$KAFKA_HOME/server.properties"
+    pid=$(running_pid kafka) || fail_start kafka "$logfile" "process exited right after start"
+    log "kafka: started pid $pid, waiting for a metadata answer on 127.0.0.1:$KAFKA_PORT"
+  fi
+  kafka_ready "$id" "$pid" >&2 || fail_start kafka "$logfile" "no metadata answer"
+  log "kafka: ready on 127.0.0.1:$KAFKA_PORT ($(since "$t0"))"
+}
+
+# ---------------------------------------------------------------- FerretDB
+
+install_ferretdb() {
+  require_tool go "install Go >= 1.24"
+  local src="$INFRA_DIR/ferretdb" stamp t0
+  stamp=$(fingerprint "$src/go.mod" "$src/go.sum" "$src/main.go" <(go version))
+  [[ -x $FERRETDB_BIN && $(cat "$FERRETDB_BIN.stamp" 2>/dev/null) == "$stamp" ]] && return 0
+  t0=$(now)
+  log "ferretdb: building $FERRETDB_BIN with Go (a cold build takes 1-2 min; output in $LOG_DIR/go-build.log)"
+  mkdir -p "$BIN_DIR"
+  (cd "$src" && GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="${GOFLAGS:-} -mod=readonly" \
+    go build -trimpath -o "$FERRETDB_BIN.tmp" .) >"$LOG_DIR/go-build.log" 2>&1 ||
+    { show_log_tail "$LOG_DIR/go-build.log"; die "ferretdb: go build failed"; }
+  mv -f "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
+  echo "$stamp" >"$FERRETDB_BIN.stamp"
+  log "ferretdb: built in $(since "$t0")"
+  if running_pid ferretdb >/dev/null; then
+    log "ferretdb: WARNING the running server is the old build; restart: infra/down.sh && infra/up.sh"
+  fi
+}
+
+start_ferretdb() {
+  local t0 pid logfile="$LOG_DIR/ferretdb.log" uri="mongodb://127.0.0.1:$MONGO_PORT"
+  t0=$(now)
+  install_ferretdb
+  if pid=$(running_pid ferretdb); then
+    log "ferretdb: already running (pid $pid), checking"
+  else
+    check_port_free ferretdb "$MONGO_PORT"
+    mkdir -p "$FERRETDB_DATA"
+    spawn ferretdb "$logfile" "$FERRETDB_BIN" serve -listen-addr "127.0.0.1:$MONGO_PORT" \
+      -sqlite-dir "$FERRETDB_DATA" -log-level "$FERRETDB_LOG_LEVEL"
+    log "ferretdb: started pid $(running_pid ferretdb || echo '?'), waiting for ping"
+  fi
+  wait_until ferretdb "$logfile" "$FERRETDB_BIN" ping -uri "$uri" -timeout 1s
+  log "ferretdb: ready on 127.0.0.1:$MONGO_PORT ($(since "$t0"))"
+}
+
+# ---------------------------------------------------------------- Redis
+
+install_redis() {
+  command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 && return 0
+  local aptlog="$LOG_DIR/apt.log"
+  log "redis: installing Debian's redis-server with apt-get (output in $aptlog)"
+  if ! { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends redis-server; } >"$aptlog" 2>&1; then
+    show_log_tail "$aptlog"
+    die "redis: apt-get install redis-server failed"
+  fi
+  # Debian's package may start its own daemon on 6379 where an init system runs; ours replaces it.
+  as_root invoke-rc.d redis-server stop >/dev/null 2>&1 || true
+}
+
+write_redis_config() {
+  mkdir -p "$REDIS_HOME"
+  cat >"$REDIS_HOME/redis.conf" <<EOF
+# Generated by infra/up.sh: loopback only, no persistence.
+bind 127.0.0.1
+port $REDIS_PORT
+protected-mode yes
+daemonize yes
+pidfile $(pidfile redis)
+logfile $LOG_DIR/redis.log
+dir $REDIS_HOME
+save ""
+appendonly no
+EOF
+}
+
+start_redis() {
+  local t0 pid
+  t0=$(now)
+  install_redis
+  if pid=$(running_pid redis); then
+    log "redis: already running (pid $pid), checking"
+  else
+    check_port_free redis "$REDIS_PORT"
+    write_redis_config
+    rm -f "$(pidfile redis)"
+    redis-server "$REDIS_HOME/redis.conf" >&2 9>&-  # 9: the lock fd, not for daemons
+    local i
+    for ((i = 0; i < 50; i++)); do
+      running_pid redis >/dev/null && break
+      sleep 0.1
+    done
+    log "redis: started pid $(running_pid redis || echo '?'), waiting for PONG"
+  fi
+  wait_until redis "$LOG_DIR/redis.log" redis_pong
+  log "redis: ready on 127.0.0.1:$REDIS_PORT ($(since "$t0"))"
+}
+
+redis_pong() {
+  [[ $(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping) == PONG ]]
+}
+
+# ---------------------------------------------------------------- main
+
+write_env_file() {
+  cat >"$STATE_DIR/env.tmp" <<EOF
+KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
+MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT
+REDIS_URL=redis://127.0.0.1:$REDIS_PORT
+EOF
+  mv -f "$STATE_DIR/env.tmp" "$STATE_DIR/env"
+}
+
+main() {
+  local t0
+  t0=$(now)
+  mkdir -p "$STATE_DIR" "$LOG_DIR" "$RUN_DIR"
+  take_lock
+  # Redis and FerretDB are quick; starting them first overlaps nothing but keeps errors early.
+  start_redis
+  start_ferretdb
+  start_kafka
+  write_env_file
+  log "all up in $(since "$t0"); settings in $STATE_DIR/env:"
+  sed 's/^/  /' "$STATE_DIR/env" >&2
+}
+
+main "$@"
