@@ -1,1 +1,6 @@
 export { createMemoryReadStore } from './memory/memory-store.ts';
+export { createSqliteReadStore, type SqliteReadStoreOptions } from './embedded/sqlite-store.ts';
+export { createSqliteCounters, type SqliteCountersOptions } from './embedded/sqlite-counters.ts';
+export { createFileEventLog, type FileEventLogOptions } from './embedded/file-log.ts';
+export { createHttpChainSource, NodeError, type HttpChainSourceOptions } from './http/chain-source.ts';
+export * from './select.ts';

@@ -206,7 +206,8 @@ function transferFrom(p: string[], jobType: string): Activity {
 
 const SUMMARY_PRIORITY = ['transfer', 'multi_transfer', 'tokenRegister', 'tokenIncrease', 'tokenBurning', 'NewWallet'];
 
-function summarize(entries: readonly RawEntry[]): TxSummary {
+/** The one-line view of a transaction, from its entries alone (also for raw, unindexed forms). */
+export function summarize(entries: readonly RawEntry[]): TxSummary {
   const main =
     SUMMARY_PRIORITY.map((t) => entries.find((e) => e.type === t)).find((e) => e !== undefined) ?? entries[0];
   if (!main) return { type: '', from: '', to: '', amount: '0', token: '' };
@@ -267,7 +268,9 @@ function record(value: unknown): Record<string, unknown> {
 }
 
 function str(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
 }
 
 function int(value: unknown): number {

@@ -2,3 +2,6 @@ export * from './config.ts';
 export * from './logger.ts';
 export * from './retry.ts';
 export * from './shutdown.ts';
+export * from './ops-server.ts';
+export * from './service.ts';
+export * from './concurrency.ts';

@@ -1,6 +1,6 @@
 import { BlockEvent, decodeTransaction, SCHEMA_VERSION, TOPICS, type RawBlock, type RawTransaction } from '@mtc/domain';
 import type { ChainSource, EventLog } from '@mtc/ports';
-import { isRetryable, sleep, TransientError, withRetry, type Logger } from '@mtc/runtime';
+import { isRetryable, mapWithConcurrency, sleep, TransientError, withRetry, type Logger } from '@mtc/runtime';
 
 /**
  * The block follower: reads the node block by block (1 + N requests per block: the node has no
@@ -74,7 +74,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       return b;
     });
     if (Number(block.sn) !== height) throw new Error(`node answered block ${block.sn} for height ${height}`);
-    const txs = await mapLimit(block.transaction, options.txConcurrency, (t) =>
+    const txs = await mapWithConcurrency(block.transaction, options.txConcurrency, (t) =>
       retry(`tx ${t.id}`, async () => {
         const tx = await chain.transaction(t.id);
         if (!tx) throw new TransientError(`node has no transaction ${t.id} yet`);
@@ -122,7 +122,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         }
         const last = Math.min(head, cursor.height + options.batchBlocks - 1);
         const heights = range(cursor.height, last);
-        const fetched = await mapLimit(heights, options.blockConcurrency, fetchBlock);
+        const fetched = await mapWithConcurrency(heights, options.blockConcurrency, fetchBlock);
         if (signal.aborted) break;
         const events: BlockEvent[] = [];
         for (const { block, txs } of fetched) {
@@ -143,18 +143,4 @@ export function createFollower(deps: FollowerDeps): Follower {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
-
-/** Maps with at most `limit` calls in flight, keeping input order in the result. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

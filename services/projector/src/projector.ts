@@ -17,7 +17,7 @@ export interface ProjectorDeps {
   logger: Logger;
   signal: AbortSignal;
   options: ProjectionOptions & { group?: string; maxBatch?: number };
-  onProgress?: (height: number) => void;
+  onProgress?: (height: number, blocks: number) => void;
 }
 
 export interface Projector {
@@ -50,7 +50,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
           const last = events.at(-1);
           if (last) {
             logger.debug({ height: last.height, blocks: events.length }, 'projected');
-            deps.onProgress?.(last.height);
+            deps.onProgress?.(last.height, events.length);
           }
         },
       );

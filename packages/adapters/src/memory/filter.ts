@@ -7,11 +7,14 @@ export function matches(doc: Doc, filter: Filter): boolean {
 
 function test(value: unknown, cond: Condition): boolean {
   if (cond === null || typeof cond !== 'object') return value === cond || (cond === null && value === undefined);
-  if (cond.$in && !cond.$in.some((c) => c === value)) return false;
+  // `$in` is a set of equalities, so `null` in the list also matches a missing field (as in MongoDB).
+  if (cond.$in && !cond.$in.some((c) => c === value || (c === null && value === undefined))) return false;
   if (cond.$gt !== undefined && !(comparable(value, cond.$gt) && compare(value as Scalar, cond.$gt) > 0)) return false;
-  if (cond.$gte !== undefined && !(comparable(value, cond.$gte) && compare(value as Scalar, cond.$gte) >= 0)) return false;
+  if (cond.$gte !== undefined && !(comparable(value, cond.$gte) && compare(value as Scalar, cond.$gte) >= 0))
+    return false;
   if (cond.$lt !== undefined && !(comparable(value, cond.$lt) && compare(value as Scalar, cond.$lt) < 0)) return false;
-  if (cond.$lte !== undefined && !(comparable(value, cond.$lte) && compare(value as Scalar, cond.$lte) <= 0)) return false;
+  if (cond.$lte !== undefined && !(comparable(value, cond.$lte) && compare(value as Scalar, cond.$lte) <= 0))
+    return false;
   return true;
 }
 
@@ -22,9 +25,34 @@ function comparable(value: unknown, bound: Scalar): boolean {
 
 export function compare(a: Scalar | undefined, b: Scalar | undefined): number {
   if (a === b) return 0;
+  // null and a missing field are the same value to sorts and ranges, as in MongoDB.
+  if ((a === undefined || a === null) && (b === undefined || b === null)) return 0;
   if (a === undefined || a === null) return -1;
   if (b === undefined || b === null) return 1;
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Strings order by Unicode code point, which is the byte order of their UTF-8 form: what SQLite
+ * (BINARY collation) and MongoDB (simple collation) do. JavaScript's `<` compares UTF-16 code
+ * units instead, which puts astral characters (emoji) before U+E000..U+FFFF.
+ */
+function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** Moves surrogates (U+D800..U+DFFF) above U+E000..U+FFFF, keeping each group's own order. */
+function codePointRank(unit: number): number {
+  if (unit >= 0xe000) return unit - 0x800;
+  if (unit >= 0xd800) return unit + 0x2000;
+  return unit;
 }
 
 export function sortDocs<T extends Doc>(docs: T[], sort: SortSpec | undefined): T[] {

@@ -9,7 +9,7 @@ export function createMemoryReadStore(): ReadStore {
   const data = new Map<string, Map<string, Doc>>();
   const table = (name: string): Map<string, Doc> => {
     let t = data.get(name);
-    if (!t) data.set(name, (t = new Map()));
+    if (!t) data.set(name, (t = new Map<string, Doc>()));
     return t;
   };
   const copy = <T>(doc: T): T => structuredClone(doc);
@@ -42,7 +42,9 @@ export function createMemoryReadStore(): ReadStore {
 
   const collection = <T extends Doc>(name: string): Collection<T> => ({
     get: async (id) => copy((table(name).get(id) as T | undefined) ?? null),
-    getMany: async (ids) => ids.flatMap((id) => (table(name).has(id) ? [copy(table(name).get(id) as T)] : [])),
+    // Each existing document once, even when its id is asked for twice (as with `$in` in a real store).
+    getMany: async (ids) =>
+      [...new Set(ids)].flatMap((id) => (table(name).has(id) ? [copy(table(name).get(id) as T)] : [])),
     find: async (filter: Filter, options: FindOptions = {}) => {
       const hits = [...table(name).values()].filter((d) => matches(d, filter)) as T[];
       const sorted = sortDocs(hits, options.sort);

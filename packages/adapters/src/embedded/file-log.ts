@@ -1,0 +1,375 @@
+import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, Subscription } from '@mtc/ports';
+
+/**
+ * EventLog on plain files: one append-only JSON-lines file per topic (`<dir>/<topic>.log`), one
+ * partition, offsets = 0-based line numbers. A line is `{"key":…,"value":…}`; JSON.stringify never
+ * emits a raw newline, so a newline always ends a record.
+ *
+ * - `publish` appends a call's messages in one write and fsyncs before resolving; publishes to a
+ *   topic are serialised. One process writes a topic (the follower); others may read it.
+ * - Each topic keeps an index of line start offsets (8 bytes a line, never the values), built by
+ *   one scan when first used and extended as lines are appended. Only complete lines (ending in a
+ *   newline) are indexed, so a reader never sees a line still being written.
+ * - A crash can leave a torn last line. The writer cuts it away before its first append: doing it
+ *   at open would let a reading process cut a line the writing process is still appending.
+ * - A group's position is the next offset to deliver, in `<dir>/<group>~<topic>.offset`, replaced
+ *   atomically (tmp file, fsync, rename, fsync dir) after the handler resolved.
+ */
+export interface FileEventLogOptions {
+  dir: string;
+  /** How often an idle consumer looks for lines appended by another process. Default 250 ms. */
+  pollMs?: number;
+}
+
+/** Topic and group names become file names; Kafka allows the same characters. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const DEFAULT_MAX_BATCH = 500;
+/** A batch also stops growing past this many bytes (one record at least), to bound memory. */
+const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+const SCAN_CHUNK = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+interface TopicFile {
+  name: string;
+  path: string;
+  fh: FileHandle;
+  /** Byte offset where each indexed line starts. */
+  starts: Float64Array;
+  count: number;
+  /** End of the last indexed (complete) line. */
+  end: number;
+  /** Torn tail handled: set before this instance's first append. */
+  repaired: boolean;
+  /** Set when an append failed and the file could not be put back: the index no longer holds. */
+  broken: Error | undefined;
+  /** Serialises index changes (scans, appends, repair). */
+  lock: Promise<void>;
+  /** Idle consumers waiting for new lines. */
+  waiters: Set<() => void>;
+}
+
+interface ActiveSubscription {
+  stop(): Promise<void>;
+}
+
+export function createFileEventLog(options: FileEventLogOptions): EventLog {
+  const { dir } = options;
+  const pollMs = options.pollMs ?? 250;
+  const topics = new Map<string, Promise<TopicFile>>();
+  const active = new Map<string, ActiveSubscription>();
+  let closed = false;
+
+  const topicFile = (topic: string): Promise<TopicFile> => {
+    if (closed) return Promise.reject(new Error('file event log is closed'));
+    assertName('topic', topic);
+    let t = topics.get(topic);
+    if (!t) {
+      t = openTopic(dir, topic);
+      topics.set(topic, t);
+      t.catch(() => topics.delete(topic)); // let a later call try again
+    }
+    return t;
+  };
+
+  const consume = async (
+    opts: ConsumeOptions,
+    handler: (batch: readonly LogRecord[]) => Promise<void>,
+  ): Promise<Subscription> => {
+    assertName('group', opts.group);
+    const maxBatch = opts.maxBatch ?? DEFAULT_MAX_BATCH;
+    if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer`);
+    const key = `${opts.group}~${opts.topic}`;
+    // One partition means one consumer per group: a second would re-deliver and race the commits.
+    if (active.has(key)) throw new Error(`group ${opts.group} is already consuming ${opts.topic} in this process`);
+    const t = await topicFile(opts.topic);
+    await locked(t, () => scan(t));
+    const offsetPath = join(dir, `${key}.offset`);
+    const committed = await readPosition(offsetPath);
+    if (committed !== null && committed > t.count)
+      throw new Error(`group ${opts.group} is at offset ${committed} but ${opts.topic} has ${t.count} records`);
+    let position = committed ?? (opts.fromBeginning === false ? t.count : 0);
+
+    let stopping = false;
+    let wakeNow: (() => void) | undefined;
+    const run = async (): Promise<void> => {
+      while (!stopping) {
+        if (position >= t.count) await locked(t, () => scan(t)); // lines another process appended
+        if (position < t.count) {
+          const upto = batchEnd(t, position, maxBatch);
+          const batch = await readRecords(t, position, upto);
+          await handler(batch);
+          await writePosition(dir, offsetPath, upto);
+          position = upto;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const wake = (): void => {
+            clearTimeout(timer);
+            t.waiters.delete(wake);
+            wakeNow = undefined;
+            resolve();
+          };
+          const timer = setTimeout(wake, pollMs);
+          t.waiters.add(wake);
+          wakeNow = wake;
+          if (stopping || position < t.count) wake();
+        });
+      }
+    };
+    const sub: ActiveSubscription = {
+      async stop() {
+        stopping = true;
+        wakeNow?.();
+        await done.catch(() => {}); // a handler failure is reported through `done`
+      },
+    };
+    active.set(key, sub);
+    const done = run().finally(() => {
+      if (active.get(key) === sub) active.delete(key);
+    });
+    return { stop: () => sub.stop(), done };
+  };
+
+  return {
+    async publish(topic: string, messages: readonly OutgoingMessage[]) {
+      if (closed) throw new Error('file event log is closed');
+      assertName('topic', topic);
+      if (messages.length === 0) return;
+      // Serialise before taking the lock: a value that cannot be encoded fails the call untouched.
+      const lines = messages.map((m) => Buffer.from(`${JSON.stringify({ key: m.key, value: m.value })}\n`, 'utf8'));
+      const t = await topicFile(topic);
+      await locked(t, async () => {
+        if (!t.repaired) await repair(t);
+        await append(t, lines);
+      });
+      for (const wake of [...t.waiters]) wake();
+    },
+
+    async lastValue(topic: string) {
+      const t = await topicFile(topic);
+      await locked(t, () => scan(t));
+      if (t.count === 0) return null;
+      const [last] = await readRecords(t, t.count - 1, t.count);
+      return last?.value ?? null;
+    },
+
+    consume,
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...active.values()].map((s) => s.stop()));
+      for (const t of await Promise.allSettled(topics.values())) {
+        if (t.status === 'fulfilled') await locked(t.value, () => t.value.fh.close());
+      }
+      topics.clear();
+    },
+  };
+}
+
+function assertName(kind: string, name: string): void {
+  if (typeof name !== 'string' || !NAME.test(name))
+    throw new TypeError(
+      `invalid ${kind} name ${JSON.stringify(name)}: use [A-Za-z0-9._-], starting with a letter or digit`,
+    );
+}
+
+async function openTopic(dir: string, name: string): Promise<TopicFile> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${name}.log`);
+  const fh = await open(path, 'a+');
+  const t: TopicFile = {
+    name,
+    path,
+    fh,
+    starts: new Float64Array(1024),
+    count: 0,
+    end: 0,
+    repaired: false,
+    broken: undefined,
+    lock: Promise.resolve(),
+    waiters: new Set(),
+  };
+  try {
+    await syncDir(dir); // the file's directory entry, in case we just created it
+    await scan(t);
+  } catch (error) {
+    await fh.close();
+    throw error;
+  }
+  return t;
+}
+
+function locked<T>(t: TopicFile, fn: () => Promise<T>): Promise<T> {
+  const result = t.lock.then(() => {
+    if (t.broken !== undefined) throw t.broken;
+    return fn();
+  });
+  t.lock = result.then(
+    () => {},
+    () => {},
+  );
+  return result;
+}
+
+function pushLine(t: TopicFile, start: number): void {
+  if (t.count === t.starts.length) {
+    const grown = new Float64Array(t.starts.length * 2);
+    grown.set(t.starts);
+    t.starts = grown;
+  }
+  t.starts[t.count++] = start;
+}
+
+function lineEnd(t: TopicFile, i: number): number {
+  return i + 1 < t.count ? (t.starts[i + 1] as number) : t.end;
+}
+
+/** Indexes the complete lines past `end`; a partial last line is left for a later scan. */
+async function scan(t: TopicFile): Promise<void> {
+  const { size } = await t.fh.stat();
+  if (size < t.end) throw new Error(`${t.path} shrank below its indexed end (${size} < ${t.end}): was it rewritten?`);
+  const buf = Buffer.allocUnsafe(SCAN_CHUNK);
+  let pos = t.end;
+  let lineStart = t.end;
+  while (pos < size) {
+    const { bytesRead } = await t.fh.read(buf, 0, Math.min(SCAN_CHUNK, size - pos), pos);
+    if (bytesRead === 0) break;
+    const chunk = buf.subarray(0, bytesRead);
+    for (let i = chunk.indexOf(NEWLINE); i !== -1; i = chunk.indexOf(NEWLINE, i + 1)) {
+      pushLine(t, lineStart);
+      lineStart = pos + i + 1;
+    }
+    pos += bytesRead;
+  }
+  t.end = lineStart;
+}
+
+/**
+ * Cuts what a crashed writer left half-written: bytes after the last newline, then any last lines
+ * that do not parse (a write torn inside the page cache can leave garbage ending in a newline).
+ */
+async function repair(t: TopicFile): Promise<void> {
+  await scan(t);
+  let cut = (await t.fh.stat()).size > t.end;
+  while (t.count > 0 && !(await lineParses(t, t.count - 1))) {
+    t.count--;
+    t.end = t.starts[t.count] as number;
+    cut = true;
+  }
+  if (cut) {
+    await t.fh.truncate(t.end);
+    await t.fh.sync();
+  }
+  t.repaired = true;
+}
+
+async function lineParses(t: TopicFile, i: number): Promise<boolean> {
+  try {
+    await readRecords(t, i, i + 1);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function append(t: TopicFile, lines: readonly Buffer[]): Promise<void> {
+  const data = Buffer.concat(lines);
+  try {
+    let written = 0;
+    while (written < data.length) written += (await t.fh.write(data, written, data.length - written)).bytesWritten;
+    await t.fh.sync();
+  } catch (error) {
+    // Put the file back to its last indexed line, or refuse further use: appending after a
+    // half-written line would glue the next record to it.
+    try {
+      await t.fh.truncate(t.end);
+    } catch {
+      t.broken = error instanceof Error ? error : new Error(String(error));
+    }
+    throw Object.assign(error as Error, { retryable: t.broken === undefined });
+  }
+  let start = t.end;
+  for (const line of lines) {
+    pushLine(t, start);
+    start += line.length;
+  }
+  t.end = start;
+}
+
+/** Where a batch from `from` ends: at most maxBatch records and about MAX_BATCH_BYTES. */
+function batchEnd(t: TopicFile, from: number, maxBatch: number): number {
+  const last = Math.min(t.count, from + maxBatch);
+  const first = t.starts[from] as number;
+  let upto = from + 1;
+  while (upto < last && lineEnd(t, upto) - first <= MAX_BATCH_BYTES) upto++;
+  return upto;
+}
+
+async function readRecords(t: TopicFile, from: number, upto: number): Promise<LogRecord[]> {
+  if (from < 0 || upto > t.count || from >= upto) throw new RangeError(`no records [${from}, ${upto}) in ${t.path}`);
+  const start = t.starts[from] as number;
+  const length = lineEnd(t, upto - 1) - start;
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await t.fh.read(buf, got, length - got, start + got);
+    if (bytesRead === 0) throw new Error(`${t.path} ended early at byte ${start + got}`);
+    got += bytesRead;
+  }
+  const records: LogRecord[] = [];
+  let lineStart = 0;
+  for (let offset = from; offset < upto; offset++) {
+    const nl = buf.indexOf(NEWLINE, lineStart);
+    const text = buf.toString('utf8', lineStart, nl);
+    lineStart = nl + 1;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${t.path}: record ${offset} is not JSON`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { key?: unknown }).key !== 'string')
+      throw new Error(`${t.path}: record ${offset} is not a log record`);
+    const { key, value } = parsed as { key: string; value?: unknown };
+    records.push({ topic: t.name, partition: 0, offset: String(offset), key, value });
+  }
+  return records;
+}
+
+async function readPosition(path: string): Promise<number | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (!/^(0|[1-9][0-9]*)\n?$/.test(text))
+    throw new Error(`${path} does not hold an offset: ${JSON.stringify(text.slice(0, 40))}`);
+  return Number(text);
+}
+
+async function writePosition(dir: string, path: string, position: number): Promise<void> {
+  const tmp = `${path}.tmp`;
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writeFile(`${position}\n`, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+  await syncDir(dir); // makes the rename itself durable
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,186 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHttpChainSource, NodeError } from './chain-source.ts';
+
+const HASH = 'a'.repeat(64);
+const TX = 'b'.repeat(64);
+const BLOCK = { id: HASH, sn: '42', transaction: [{ id: TX, timestamp: 1_700_000_000 }], timestamp: 1_700_000_000 };
+const ENTRIES = [
+  { timestamp: 1_700_000_000, id: TX, parameters: ['x'], token: '0', type: 'transfer', validationCode: 0 },
+];
+
+type Reply = { status: number; body: string } | 'hang';
+
+/** A stand-in node: answers each path from `routes`, labelling every body text/html like the node. */
+describe('createHttpChainSource', () => {
+  let server: Server;
+  let baseUrl: string;
+  const routes = new Map<string, Reply>();
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      requested.push(req.url ?? '');
+      const reply = routes.get(req.url ?? '') ?? { status: 404, body: 'no such route' };
+      if (reply === 'hang') return; // never answers: the client must time out
+      res.writeHead(reply.status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(reply.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  beforeEach(() => {
+    routes.clear();
+    requested.length = 0;
+  });
+
+  const source = (timeoutMs = 2_000) => createHttpChainSource({ baseUrl, timeoutMs });
+  const nodeError = async (p: Promise<unknown>): Promise<NodeError> => {
+    const error = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NodeError);
+    return error as NodeError;
+  };
+
+  describe('height', () => {
+    it('reads the bare digits the node sends as text/html', async () => {
+      routes.set('/block', { status: 200, body: '12345\n' });
+      expect(await source().height()).toBe(12345);
+      expect(requested).toEqual(['/block']);
+    });
+
+    it('accepts the height as a JSON string too', async () => {
+      routes.set('/block', { status: 200, body: '"77"' });
+      expect(await source().height()).toBe(77);
+    });
+
+    it('fails without retry on a body that is not a height', async () => {
+      routes.set('/block', { status: 200, body: '<html>oops</html>' });
+      const error = await nodeError(source().height());
+      expect(error.retryable).toBe(false);
+      expect(error.body).toBe('<html>oops</html>');
+    });
+
+    it('fails with a retryable error on the node’s 412', async () => {
+      routes.set('/block', { status: 412, body: 'internal error' });
+      const error = await nodeError(source().height());
+      expect(error).toMatchObject({ retryable: true, status: 412, body: 'internal error' });
+    });
+  });
+
+  describe('block', () => {
+    it('parses the JSON body whatever the content type, by height or by hash', async () => {
+      routes.set('/block/42', { status: 200, body: JSON.stringify(BLOCK) });
+      routes.set(`/block/${HASH}`, { status: 200, body: JSON.stringify(BLOCK) });
+      expect(await source().block(42)).toEqual(BLOCK);
+      expect(await source().block(HASH)).toEqual(BLOCK);
+      expect(requested).toEqual(['/block/42', `/block/${HASH}`]);
+    });
+
+    it('answers null for a 404', async () => {
+      expect(await source().block(43)).toBeNull();
+    });
+
+    it('treats 412, 429 and 5xx as retryable, other statuses as final', async () => {
+      for (const [status, retryable] of [
+        [412, true],
+        [429, true],
+        [500, true],
+        [503, true],
+        [400, false],
+        [403, false],
+      ] as const) {
+        routes.set('/block/1', { status, body: `status ${status}` });
+        const error = await nodeError(source().block(1));
+        expect(error).toMatchObject({ retryable, status, body: `status ${status}` });
+      }
+    });
+
+    it('fails without retry on malformed JSON or an unexpected shape', async () => {
+      routes.set('/block/1', { status: 200, body: '{"id": ' });
+      expect((await nodeError(source().block(1))).retryable).toBe(false);
+      routes.set('/block/2', { status: 200, body: JSON.stringify({ ...BLOCK, sn: 'x' }) });
+      expect((await nodeError(source().block(2))).retryable).toBe(false);
+    });
+
+    it('keeps only the start of a long body', async () => {
+      routes.set('/block/1', { status: 500, body: 'x'.repeat(10_000) });
+      expect((await nodeError(source().block(1))).body).toHaveLength(200);
+    });
+
+    it('rejects a height that is not a whole non-negative number without calling the node', async () => {
+      await expect(source().block(-1)).rejects.toThrow(RangeError);
+      await expect(source().block(1.5)).rejects.toThrow(RangeError);
+      expect(requested).toEqual([]);
+    });
+  });
+
+  describe('transaction', () => {
+    it('parses the entries', async () => {
+      routes.set(`/transaction/${TX}`, { status: 200, body: JSON.stringify(ENTRIES) });
+      expect(await source().transaction(TX)).toEqual(ENTRIES);
+    });
+
+    it('answers null for a 404, and for a 412 whose body says not found', async () => {
+      expect(await source().transaction(TX)).toBeNull();
+      routes.set(`/transaction/${TX}`, { status: 412, body: '{"result":"FAILURE","msg":"Transaction Not Found"}' });
+      expect(await source().transaction(TX)).toBeNull();
+    });
+
+    it('fails with a retryable error on any other 412', async () => {
+      routes.set(`/transaction/${TX}`, { status: 412, body: 'MVCC_READ_CONFLICT' });
+      const error = await nodeError(source().transaction(TX));
+      expect(error).toMatchObject({ retryable: true, status: 412, body: 'MVCC_READ_CONFLICT' });
+    });
+
+    it('escapes the id into one path segment', async () => {
+      expect(await source().transaction('a/b?c')).toBeNull();
+      expect(requested).toEqual(['/transaction/a%2Fb%3Fc']);
+    });
+  });
+
+  describe('transport', () => {
+    it('times out a request that gets no answer, as a retryable error', async () => {
+      routes.set('/block', 'hang');
+      const error = await nodeError(source(100).height());
+      expect(error.retryable).toBe(true);
+      expect(error.message).toMatch(/timed out after 100 ms/);
+    });
+
+    it('reports an unreachable node as retryable', async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const error = await nodeError(createHttpChainSource({ baseUrl: `http://127.0.0.1:${port}` }).height());
+      expect(error.retryable).toBe(true);
+      expect(error.status).toBeUndefined();
+    });
+
+    it('keeps a path prefix of the base URL, with or without a trailing slash', async () => {
+      routes.set('/node/block', { status: 200, body: '5' });
+      expect(await createHttpChainSource({ baseUrl: `${baseUrl}/node` }).height()).toBe(5);
+      expect(await createHttpChainSource({ baseUrl: `${baseUrl}/node/` }).height()).toBe(5);
+      expect(requested).toEqual(['/node/block', '/node/block']);
+    });
+
+    it('uses the fetch it is given', async () => {
+      const calls: string[] = [];
+      const fake: typeof fetch = async (input) => {
+        calls.push(input instanceof Request ? input.url : input instanceof URL ? input.href : input);
+        return new Response('9', { status: 200, headers: { 'content-type': 'text/html' } });
+      };
+      expect(await createHttpChainSource({ baseUrl: 'http://node.invalid', fetch: fake }).height()).toBe(9);
+      expect(calls).toEqual(['http://node.invalid/block']);
+    });
+  });
+});

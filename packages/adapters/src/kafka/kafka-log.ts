@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
+import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, Subscription } from '@mtc/ports';
+
+/**
+ * EventLog on Kafka. The only module that imports kafkajs.
+ *
+ * - Producer: idempotent, acks from all in-sync replicas, one request in flight, so `publish`
+ *   resolves only for messages the brokers hold, in order.
+ * - Consumer: no auto-commit. A batch's offsets are committed after the handler resolved; a
+ *   handler that throws stops the consumer without committing, and `done` rejects (crash loudly;
+ *   the next start gets the batch again).
+ * - Topics are created on first use with the declared partitions and retention.
+ */
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** -1 keeps messages for ever (the block topic is the source of every rebuild). */
+  retentionMs: number;
+}
+
+export interface KafkaEventLogOptions {
+  brokers: string[];
+  clientId?: string;
+  topics: readonly TopicSpec[];
+  replicationFactor?: number;
+}
+
+export async function createKafkaEventLog(options: KafkaEventLogOptions): Promise<EventLog> {
+  const kafka = new Kafka({
+    clientId: options.clientId ?? 'mtc-explorer',
+    brokers: options.brokers,
+    logLevel: logLevel.WARN,
+    retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 10_000 },
+  });
+  const admin: Admin = kafka.admin();
+  await admin.connect();
+  const known = new Set(await admin.listTopics());
+  const ensureTopic = async (name: string): Promise<void> => {
+    if (known.has(name)) return;
+    const spec = options.topics.find((t) => t.name === name) ?? { name, partitions: 1, retentionMs: -1 };
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [
+        {
+          topic: spec.name,
+          numPartitions: spec.partitions,
+          replicationFactor: options.replicationFactor ?? 1,
+          configEntries: [{ name: 'retention.ms', value: String(spec.retentionMs) }],
+        },
+      ],
+    });
+    known.add(name);
+  };
+
+  let producer: Producer | undefined;
+  const getProducer = async (): Promise<Producer> => {
+    if (!producer) {
+      producer = kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      await producer.connect();
+    }
+    return producer;
+  };
+  const consumers = new Set<Consumer>();
+
+  return {
+    async publish(topic: string, messages: readonly OutgoingMessage[]) {
+      if (messages.length === 0) return;
+      await ensureTopic(topic);
+      const p = await getProducer();
+      await p.send({
+        topic,
+        acks: -1,
+        messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })),
+      });
+    },
+
+    async lastValue(topic: string) {
+      await ensureTopic(topic);
+      const offsets = await admin.fetchTopicOffsets(topic);
+      if (offsets.length !== 1) throw new Error(`lastValue needs a single-partition topic; ${topic} has ${offsets.length}`);
+      const high = BigInt(offsets[0]!.high);
+      const low = BigInt(offsets[0]!.low);
+      if (high === 0n || high <= low) return null;
+      return readOne(kafka, topic, (high - 1n).toString());
+    },
+
+    async consume(opts: ConsumeOptions, handler: (batch: readonly LogRecord[]) => Promise<void>): Promise<Subscription> {
+      await ensureTopic(opts.topic);
+      const consumer = kafka.consumer({ groupId: opts.group, allowAutoTopicCreation: false });
+      consumers.add(consumer);
+      await consumer.connect();
+      await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+      const maxBatch = opts.maxBatch ?? 500;
+      let settle!: { resolve: () => void; reject: (e: unknown) => void };
+      const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      let failed = false;
+
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          for (let i = 0; i < batch.messages.length && isRunning() && !isStale() && !failed; i += maxBatch) {
+            const slice = batch.messages.slice(i, i + maxBatch);
+            const records: LogRecord[] = slice.map((m) => ({
+              topic: batch.topic,
+              partition: batch.partition,
+              offset: m.offset,
+              key: m.key?.toString() ?? '',
+              value: JSON.parse(m.value?.toString() ?? 'null') as unknown,
+            }));
+            try {
+              await handler(records);
+            } catch (error) {
+              failed = true;
+              // Stop without committing; never await the stop inside the batch (it waits for us).
+              setImmediate(() => void consumer.disconnect().finally(() => settle.reject(error)));
+              return;
+            }
+            const last = slice.at(-1)!.offset;
+            resolveOffset(last);
+            await consumer.commitOffsets([
+              { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
+            ]);
+            await heartbeat();
+          }
+        },
+      });
+
+      return {
+        done,
+        async stop() {
+          consumers.delete(consumer);
+          if (!failed) {
+            await consumer.disconnect();
+            settle.resolve();
+          }
+          await done.catch(() => {});
+        },
+      };
+    },
+
+    async close() {
+      for (const c of consumers) await c.disconnect();
+      consumers.clear();
+      await producer?.disconnect();
+      await admin.disconnect();
+    },
+  };
+}
+
+/** Reads the message at one offset of partition 0 through a throw-away consumer group. */
+async function readOne(kafka: Kafka, topic: string, offset: string): Promise<unknown> {
+  const consumer = kafka.consumer({ groupId: `mtc-peek-${randomUUID()}`, allowAutoTopicCreation: false });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: false });
+    let found!: (value: unknown) => void;
+    const value = new Promise<unknown>((resolve) => (found = resolve));
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ message }) => {
+        if (message.offset === offset) found(JSON.parse(message.value?.toString() ?? 'null'));
+      },
+    });
+    consumer.seek({ topic, partition: 0, offset });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`no message at ${topic}@${offset}`), { retryable: true })), 30_000);
+    });
+    try {
+      return await Promise.race([value, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } finally {
+    await consumer.disconnect();
+  }
+}

@@ -1,0 +1,127 @@
+import { MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
+import type { Collection, CollectionSpec, Doc, Filter, FindOptions, ReadStore, SortSpec, Write } from '@mtc/ports';
+
+/**
+ * ReadStore on MongoDB (≥ 6; also runs on wire-compatible stand-ins). The only module that imports
+ * the driver.
+ *
+ * Guarded writes are upserts whose filter carries the guard (`pos < new pos`); when a newer
+ * document exists, the upsert collides on `_id` (E11000): that is the "already applied" answer,
+ * not a fault. Batches go out as ORDERED bulk writes, so writes to one document keep their order
+ * (several increments of one day's counter in a batch); after a collision the rest of the batch is
+ * sent again from the next write. Only features that MongoDB and its stand-ins treat the same are
+ * used: no transactions, no pipeline updates, no $lookup.
+ */
+export interface MongoReadStoreOptions {
+  url: string;
+  database: string;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/** Our documents carry string ids, never ObjectIds. */
+type Stored = Document & { _id: string };
+type Op = AnyBulkWriteOperation<Stored>;
+
+export async function createMongoReadStore(options: MongoReadStoreOptions): Promise<ReadStore> {
+  const client = new MongoClient(options.url, { retryWrites: false, serverSelectionTimeoutMS: 10_000 });
+  await client.connect();
+  const db: Db = client.db(options.database);
+
+  const collection = <T extends Doc>(name: string): Collection<T> => {
+    const c = db.collection<Stored>(name);
+    return {
+      get: async (id) => (await c.findOne({ _id: id })) as unknown as T | null,
+      getMany: async (ids) => (ids.length === 0 ? [] : ((await c.find({ _id: { $in: [...ids] } }).toArray()) as unknown as T[])),
+      find: async (filter: Filter, opts: FindOptions = {}) => {
+        let cursor = c.find(filter as Document).sort(toSort(opts.sort));
+        if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
+        return (await cursor.toArray()) as unknown as T[];
+      },
+      count: async (filter: Filter = {}) => c.countDocuments(filter as Document),
+    };
+  };
+
+  return {
+    async ensureCollections(specs: readonly CollectionSpec[]) {
+      const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+      for (const spec of specs) {
+        if (!existing.has(spec.name)) await db.createCollection(spec.name);
+        for (const index of spec.indexes) {
+          const key = Object.fromEntries(index.fields.map(([f, d]) => [f, d]));
+          const name = index.fields.map(([f, d]) => `${f}_${d}`).join('_');
+          await db.collection(spec.name).createIndex(key, { name, unique: index.unique ?? false });
+        }
+      }
+    },
+    collection,
+    async write(writes: readonly Write[]) {
+      for (const run of runsByCollection(writes)) await bulkInOrder(db, run.collection, run.ops);
+    },
+    async drop() {
+      await db.dropDatabase();
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+function toSort(sort: SortSpec | undefined): Record<string, 1 | -1> {
+  if (!sort || sort.length === 0) return { _id: 1 };
+  return Object.fromEntries(sort.map(([f, d]) => [f, d]));
+}
+
+/** Consecutive writes to the same collection, so that one bulk call carries each run. */
+function runsByCollection(writes: readonly Write[]): { collection: string; ops: Op[] }[] {
+  const runs: { collection: string; ops: Op[] }[] = [];
+  for (const w of writes) {
+    const last = runs.at(-1);
+    const op = toOperation(w);
+    if (last && last.collection === w.collection) last.ops.push(op);
+    else runs.push({ collection: w.collection, ops: [op] });
+  }
+  return runs;
+}
+
+function toOperation(w: Write): Op {
+  switch (w.op) {
+    case 'put':
+      return { replaceOne: { filter: { _id: w.doc._id }, replacement: w.doc, upsert: true } };
+    case 'putIfNewer':
+      return {
+        replaceOne: { filter: { _id: w.doc._id, pos: { $lt: w.doc.pos } }, replacement: w.doc, upsert: true },
+      };
+    case 'incIfNewer':
+      return {
+        updateOne: {
+          filter: { _id: w.id, pos: { $lt: w.pos } },
+          update: { $inc: w.inc, $set: { ...w.set, pos: w.pos } },
+          upsert: true,
+        },
+      };
+    case 'delete':
+      return { deleteOne: { filter: { _id: w.id } } };
+  }
+}
+
+async function bulkInOrder(db: Db, name: string, ops: Op[]): Promise<void> {
+  let from = 0;
+  while (from < ops.length) {
+    try {
+      await db.collection<Stored>(name).bulkWrite(ops.slice(from), { ordered: true });
+      return;
+    } catch (error) {
+      const first = error instanceof MongoBulkWriteError ? [error.writeErrors].flat()[0] : undefined;
+      // A guarded write that lost to a newer document: skip it and carry on after it. A duplicate
+      // key on any other write (a unique secondary index) is a real fault.
+      if (!first || first.code !== DUPLICATE_KEY || !isGuarded(ops[from + first.index])) throw error;
+      from += first.index + 1;
+    }
+  }
+}
+
+function isGuarded(op: Op | undefined): boolean {
+  const filter = op && ('replaceOne' in op ? op.replaceOne.filter : 'updateOne' in op ? op.updateOne.filter : undefined);
+  return filter !== undefined && 'pos' in filter;
+}

@@ -1,0 +1,66 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { TOPICS } from '@mtc/domain';
+import type { Counters, EventLog, ReadStore } from '@mtc/ports';
+import { z } from 'zod';
+import { createFileEventLog } from './embedded/file-log.ts';
+import { createSqliteCounters } from './embedded/sqlite-counters.ts';
+import { createSqliteReadStore } from './embedded/sqlite-store.ts';
+import { createKafkaEventLog, type TopicSpec } from './kafka/kafka-log.ts';
+import { createMongoReadStore } from './mongo/mongo-store.ts';
+import { createRedisCounters } from './redis/redis-counters.ts';
+
+/**
+ * Which adapter each port gets: a configured server address selects the real adapter, its absence
+ * the embedded one under DATA_DIR. Services call these and never name an adapter themselves.
+ */
+export const AdapterConfigSchema = z.object({
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Comma-separated `host:port` list. */
+  KAFKA_BROKERS: z
+    .string()
+    .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'each broker must be host:port')).min(1))
+    .optional(),
+  KAFKA_CLIENT_ID: z.string().min(1).default('mtc-explorer'),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
+  MONGO_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('mtc_explorer'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  REDIS_PREFIX: z.string().default('mtc:'),
+});
+export type AdapterConfig = z.infer<typeof AdapterConfigSchema>;
+
+/** The topics and their layout: part of the public topic contract (docs/topics.md). */
+export const TOPIC_SPECS: readonly TopicSpec[] = [
+  // One partition: the block stream is totally ordered, and its newest message is the follower's
+  // checkpoint. Kept for ever: it is the source every read model can be rebuilt from.
+  { name: TOPICS.blocks, partitions: 1, retentionMs: -1 },
+];
+
+export async function openEventLog(config: AdapterConfig): Promise<EventLog> {
+  if (config.KAFKA_BROKERS)
+    return createKafkaEventLog({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, topics: TOPIC_SPECS });
+  const dir = join(resolve(config.DATA_DIR), 'log');
+  await mkdir(dir, { recursive: true });
+  return createFileEventLog({ dir });
+}
+
+export async function openReadStore(config: AdapterConfig): Promise<ReadStore> {
+  if (config.MONGO_URL) return createMongoReadStore({ url: config.MONGO_URL, database: config.MONGO_DATABASE });
+  await mkdir(resolve(config.DATA_DIR), { recursive: true });
+  return createSqliteReadStore({ path: join(resolve(config.DATA_DIR), 'read-models.sqlite') });
+}
+
+export async function openCounters(config: AdapterConfig): Promise<Counters> {
+  if (config.REDIS_URL) return createRedisCounters({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+  await mkdir(resolve(config.DATA_DIR), { recursive: true });
+  return createSqliteCounters({ path: join(resolve(config.DATA_DIR), 'counters.sqlite') });
+}
+
+export function describeAdapters(config: AdapterConfig): Record<string, string> {
+  return {
+    log: config.KAFKA_BROKERS ? `kafka ${config.KAFKA_BROKERS.join(',')}` : 'file',
+    store: config.MONGO_URL ? `mongodb ${config.MONGO_DATABASE}` : 'sqlite',
+    counters: config.REDIS_URL ? 'redis' : 'sqlite',
+  };
+}

@@ -1,0 +1,169 @@
+import { createMemoryReadStore } from '@mtc/adapters';
+import type { Collection, Doc, ReadStore } from '@mtc/ports';
+import { COLLECTIONS } from '@mtc/read-models';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi } from './app.ts';
+import { ErrorBody } from './errors.ts';
+import { buildChain, fakeChain, fakeCounters, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
+
+const fixture = buildChain(12);
+const TX = fixture.txs[0]!._id;
+
+/** Every /api path with a valid request, one per route. */
+const API_PATHS = [
+  '/api/chain',
+  '/api/tx-stats',
+  '/api/blocks',
+  '/api/block/3',
+  '/api/rawblock/3',
+  '/api/transactions',
+  `/api/tx/${TX}`,
+  `/api/rawtx/${TX}`,
+  `/api/tx/${TX}/templates`,
+  '/api/search?q=3',
+  '/api/openapi.json',
+];
+
+describe('createApiApp', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ fixture });
+  });
+  afterAll(() => api.close());
+
+  it('answers every route with JSON and the indexed height', async () => {
+    for (const path of API_PATHS) {
+      const res = await api.get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(res.headers.get('x-indexed-height'), path).toBe('12');
+      expect(res.headers.get('cache-control'), path).toMatch(/^public, max-age=\d+$/);
+    }
+  });
+
+  it('answers an unknown /api path with a JSON 404 that still carries the indexed height', async () => {
+    const res = await api.get('/api/nothing/here');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-indexed-height')).toBe('12');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(ErrorBody.parse(res.body).error.code).toBe('not_found');
+  });
+
+  it('answers an unknown path outside /api with the same error shape', async () => {
+    const res = await api.get('/nothing');
+    expect(res.status).toBe(404);
+    expect(ErrorBody.parse(res.body).error.code).toBe('not_found');
+    expect(res.headers.get('x-indexed-height')).toBeNull();
+  });
+
+  it('carries the indexed height on a 400 too', async () => {
+    const res = await api.get('/api/blocks?limit=51');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-indexed-height')).toBe('12');
+    expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
+  });
+
+  it('answers 405 with Allow when a path exists but the method is not GET', async () => {
+    const res = await api.get('/api/chain', { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(ErrorBody.parse(res.body).error.code).toBe('method_not_allowed');
+  });
+
+  it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
+    const given = await api.get('/api/chain', { headers: { 'X-Request-Id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await api.get('/api/chain', { headers: { 'X-Request-Id': 'bad id with spaces' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reads the head once per request', async () => {
+    api.calls.length = 0;
+    await api.get('/api/chain');
+    expect(api.calls.filter((c) => c.collection === COLLECTIONS.head)).toHaveLength(1);
+  });
+
+  it('reports height 0 when nothing is indexed yet', async () => {
+    const empty = await startTestApi();
+    try {
+      const res = await empty.get('/api/blocks');
+      expect(res.headers.get('x-indexed-height')).toBe('0');
+    } finally {
+      await empty.close();
+    }
+  });
+});
+
+describe('createApiApp error funnel', () => {
+  /** A store whose blocks collection fails like a dropped database connection. */
+  function brokenStore(): ReadStore {
+    const store = createMemoryReadStore();
+    return {
+      ...store,
+      collection: <T extends Doc>(name: string): Collection<T> => {
+        const c = store.collection<T>(name);
+        if (name !== COLLECTIONS.blocks) return c;
+        const fail = async (): Promise<never> => {
+          throw new Error('connection refused by /srv/mongo/secret.sock');
+        };
+        return { get: fail, getMany: fail, find: fail, count: fail };
+      },
+    };
+  }
+
+  it('answers a fault with a generic 500 and logs it once with the request id', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const api = await startTestApi({ store: brokenStore(), fixture, logger });
+    try {
+      const res = await api.get('/api/blocks', { headers: { 'X-Request-Id': 'req-1' } });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
+      expect(JSON.stringify(res.body)).not.toContain('secret');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const logged = lines.filter((l) => l['msg'] === 'request failed');
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ requestId: 'req-1', status: 500, path: '/api/blocks', level: 50 });
+      expect(JSON.stringify(logged[0]!['err'])).toContain('secret.sock');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('does not log client errors', async () => {
+    const lines: unknown[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const api = await startTestApi({ fixture, logger });
+    try {
+      await api.get('/api/blocks?page=0');
+      await api.get('/api/block/999');
+      expect(lines).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('startApi', () => {
+  it('listens on an ephemeral port and closes', async () => {
+    const running = await startApi({
+      config: testConfig(),
+      logger: pino({ level: 'silent' }),
+      store: createMemoryReadStore(),
+      counters: fakeCounters(),
+      chain: fakeChain(null),
+      port: 0,
+      host: '127.0.0.1',
+    });
+    const res = await fetch(`${running.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+    await running.close();
+    await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+  });
+});

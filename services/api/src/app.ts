@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { readHead, readModels, type ApiDeps, type AppContext, type Head, type ReadModels } from './context.ts';
+import { errorMiddleware, notFound, toErrorResponse } from './errors.ts';
+import { createMainnetHeight } from './mainnet-height.ts';
+import { routerPath } from './route.ts';
+import { allRoutes } from './routes/index.ts';
+
+export interface ApiState {
+  requestId: string;
+  logger: Logger;
+  /** The indexed head, read at most once per request. */
+  head: () => Promise<Head>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Builds the Koa app; opens nothing. The caller owns the store, counters and chain clients. */
+export function createApiApp(deps: ApiDeps): Koa<ApiState> {
+  const now = deps.now ?? Date.now;
+  const logger = deps.logger.child({ component: 'api' });
+  const models = readModels(deps.store);
+  const context: AppContext = {
+    config: deps.config,
+    logger,
+    counters: deps.counters,
+    chain: deps.chain,
+    now,
+    models,
+    mainnet: createMainnetHeight({ chain: deps.chain, ttlMs: deps.config.MAINNET_HEIGHT_CACHE_MS, now, logger }),
+  };
+
+  const app = new Koa<ApiState>();
+  // The one place request failures are logged; the error middleware sends only server faults here.
+  app.on('error', (error: unknown, ctx?: Koa.ParameterizedContext<ApiState>) => {
+    const log = ctx?.state.logger ?? logger;
+    const { status } = toErrorResponse(error);
+    const fields = { err: error, status, method: ctx?.method, path: ctx?.path };
+    if (status === 503) log.warn(fields, 'request failed: dependency unavailable');
+    else log.error(fields, 'request failed');
+  });
+
+  app.use(requestScope(logger, models));
+  app.use(errorMiddleware());
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
+      ctx.set('X-Indexed-Height', String((await ctx.state.head()).height));
+    }
+    await next();
+  });
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null) throw notFound(`no such path: ${ctx.method} ${ctx.path}`);
+  });
+
+  const router = new Router<ApiState>();
+  for (const route of allRoutes()) {
+    router.get(routerPath(route.path), async (ctx) => {
+      const { body, cacheControl } = await route.run(
+        { params: ctx.params, query: ctx.query, head: ctx.state.head },
+        context,
+      );
+      ctx.body = body;
+      ctx.set('Cache-Control', cacheControl);
+    });
+  }
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return app;
+}
+
+function requestScope(logger: Logger, models: ReadModels): Koa.Middleware<ApiState> {
+  return async (ctx, next) => {
+    const given = ctx.get('X-Request-Id');
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    let head: Promise<Head> | null = null;
+    ctx.state.requestId = requestId;
+    ctx.state.logger = logger.child({ requestId });
+    ctx.state.head = () => (head ??= readHead(models));
+    ctx.set('X-Request-Id', requestId);
+    await next();
+  };
+}
+
+export interface RunningApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `port` (0 = any free port) and resolves once accepting connections. */
+export async function startApi(deps: ApiDeps & { port: number; host?: string }): Promise<RunningApi> {
+  const app = createApiApp(deps);
+  const handle = app.callback();
+  // Koa's handler settles its own errors; the promise only says when the response is done.
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(deps.port, deps.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = !deps.host || deps.host === '0.0.0.0' || deps.host === '::' ? 'localhost' : deps.host;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { ApiConfigError, ApiConfigSchema, parseApiConfig } from './config.ts';
+
+describe('ApiConfigSchema', () => {
+  it('gives the documented defaults when nothing is set', () => {
+    expect(ApiConfigSchema.parse({})).toEqual({
+      VIEWER_BASE_URL: 'http://localhost:8080/viewer',
+      TX_TEMPLATES: [
+        { id: 'classic', tier: 'free' },
+        { id: 'receipt', tier: 'free' },
+        { id: 'certificate', tier: 'pro' },
+      ],
+      STATS_UTC_OFFSET_MINUTES: 0,
+      READY_MAX_LAG: 5,
+      MAINNET_HEIGHT_CACHE_MS: 2000,
+    });
+  });
+
+  it('parses the variables when they are set', () => {
+    const config = parseApiConfig({
+      VIEWER_BASE_URL: 'https://viewer.example/v/',
+      TX_TEMPLATES: ' a:pro , b:free ',
+      STATS_UTC_OFFSET_MINUTES: '540',
+      READY_MAX_LAG: '0',
+      MAINNET_HEIGHT_CACHE_MS: '100',
+      UNRELATED: 'x',
+    });
+    expect(config).toEqual({
+      VIEWER_BASE_URL: 'https://viewer.example/v',
+      TX_TEMPLATES: [
+        { id: 'a', tier: 'pro' },
+        { id: 'b', tier: 'free' },
+      ],
+      STATS_UTC_OFFSET_MINUTES: 540,
+      READY_MAX_LAG: 0,
+      MAINNET_HEIGHT_CACHE_MS: 100,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(parseApiConfig({ READY_MAX_LAG: '' }).READY_MAX_LAG).toBe(5);
+  });
+
+  it('lists every bad variable when some are invalid', () => {
+    const parse = () =>
+      parseApiConfig({ TX_TEMPLATES: 'a:gold', STATS_UTC_OFFSET_MINUTES: '2000', VIEWER_BASE_URL: 'ftp://x' });
+    expect(parse).toThrow(ApiConfigError);
+    expect(parse).toThrow(/TX_TEMPLATES[\s\S]*VIEWER_BASE_URL|VIEWER_BASE_URL[\s\S]*TX_TEMPLATES/);
+    expect(parse).toThrow(/STATS_UTC_OFFSET_MINUTES/);
+  });
+
+  it('rejects a template listed twice', () => {
+    expect(() => parseApiConfig({ TX_TEMPLATES: 'a:free,a:pro' })).toThrow(/listed twice/);
+  });
+});

@@ -1,0 +1,128 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument, openApiJson } from './openapi.ts';
+import { allRoutes } from './routes/index.ts';
+import { startTestApi } from './testing/harness.ts';
+
+const COMMITTED = new URL('../openapi.json', import.meta.url);
+
+describe('OpenAPI document', () => {
+  it('equals the committed services/api/openapi.json (run `npm run openapi -w @mtc/api` after changing a route)', async () => {
+    expect(await readFile(COMMITTED, 'utf8')).toBe(openApiJson(allRoutes()));
+  });
+
+  it('is what /api/openapi.json serves', async () => {
+    const api = await startTestApi();
+    try {
+      const { status, body } = await api.get('/api/openapi.json');
+      expect(status).toBe(200);
+      expect(body).toEqual(buildOpenApiDocument(allRoutes()));
+    } finally {
+      await api.close();
+    }
+  });
+
+  const doc = buildOpenApiDocument(allRoutes()) as {
+    openapi: string;
+    paths: Record<
+      string,
+      {
+        get: {
+          parameters: { name: string; in: string; required: boolean; schema: object }[];
+          responses: Record<string, unknown>;
+        };
+      }
+    >;
+    components: {
+      schemas: Record<string, { properties?: Record<string, unknown> }>;
+      responses: Record<string, unknown>;
+    };
+  };
+
+  it('is OpenAPI 3.1 and covers every route', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        '/api/chain',
+        '/api/tx-stats',
+        '/api/blocks',
+        '/api/block/{id}',
+        '/api/rawblock/{id}',
+        '/api/transactions',
+        '/api/tx/{id}',
+        '/api/rawtx/{id}',
+        '/api/tx/{id}/templates',
+        '/api/search',
+        '/api/openapi.json',
+        '/healthz',
+        '/readyz',
+      ].sort(),
+    );
+  });
+
+  it('documents parameters from the zod schemas, with their bounds and defaults', () => {
+    expect(doc.paths['/api/blocks']!.get.parameters).toMatchObject([
+      {
+        name: 'page',
+        in: 'query',
+        required: false,
+        schema: { default: 1, type: 'integer', minimum: 1, maximum: 1_000_000 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { default: 20, type: 'integer', minimum: 1, maximum: 50 },
+      },
+    ]);
+    expect(doc.paths['/api/search']!.get.parameters[0]).toMatchObject({
+      name: 'q',
+      in: 'query',
+      required: true,
+      schema: { type: 'string', minLength: 1, maxLength: 128 },
+    });
+    expect(doc.paths['/api/tx-stats']!.get.parameters[0]).toMatchObject({
+      name: 'days',
+      schema: { default: 30, minimum: 1, maximum: 90 },
+    });
+    expect(doc.paths['/api/block/{id}']!.get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
+  });
+
+  it('documents the error shape and the error statuses of each route', () => {
+    expect(doc.components.schemas['Error']!.properties).toHaveProperty('error');
+    expect(Object.keys(doc.paths['/api/blocks']!.get.responses)).toEqual(['200', '400', '500']);
+    expect(Object.keys(doc.paths['/api/rawtx/{id}']!.get.responses)).toEqual(['200', '400', '404', '500', '503']);
+    expect(doc.paths['/api/tx/{id}']!.get.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+  });
+
+  it('resolves every $ref and declares every path template parameter', () => {
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.push(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(doc);
+    for (const ref of new Set(refs)) {
+      const target = ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], doc);
+      expect(target, ref).toBeDefined();
+    }
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = item.get.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+      expect(declared, path).toEqual(templated);
+    }
+  });
+
+  it('types block sn as a string and height as an integer, as the spec says', () => {
+    expect(doc.components.schemas['BlockDetail']!.properties!['sn']).toMatchObject({ type: 'string' });
+    expect(doc.components.schemas['BlockSummary']!.properties!['height']).toEqual({ type: 'integer' });
+  });
+});

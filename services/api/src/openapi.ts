@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { ErrorBody, type ErrorStatus } from './errors.ts';
+import { defineRoute, type ApiRoute } from './route.ts';
+import * as blockSchemas from './routes/blocks/schemas.ts';
+import * as chainSchemas from './routes/chain/schemas.ts';
+import * as healthSchemas from './routes/health/schemas.ts';
+import * as searchSchemas from './routes/search/schemas.ts';
+import * as statsSchemas from './routes/stats/schemas.ts';
+import * as templateSchemas from './routes/templates/schemas.ts';
+import * as txSchemas from './routes/txs/schemas.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the routes' own zod schemas (zod's JSON Schema output is
+ * draft 2020-12, OpenAPI 3.1's dialect). Every zod schema exported by a feature's `schemas.ts` becomes
+ * a component under its export name; parameters are inlined. `services/api/openapi.json` is a
+ * committed copy, kept equal to this by a test (`npm run openapi -w @mtc/api` rewrites it).
+ */
+export const OPENAPI_PATH = '/api/openapi.json';
+
+export type JsonObject = { [key: string]: unknown };
+
+const COMPONENT_MODULES: readonly Record<string, unknown>[] = [
+  blockSchemas,
+  txSchemas,
+  chainSchemas,
+  statsSchemas,
+  searchSchemas,
+  templateSchemas,
+  healthSchemas,
+];
+
+const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'A path or query parameter is missing, malformed or out of range.' },
+  404: { name: 'NotFound', description: 'No such entity, or no such path.' },
+  405: { name: 'MethodNotAllowed', description: 'The path exists for other methods (the API is read-only: GET).' },
+  500: { name: 'InternalError', description: 'An unexpected fault; the message is deliberately generic.' },
+  503: { name: 'Unavailable', description: 'A dependency (the chain node, the read store) does not answer.' },
+};
+
+const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+
+/** zod's integers carry ±2^53 bounds; they say nothing to a reader. */
+function tidy(ctx: { jsonSchema: JsonObject }): void {
+  if (ctx.jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete ctx.jsonSchema['minimum'];
+  if (ctx.jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete ctx.jsonSchema['maximum'];
+}
+
+function withoutDialect(schema: JsonObject): JsonObject {
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+function parameters(route: ApiRoute): JsonObject[] {
+  const list = (where: 'path' | 'query', shape: Record<string, z.ZodType>) =>
+    Object.entries(shape).map(([name, schema]) => {
+      const { description, ...rest } = withoutDialect(z.toJSONSchema(schema, { io: 'output', override: tidy }));
+      const required = where === 'path' || !schema.safeParse(undefined).success;
+      return { name, in: where, required, ...(description === undefined ? {} : { description }), schema: rest };
+    });
+  return [...list('path', route.params.shape), ...list('query', route.query.shape)];
+}
+
+export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
+  const registry = z.registry<{ id: string }>();
+  registry.add(ErrorBody, { id: 'Error' });
+  for (const module of COMPONENT_MODULES) {
+    // Sorted: a module namespace's key order differs between loaders (Node, vitest).
+    for (const [name, value] of Object.entries(module).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (value instanceof z.ZodType && !registry.has(value)) registry.add(value, { id: name });
+    }
+  }
+  for (const route of routes) {
+    if (!registry.has(route.response)) {
+      const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Response`;
+      registry.add(route.response, { id });
+    }
+  }
+  const generated = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, override: tidy });
+  const schemas = Object.fromEntries(
+    Object.entries(generated.schemas).map(([name, schema]) => [name, withoutDialect(schema as JsonObject)]),
+  );
+
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes) {
+    const api = route.path.startsWith('/api/');
+    const statuses = [...new Set<ErrorStatus>([...route.errors, 500])].sort((a, b) => a - b);
+    const ok: JsonObject = { description: 'OK', content: json(ref('schemas', registry.get(route.response)!.id)) };
+    if (api) ok['headers'] = { 'X-Indexed-Height': ref('headers', 'X-Indexed-Height') };
+    paths[route.path] = {
+      get: {
+        operationId: route.operationId,
+        tags: [route.tag],
+        summary: route.summary,
+        ...(route.description === undefined ? {} : { description: route.description }),
+        parameters: parameters(route),
+        responses: {
+          '200': ok,
+          ...Object.fromEntries(statuses.map((s) => [String(s), ref('responses', ERROR_RESPONSES[s].name)])),
+        },
+      },
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Metacoin Explorer Read API',
+      version: '1.0.0',
+      description:
+        'Read-only JSON API over the Metacoin chain as indexed. Timestamps are unix seconds; amounts are integer strings in the smallest unit. Every error is {"error":{"code","message"}} with a real HTTP status.',
+    },
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      responses: Object.fromEntries(
+        Object.values(ERROR_RESPONSES).map(({ name, description }) => [
+          name,
+          { description, content: json(ref('schemas', 'Error')) },
+        ]),
+      ),
+      headers: {
+        'X-Indexed-Height': {
+          description:
+            'The indexed height the response was computed from (0 before anything is indexed). On every /api response.',
+          schema: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  };
+}
+
+/** The committed file's exact text: the drift test compares it byte for byte. */
+export function openApiJson(routes: readonly ApiRoute[]): string {
+  return `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`;
+}
+
+const OpenApiDocument = z.record(z.string(), z.unknown()).describe('This document.');
+
+/** `/api/openapi.json`: documents `routes` and itself; built on first request. */
+export function createOpenApiRoute(routes: readonly ApiRoute[]): ApiRoute {
+  let document: JsonObject | null = null;
+  const self: ApiRoute = defineRoute({
+    path: OPENAPI_PATH,
+    operationId: 'getOpenApi',
+    tag: 'meta',
+    summary: 'This OpenAPI document',
+    response: OpenApiDocument,
+    errors: [],
+    cache: 'config',
+    async handle() {
+      document ??= buildOpenApiDocument([...routes, self]);
+      return document;
+    },
+  });
+  return self;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { newestFirstWindow, PagingQuery, totalPages } from './paging.ts';
+
+describe('newestFirstWindow', () => {
+  it('returns the newest slice for page 1', () => {
+    expect(newestFirstWindow(95, { page: 1, limit: 20 })).toEqual({ from: 75, to: 95 });
+  });
+
+  it('returns a short slice on the last page', () => {
+    expect(newestFirstWindow(95, { page: 5, limit: 20 })).toEqual({ from: 0, to: 15 });
+  });
+
+  it('returns null past the end and for an empty list', () => {
+    expect(newestFirstWindow(95, { page: 6, limit: 20 })).toBeNull();
+    expect(newestFirstWindow(0, { page: 1, limit: 20 })).toBeNull();
+  });
+});
+
+describe('totalPages', () => {
+  it('rounds up and is 0 for an empty list', () => {
+    expect(totalPages(95, 20)).toBe(5);
+    expect(totalPages(100, 20)).toBe(5);
+    expect(totalPages(0, 20)).toBe(0);
+  });
+});
+
+describe('PagingQuery', () => {
+  it('applies the defaults when nothing is given', () => {
+    expect(PagingQuery.parse({})).toEqual({ page: 1, limit: 20 });
+  });
+
+  it('rejects what is not a whole number in range', () => {
+    for (const bad of [{ page: '0' }, { page: '-1' }, { page: '1.5' }, { page: '1e3' }, { page: ' 2' }, { page: '' }]) {
+      expect(PagingQuery.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(PagingQuery.safeParse({ limit: '51' }).success).toBe(false);
+    expect(PagingQuery.safeParse({ limit: '0' }).success).toBe(false);
+    expect(PagingQuery.safeParse({ page: '1000001' }).success).toBe(false);
+    expect(PagingQuery.parse({ page: '1000000', limit: '50' })).toEqual({ page: 1_000_000, limit: 50 });
+  });
+});

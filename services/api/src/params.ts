@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * Decoders for path and query parameters. The wire always carries text; these accept only canonical
+ * forms (digits for numbers, hex for hashes) and output typed values. Their output side is plain JSON
+ * Schema, which is what the OpenAPI document shows for each parameter.
+ */
+
+/** A whole number written in digits only (no sign, exponent, hex or spaces), within [min, max]. */
+export function intParam(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,16}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));
+}
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+/** A 64-character hex hash; upper-case input is accepted and lower-cased (the chain's form). */
+export const Hash64Param = z.string().regex(HEX64, 'must be a 64-character hex hash').toLowerCase();
+
+export const TxIdParams = z.object({
+  id: Hash64Param.describe('Transaction hash: 64 hex characters.'),
+});
+
+/**
+ * A block is named by its height (output as a number) or its hash (output as a lower-case string).
+ * Exactly 64 characters means a hash, as on the node.
+ */
+export const BlockRefParam = z
+  .string()
+  .regex(
+    /^(?:[1-9][0-9]{0,15}|[0-9a-fA-F]{64})$/,
+    'must be a block height (a whole number from 1) or a 64-character hex block hash',
+  )
+  .transform((v): number | string => (v.length === 64 ? v.toLowerCase() : Number(v)))
+  .pipe(z.union([z.int().min(1).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[0-9a-f]{64}$/)]))
+  .describe('Block height (1 and up) or 64-hex block hash.');
+export type BlockRef = z.output<typeof BlockRefParam>;
+
+export const BlockIdParams = z.object({ id: BlockRefParam });

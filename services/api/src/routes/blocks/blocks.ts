@@ -1,0 +1,104 @@
+import { summarize } from '@mtc/domain';
+import type { BlockDoc } from '@mtc/read-models';
+import type { ReadModels } from '../../context.ts';
+import { notFound, unavailable } from '../../errors.ts';
+import { mapWithConcurrency } from '@mtc/runtime';
+import { fromNode } from '../../node-calls.ts';
+import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
+import { BlockIdParams, type BlockRef } from '../../params.ts';
+import { defineRoute } from '../../route.ts';
+import { BlockDetail, BlocksPage, BlockSummary, RawBlockResponse } from './schemas.ts';
+
+/** How many /transaction calls one /rawblock request may have in flight at the node. */
+export const RAW_TX_CONCURRENCY = 8;
+
+export function toBlockSummary(doc: BlockDoc): BlockSummary {
+  return { height: doc.height, hash: doc.hash, txCount: doc.txCount, timestamp: doc.timestamp };
+}
+
+/** The newest `limit` blocks at or below `height`, newest first. */
+export async function latestBlocks(models: ReadModels, height: number, limit: number): Promise<BlockDoc[]> {
+  if (height <= 0) return [];
+  return models.blocks.find({ height: { $lte: height } }, { sort: [['height', -1]], limit });
+}
+
+export async function findBlock(models: ReadModels, ref: BlockRef): Promise<BlockDoc | null> {
+  if (typeof ref === 'number') return models.blocks.get(String(ref));
+  const [doc] = await models.blocks.find({ hash: ref }, { limit: 1 });
+  return doc ?? null;
+}
+
+export const listBlocksRoute = defineRoute({
+  path: '/api/blocks',
+  operationId: 'listBlocks',
+  tag: 'blocks',
+  summary: 'Indexed blocks, newest first',
+  description:
+    'Page p holds heights (H − p·limit, H − (p−1)·limit] of the indexed height H. A page past the end is an empty list.',
+  query: PagingQuery,
+  response: BlocksPage,
+  errors: [400],
+  cache: 'head',
+  async handle({ query, head }, app) {
+    const { height } = await head();
+    // Heights are contiguous from 1, so list position i is height i + 1.
+    const window = newestFirstWindow(height, query);
+    const docs = window
+      ? await app.models.blocks.find(
+          { height: { $gt: window.from, $lte: window.to } },
+          { sort: [['height', -1]], limit: query.limit },
+        )
+      : [];
+    return {
+      blocks: docs.map(toBlockSummary),
+      currentBlock: height,
+      page: query.page,
+      totalPages: totalPages(height, query.limit),
+    };
+  },
+});
+
+export const blockRoute = defineRoute({
+  path: '/api/block/{id}',
+  operationId: 'getBlock',
+  tag: 'blocks',
+  summary: 'A block by height or hash',
+  params: BlockIdParams,
+  response: BlockDetail,
+  errors: [400, 404],
+  cache: 'immutable',
+  async handle({ params }, app) {
+    const doc = await findBlock(app.models, params.id);
+    if (!doc) throw notFound(`block ${params.id} not found`);
+    return {
+      id: doc.hash,
+      sn: String(doc.height),
+      timestamp: doc.timestamp,
+      transaction: doc.txs.map((t) => ({ id: t.id, timestamp: t.timestamp })),
+    };
+  },
+});
+
+export const rawBlockRoute = defineRoute({
+  path: '/api/rawblock/{id}',
+  operationId: 'getRawBlock',
+  tag: 'blocks',
+  summary: 'A block as the chain node serves it, with each transaction payload',
+  description: `Read from the node, not the index: 503 when the node cannot answer. Transaction payloads are fetched with at most ${RAW_TX_CONCURRENCY} requests in flight.`,
+  params: BlockIdParams,
+  response: RawBlockResponse,
+  errors: [400, 404, 503],
+  cache: 'immutable',
+  async handle({ params }, app) {
+    const block = await fromNode(`block ${params.id}`, () => app.chain.block(params.id));
+    if (!block) throw notFound(`block ${params.id} not found`);
+    const transaction = await mapWithConcurrency(block.transaction, RAW_TX_CONCURRENCY, async (tx) => {
+      const payload = await fromNode(`transaction ${tx.id}`, () => app.chain.transaction(tx.id));
+      // The node lists only transactions it can serve; a gap is the node's fault, not a missing tx.
+      if (!payload)
+        throw unavailable(`the chain node lists transaction ${tx.id} in block ${block.sn} but does not serve it`);
+      return { id: tx.id, timestamp: tx.timestamp, type: summarize(payload).type, payload };
+    });
+    return { block: { ...block, transaction } };
+  },
+});

@@ -1,0 +1,30 @@
+import { createOpenApiRoute } from '../openapi.ts';
+import type { ApiRoute } from '../route.ts';
+import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
+import { chainRoute } from './chain/chain.ts';
+import { healthzRoute, readyzRoute } from './health/health.ts';
+import { searchRoute } from './search/search.ts';
+import { txStatsRoute } from './stats/stats.ts';
+import { txTemplatesRoute } from './templates/templates.ts';
+import { listTransactionsRoute, rawTxRoute, txRoute } from './txs/txs.ts';
+
+/** Every route of the service, in the order the OpenAPI document lists them. */
+export const FEATURE_ROUTES: readonly ApiRoute[] = [
+  chainRoute,
+  txStatsRoute,
+  listBlocksRoute,
+  blockRoute,
+  rawBlockRoute,
+  listTransactionsRoute,
+  txRoute,
+  rawTxRoute,
+  txTemplatesRoute,
+  searchRoute,
+  healthzRoute,
+  readyzRoute,
+];
+
+/** The feature routes plus /api/openapi.json, which documents all of them and itself. */
+export function allRoutes(): ApiRoute[] {
+  return [...FEATURE_ROUTES, createOpenApiRoute(FEATURE_ROUTES)];
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../errors.ts';
+import { dailyDoc, fakeCounters, startTestApi, testConfig } from '../../testing/harness.ts';
+import { TxStats } from './schemas.ts';
+import { statsDays } from './stats.ts';
+
+/** 2024-03-10 15:30:20 UTC. */
+const NOW = Date.UTC(2024, 2, 10, 15, 30, 20);
+const NOW_S = NOW / 1000;
+const TODAY_UTC = Date.UTC(2024, 2, 10) / 1000;
+
+describe('statsDays', () => {
+  it('ends with today in UTC when the offset is 0', () => {
+    expect(statsDays(NOW, 0, 3)).toEqual({ dates: ['2024-03-08', '2024-03-09', '2024-03-10'], todayStart: TODAY_UTC });
+  });
+
+  it('ends with the local today when the offset moves past midnight', () => {
+    // 15:30 UTC is 00:30 on the 11th at UTC+9.
+    expect(statsDays(NOW, 540, 2)).toEqual({
+      dates: ['2024-03-10', '2024-03-11'],
+      todayStart: Date.UTC(2024, 2, 10, 15, 0, 0) / 1000,
+    });
+    // And 07:30 on the 10th at UTC−8.
+    expect(statsDays(NOW, -480, 1)).toEqual({ dates: ['2024-03-10'], todayStart: Date.UTC(2024, 2, 10, 8) / 1000 });
+  });
+});
+
+describe('GET /api/tx-stats', () => {
+  const daily = [dailyDoc('2024-03-10', 7), dailyDoc('2024-03-08', 3), dailyDoc('2024-02-09', 99)];
+
+  it('gives 30 days oldest first ending today, counting 0 for missing days, with the spec types', async () => {
+    const counters = fakeCounters((from) => (from === TODAY_UTC ? 5 : 4));
+    const api = await startTestApi({ now: () => NOW, counters, seed: { daily } });
+    try {
+      const { status, body } = await api.get<TxStats>('/api/tx-stats');
+      expect(status).toBe(200);
+      expect(TxStats.parse(body)).toEqual(body);
+      expect(body.history).toHaveLength(30);
+      expect(body.history[0]).toEqual({ date: '2024-02-10', count: 0 });
+      expect(body.history.at(-1)).toEqual({ date: '2024-03-10', count: 7 });
+      expect(body.history.at(-3)).toEqual({ date: '2024-03-08', count: 3 });
+      expect(body.history.reduce((sum, d) => sum + d.count, 0)).toBe(10);
+      expect(body.todaySoFar).toBe(5);
+      expect(body.yesterdaySameTime).toBe(4);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('asks the counters for today so far and for yesterday up to the same time', async () => {
+    const counters = fakeCounters();
+    const api = await startTestApi({ now: () => NOW, counters });
+    try {
+      await api.get('/api/tx-stats?days=1');
+      expect(counters.calls).toEqual([
+        [TODAY_UTC, NOW_S],
+        [TODAY_UTC - 86_400, NOW_S - 86_400],
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('uses the configured UTC offset for the days', async () => {
+    const counters = fakeCounters();
+    const api = await startTestApi({
+      now: () => NOW,
+      counters,
+      config: testConfig({ STATS_UTC_OFFSET_MINUTES: '540' }),
+      seed: { daily: [dailyDoc('2024-03-11', 2)] },
+    });
+    try {
+      const { body } = await api.get<TxStats>('/api/tx-stats?days=2');
+      expect(body.history).toEqual([
+        { date: '2024-03-10', count: 0 },
+        { date: '2024-03-11', count: 2 },
+      ]);
+      expect(counters.calls[0]).toEqual([Date.UTC(2024, 2, 10, 15) / 1000, NOW_S]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('accepts days from 1 to 90 and answers 400 otherwise', async () => {
+    const api = await startTestApi({ now: () => NOW });
+    try {
+      expect((await api.get<TxStats>('/api/tx-stats?days=1')).body.history).toHaveLength(1);
+      expect((await api.get<TxStats>('/api/tx-stats?days=90')).body.history).toHaveLength(90);
+      for (const days of ['0', '91', 'abc', '7.5', '-3']) {
+        const res = await api.get(`/api/tx-stats?days=${days}`);
+        expect(res.status, days).toBe(400);
+        expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,158 @@
+import type { RawEntry } from '@mtc/domain';
+import type { TokenDoc, TxDoc } from '@mtc/read-models';
+import type { ReadModels } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { fromNode } from '../../node-calls.ts';
+import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
+import { TxIdParams } from '../../params.ts';
+import { defineRoute } from '../../route.ts';
+import { RawTxResponse, TransactionsPage, TxDetailList, type TxDetail, type TxSummary } from './schemas.ts';
+
+/** The newest `limit` transactions among the first `txCount` (by seq), newest first. */
+export async function latestTxs(models: ReadModels, txCount: number, limit: number): Promise<TxDoc[]> {
+  if (txCount <= 0) return [];
+  return models.txs.find({ seq: { $lt: txCount } }, { sort: [['seq', -1]], limit });
+}
+
+/**
+ * List rows for transactions. `blockTs` is the block's timestamp (the first transaction's time), which
+ * can differ from the transaction's own; one getMany over the page's blocks fetches them.
+ */
+export async function toTxSummaries(models: ReadModels, docs: readonly TxDoc[]): Promise<TxSummary[]> {
+  const heights = [...new Set(docs.map((d) => d.height))];
+  const blocks = heights.length > 0 ? await models.blocks.getMany(heights.map(String)) : [];
+  const blockTs = new Map(blocks.map((b) => [b.height, b.timestamp]));
+  return docs.map((d) => ({
+    id: d._id,
+    type: d.summary.type,
+    from: d.summary.from,
+    to: d.summary.to,
+    amount: d.summary.amount,
+    token: d.summary.token,
+    blockNum: d.height,
+    blockTs: blockTs.get(d.height) ?? d.timestamp,
+  }));
+}
+
+const TOKEN_ID = /^(0|[1-9][0-9]{0,15})$/;
+
+/** The tokens named by `summaries`, fetched with one getMany. */
+async function tokensOf(models: ReadModels, summaries: readonly TxSummary[]): Promise<Map<string, TokenDoc>> {
+  const ids = [...new Set(summaries.map((s) => s.token).filter((t) => TOKEN_ID.test(t)))];
+  const docs = ids.length > 0 ? await models.tokens.getMany(ids) : [];
+  return new Map(docs.map((d) => [d._id, d]));
+}
+
+export const listTransactionsRoute = defineRoute({
+  path: '/api/transactions',
+  operationId: 'listTransactions',
+  tag: 'transactions',
+  summary: 'Indexed transactions, newest first',
+  description:
+    'Page p holds the transactions with seq in [T − p·limit, T − (p−1)·limit), T being the number indexed. A page past the end is an empty list.',
+  query: PagingQuery,
+  response: TransactionsPage,
+  errors: [400],
+  cache: 'head',
+  async handle({ query, head }, app) {
+    const { height, txCount } = await head();
+    const window = newestFirstWindow(txCount, query);
+    const docs = window
+      ? await app.models.txs.find(
+          { seq: { $gte: window.from, $lt: window.to } },
+          { sort: [['seq', -1]], limit: query.limit },
+        )
+      : [];
+    const summaries = await toTxSummaries(app.models, docs);
+    const tokens = await tokensOf(app.models, summaries);
+    return {
+      transactions: summaries.map((s) => {
+        const token = tokens.get(s.token);
+        return {
+          ...s,
+          tokenSymbol: token?.symbol ?? '',
+          tokenName: token?.name ?? '',
+          tokenDecimal: token?.decimal ?? 0,
+        };
+      }),
+      currentBlock: height,
+      page: query.page,
+      totalPages: totalPages(txCount, query.limit),
+    };
+  },
+});
+
+export const txRoute = defineRoute({
+  path: '/api/tx/{id}',
+  operationId: 'getTransaction',
+  tag: 'transactions',
+  summary: 'A transaction: one detail element per state write',
+  params: TxIdParams,
+  response: TxDetailList,
+  errors: [400, 404],
+  cache: 'immutable',
+  async handle({ params }, app) {
+    const tx = await app.models.txs.get(params.id);
+    if (!tx) throw notFound(`transaction ${params.id} not found`);
+    // Entries from the node carry their block; the block hash is looked up only for those that do not.
+    const needsHash = tx.entries.some((e) => typeof e.db_id !== 'string');
+    const blockHash = needsHash ? ((await app.models.blocks.get(String(tx.height)))?.hash ?? '') : '';
+    return tx.entries.map((entry) => toTxDetail(tx, entry, blockHash));
+  },
+});
+
+export function toTxDetail(tx: TxDoc, entry: RawEntry, blockHash: string): TxDetail {
+  const values = entry.values ?? {};
+  return {
+    id: tx._id,
+    type: entry.type,
+    db_id: entry.db_id ?? blockHash,
+    db_sn: entry.db_sn ?? String(tx.height),
+    token: String(entry.token ?? ''),
+    values: {
+      tx_id: tx._id,
+      job_type: typeof values['job_type'] === 'string' ? values['job_type'] : entry.type,
+      jobdate: unixSeconds(values['jobdate']) ?? entry.timestamp,
+      mrc402: isRecord(values['mrc402']) ? values['mrc402'] : null,
+    },
+    address: entry.address ?? '',
+    datakey: entry.datakey ?? '',
+    timestamp: entry.timestamp,
+    parameters: parameterStrings(entry.parameters),
+    validationCode: entry.validationCode ?? 0,
+  };
+}
+
+/** `tokenRegister` carries the token object itself as its parameters: it becomes one JSON string. */
+function parameterStrings(parameters: RawEntry['parameters']): string[] {
+  if (!Array.isArray(parameters)) return [JSON.stringify(parameters)];
+  return parameters.map((p) => (typeof p === 'string' ? p : JSON.stringify(p)));
+}
+
+/** The chain writes jobdate as a number, but old records and clients may have stored digits. */
+function unixSeconds(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^[0-9]{1,15}$/.test(value)) return Number(value);
+  return null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const rawTxRoute = defineRoute({
+  path: '/api/rawtx/{id}',
+  operationId: 'getRawTransaction',
+  tag: 'transactions',
+  summary: 'A transaction as the chain node serves it',
+  description: 'Read from the node, not the index: 503 when the node cannot answer.',
+  params: TxIdParams,
+  response: RawTxResponse,
+  errors: [400, 404, 503],
+  cache: 'immutable',
+  async handle({ params }, app) {
+    const transaction = await fromNode(`transaction ${params.id}`, () => app.chain.transaction(params.id));
+    if (!transaction) throw notFound(`transaction ${params.id} not found`);
+    return { transaction };
+  },
+});

@@ -1,0 +1,33 @@
+import { AdapterConfigSchema } from '@mtc/adapters';
+import { ApiConfigSchema } from '@mtc/api';
+import { port } from '@mtc/runtime';
+import { z } from 'zod';
+
+/**
+ * The all-in-one process's configuration: every variable, its default and its bounds in one
+ * place (.env.example lists them). With nothing set, a devnet is started and followed.
+ */
+export const ExplorerConfigSchema = z
+  .object({
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Follow this node instead of starting the built-in devnet. */
+    CHAIN_NODE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DEVNET_PORT: port.default(0),
+    DEVNET_SEED: z.coerce.number().int().nonnegative().default(1),
+    /** Blocks of history the devnet has when it first starts. */
+    DEVNET_HISTORY_BLOCKS: z.coerce.number().int().min(1).max(2_000_000).default(3000),
+    /** Days the first-start history is spread over, ending now. */
+    DEVNET_HISTORY_DAYS: z.coerce.number().min(0.01).max(365).default(30),
+    /** One live block per this many ms after the history; 0 stops the chain at its history. */
+    DEVNET_BLOCK_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+    /** Share of node requests the devnet fails with 412, to exercise retries. */
+    DEVNET_FAULT_RATE: z.coerce.number().min(0).max(0.9).default(0),
+    FOLLOWER_BLOCK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  })
+  .extend(ApiConfigSchema.shape)
+  .extend(AdapterConfigSchema.shape);
+
+export type ExplorerConfig = z.infer<typeof ExplorerConfigSchema>;

@@ -1,0 +1,54 @@
+import { AdapterConfigSchema, createHttpChainSource, describeAdapters, openEventLog } from '@mtc/adapters';
+import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
+import { Counter, Gauge } from 'prom-client';
+import { z } from 'zod';
+import { createFollower } from './follower.ts';
+
+/** The follower on its own: node → log. Distributed mode runs exactly one. */
+const Config = AdapterConfigSchema.extend({
+  CHAIN_NODE_URL: z.url({ protocol: /^https?$/ }),
+  LOG_LEVEL: z.string().default('info'),
+  OPS_PORT: port.default(9101),
+  OPS_HOST: z.string().default('127.0.0.1'),
+  FOLLOWER_BLOCK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  READY_MAX_LAG: z.coerce.number().int().min(0).default(5),
+});
+
+const ctx = createServiceContext('follower', Config);
+const { config, logger, shutdown } = ctx;
+const registry = createMetricsRegistry('follower');
+const published = new Gauge({ name: 'mtc_follower_published_height', help: 'Newest block published to the log', registers: [registry] });
+const nodeHeight = new Gauge({ name: 'mtc_node_height', help: 'Height the node reports', registers: [registry] });
+const lag = new Gauge({ name: 'mtc_follower_lag_blocks', help: 'Node height minus published height', registers: [registry] });
+const blocks = new Counter({ name: 'mtc_follower_blocks_total', help: 'Blocks published', registers: [registry] });
+
+const log = await openEventLog(config);
+shutdown.add('log', () => log.close());
+logger.info(describeAdapters(config), 'adapters');
+let last = { published: 0, head: 0 };
+const follower = createFollower({
+  chain: createHttpChainSource({ baseUrl: config.CHAIN_NODE_URL }),
+  log,
+  logger,
+  signal: shutdown.signal,
+  options: { blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY, pollIntervalMs: config.FOLLOWER_POLL_MS },
+  onProgress: (height, head) => {
+    blocks.inc(height - last.published);
+    last = { published: height, head };
+    published.set(height);
+    nodeHeight.set(head);
+    lag.set(head - height);
+  },
+});
+const ops = await startOpsServer({
+  port: config.OPS_PORT,
+  host: config.OPS_HOST,
+  registry,
+  readiness: async () => ({ ready: last.head > 0 && last.head - last.published <= config.READY_MAX_LAG, detail: last }),
+});
+shutdown.add('ops', ops.close);
+const running = follower.run();
+shutdown.add('follower', () => running.catch(() => {}));
+logger.info({ ops: ops.url }, 'follower started');
+running.catch(ctx.fail);

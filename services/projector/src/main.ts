@@ -1,0 +1,59 @@
+import { AdapterConfigSchema, describeAdapters, openCounters, openEventLog, openReadStore } from '@mtc/adapters';
+import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
+import { Counter, Gauge } from 'prom-client';
+import { z } from 'zod';
+import { createProjector, DEFAULT_PROJECTOR_GROUP } from './projector.ts';
+
+/**
+ * A projector on its own: log → read models. Several may run in one consumer group; they share
+ * the topic's partitions and any of them may be killed at any time.
+ */
+const Config = AdapterConfigSchema.extend({
+  LOG_LEVEL: z.string().default('info'),
+  OPS_PORT: port.default(9102),
+  OPS_HOST: z.string().default('127.0.0.1'),
+  PROJECTOR_GROUP: z.string().min(1).default(DEFAULT_PROJECTOR_GROUP),
+  PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  STATS_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(0),
+});
+
+const ctx = createServiceContext('projector', Config);
+const { config, logger, shutdown } = ctx;
+const registry = createMetricsRegistry('projector');
+const projected = new Gauge({ name: 'mtc_projector_height', help: 'Newest block projected by this process', registers: [registry] });
+const events = new Counter({ name: 'mtc_projector_blocks_total', help: 'Block events projected', registers: [registry] });
+
+const [log, store, counters] = await Promise.all([openEventLog(config), openReadStore(config), openCounters(config)]);
+shutdown.add('store', () => store.close());
+shutdown.add('counters', () => counters.close());
+shutdown.add('log', () => log.close());
+logger.info(describeAdapters(config), 'adapters');
+
+let lastHeight = 0;
+const subscription = await createProjector({
+  log,
+  store,
+  counters,
+  logger,
+  signal: shutdown.signal,
+  options: {
+    statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES,
+    group: config.PROJECTOR_GROUP,
+    maxBatch: config.PROJECTOR_MAX_BATCH,
+  },
+  onProgress: (height, count) => {
+    lastHeight = height;
+    projected.set(height);
+    events.inc(count);
+  },
+}).start();
+shutdown.add('projector', () => subscription.stop());
+const ops = await startOpsServer({
+  port: config.OPS_PORT,
+  host: config.OPS_HOST,
+  registry,
+  readiness: async () => ({ ready: true, detail: { height: lastHeight } }),
+});
+shutdown.add('ops', ops.close);
+logger.info({ ops: ops.url, group: config.PROJECTOR_GROUP }, 'projector started');
+subscription.done.catch(ctx.fail);
