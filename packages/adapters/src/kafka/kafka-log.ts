@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Admin,
+  type Consumer,
+  type EachBatchPayload,
+  type Producer,
+} from 'kafkajs';
 import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, Subscription } from '@mtc/ports';
 
 /**
@@ -53,43 +61,53 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
     known.add(name);
   };
 
-  let producer: Producer | undefined;
-  const getProducer = async (): Promise<Producer> => {
-    if (!producer) {
-      producer = kafka.producer({
+  let producer: Promise<Producer> | undefined;
+  const getProducer = (): Promise<Producer> =>
+    (producer ??= (async () => {
+      const p = kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner,
       });
-      await producer.connect();
-    }
-    return producer;
-  };
+      await p.connect();
+      return p;
+    })());
+  // Publishes go out one call at a time, so one call's messages stay contiguous in a partition.
+  let publishing: Promise<unknown> = Promise.resolve();
   const consumers = new Set<Consumer>();
 
   return {
     async publish(topic: string, messages: readonly OutgoingMessage[]) {
       if (messages.length === 0) return;
-      await ensureTopic(topic);
-      const p = await getProducer();
-      await p.send({
-        topic,
-        acks: -1,
-        messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })),
-      });
+      const send = async (): Promise<void> => {
+        await ensureTopic(topic);
+        const p = await getProducer();
+        await p.send({
+          topic,
+          acks: -1,
+          messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })),
+        });
+      };
+      const sent = publishing.then(send, send);
+      publishing = sent.catch(() => {});
+      await sent;
     },
 
     async lastValue(topic: string) {
       await ensureTopic(topic);
       const offsets = await admin.fetchTopicOffsets(topic);
-      if (offsets.length !== 1) throw new Error(`lastValue needs a single-partition topic; ${topic} has ${offsets.length}`);
+      if (offsets.length !== 1)
+        throw new Error(`lastValue needs a single-partition topic; ${topic} has ${offsets.length}`);
       const high = BigInt(offsets[0]!.high);
       const low = BigInt(offsets[0]!.low);
       if (high === 0n || high <= low) return null;
       return readOne(kafka, topic, (high - 1n).toString());
     },
 
-    async consume(opts: ConsumeOptions, handler: (batch: readonly LogRecord[]) => Promise<void>): Promise<Subscription> {
+    async consume(
+      opts: ConsumeOptions,
+      handler: (batch: readonly LogRecord[]) => Promise<void>,
+    ): Promise<Subscription> {
       await ensureTopic(opts.topic);
       const consumer = kafka.consumer({ groupId: opts.group, allowAutoTopicCreation: false });
       consumers.add(consumer);
@@ -99,43 +117,61 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       let settle!: { resolve: () => void; reject: (e: unknown) => void };
       const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
       let failed = false;
+      let stopping = false;
+      let inHand: Promise<void> = Promise.resolve();
 
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          for (let i = 0; i < batch.messages.length && isRunning() && !isStale() && !failed; i += maxBatch) {
-            const slice = batch.messages.slice(i, i + maxBatch);
-            const records: LogRecord[] = slice.map((m) => ({
-              topic: batch.topic,
-              partition: batch.partition,
-              offset: m.offset,
-              key: m.key?.toString() ?? '',
-              value: JSON.parse(m.value?.toString() ?? 'null') as unknown,
-            }));
-            try {
-              await handler(records);
-            } catch (error) {
-              failed = true;
-              // Stop without committing; never await the stop inside the batch (it waits for us).
-              setImmediate(() => void consumer.disconnect().finally(() => settle.reject(error)));
-              return;
-            }
-            const last = slice.at(-1)!.offset;
-            resolveOffset(last);
-            await consumer.commitOffsets([
-              { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
-            ]);
-            await heartbeat();
-          }
+        eachBatch: async (payload) => {
+          const work = handleBatch(payload);
+          inHand = work.catch(() => {});
+          await work;
         },
       });
+
+      async function handleBatch({
+        batch,
+        resolveOffset,
+        heartbeat,
+        isRunning,
+        isStale,
+      }: EachBatchPayload): Promise<void> {
+        for (let i = 0; i < batch.messages.length && isRunning() && !isStale() && !failed && !stopping; i += maxBatch) {
+          const slice = batch.messages.slice(i, i + maxBatch);
+          const records: LogRecord[] = slice.map((m) => ({
+            topic: batch.topic,
+            partition: batch.partition,
+            offset: m.offset,
+            key: m.key?.toString() ?? '',
+            value: JSON.parse(m.value?.toString() ?? 'null') as unknown,
+          }));
+          try {
+            await handler(records);
+          } catch (error) {
+            failed = true;
+            // Stop without committing; never await the stop inside the batch (it waits for us).
+            setImmediate(() => void consumer.disconnect().finally(() => settle.reject(error)));
+            return;
+          }
+          const last = slice.at(-1)!.offset;
+          resolveOffset(last);
+          await consumer.commitOffsets([
+            { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
+          ]);
+          await heartbeat();
+        }
+      }
 
       return {
         done,
         async stop() {
           consumers.delete(consumer);
           if (!failed) {
+            // No new batch starts; the one in hand finishes and commits before the group is left.
+            stopping = true;
+            consumer.pause([{ topic: opts.topic }]);
+            await inHand;
             await consumer.disconnect();
             settle.resolve();
           }
@@ -147,7 +183,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
     async close() {
       for (const c of consumers) await c.disconnect();
       consumers.clear();
-      await producer?.disconnect();
+      if (producer) await (await producer).disconnect();
       await admin.disconnect();
     },
   };
@@ -170,7 +206,10 @@ async function readOne(kafka: Kafka, topic: string, offset: string): Promise<unk
     consumer.seek({ topic, partition: 0, offset });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`no message at ${topic}@${offset}`), { retryable: true })), 30_000);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`no message at ${topic}@${offset}`), { retryable: true })),
+        30_000,
+      );
     });
     try {
       return await Promise.race([value, timeout]);
