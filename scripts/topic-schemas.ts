@@ -1,13 +1,15 @@
-import { BlockEvent, TOPICS } from '@mtc/domain';
+import { BlockEvent, StateEvent, TOPICS } from '@mtc/domain';
 import { z } from 'zod';
 
 /** JSON Schema (draft 2020-12) of every topic's message value, keyed by output file name. */
 export function topicSchemaDocuments(): Record<string, unknown> {
+  const doc = (topic: string, schema: z.ZodType) => ({
+    $id: `urn:mtc-explorer:schema:${topic}`,
+    title: `${topic} message value`,
+    ...z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' }),
+  });
   return {
-    [`${TOPICS.blocks}.json`]: {
-      $id: `urn:mtc-explorer:schema:${TOPICS.blocks}`,
-      title: `${TOPICS.blocks} message value`,
-      ...z.toJSONSchema(BlockEvent, { target: 'draft-2020-12', io: 'output' }),
-    },
+    [`${TOPICS.blocks}.json`]: doc(TOPICS.blocks, BlockEvent),
+    [`${TOPICS.state}.json`]: doc(TOPICS.state, StateEvent),
   };
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { TOPICS } from '@mtc/domain';
+import { topicNames, type TopicNames } from '@mtc/domain';
 import type { Counters, EventLog, ReadStore } from '@mtc/ports';
 import { z } from 'zod';
 import { createFileEventLog } from './embedded/file-log.ts';
@@ -27,19 +27,32 @@ export const AdapterConfigSchema = z.object({
   MONGO_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('mtc_explorer'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   REDIS_PREFIX: z.string().default('mtc:'),
+  /** Prefix of every topic name: side-by-side deployments and tests on one cluster. */
+  TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, . _ - only').default(''),
 });
 export type AdapterConfig = z.infer<typeof AdapterConfigSchema>;
 
+export const topicsOf = (config: AdapterConfig): TopicNames => topicNames(config.TOPIC_PREFIX);
+
 /** The topics and their layout: part of the public topic contract (docs/topics.md). */
-export const TOPIC_SPECS: readonly TopicSpec[] = [
-  // One partition: the block stream is totally ordered, and its newest message is the follower's
-  // checkpoint. Kept for ever: it is the source every read model can be rebuilt from.
-  { name: TOPICS.blocks, partitions: 1, retentionMs: -1 },
-];
+export function topicSpecs(topics: TopicNames): TopicSpec[] {
+  return [
+    // One partition: the block stream is totally ordered, and its newest message is the
+    // follower's checkpoint. Kept for ever: every read model can be rebuilt from it.
+    { name: topics.blocks, partitions: 1, retentionMs: -1, cleanupPolicy: 'delete' },
+    // Keyed by entity, so per-entity order holds and projectors share partitions. Compacted: the
+    // newest state of every entity stays for ever, older versions go.
+    { name: topics.state, partitions: 12, retentionMs: -1, cleanupPolicy: 'compact' },
+  ];
+}
 
 export async function openEventLog(config: AdapterConfig): Promise<EventLog> {
   if (config.KAFKA_BROKERS)
-    return createKafkaEventLog({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, topics: TOPIC_SPECS });
+    return createKafkaEventLog({
+      brokers: config.KAFKA_BROKERS,
+      clientId: config.KAFKA_CLIENT_ID,
+      topics: topicSpecs(topicsOf(config)),
+    });
   const dir = join(resolve(config.DATA_DIR), 'log');
   await mkdir(dir, { recursive: true });
   return createFileEventLog({ dir });

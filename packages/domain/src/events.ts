@@ -150,4 +150,29 @@ export const BlockEvent = z.object({
 });
 export type BlockEvent = z.infer<typeof BlockEvent>;
 
-export const TOPICS = { blocks: 'mtc.blocks.v1' } as const;
+/**
+ * Topic `mtc.state.v1`, key = the state key (address, TOKEN_DATA_n, …): one message per valid state
+ * write, so that per-entity order holds within a partition and projectors scale by partition.
+ * Published before the block it belongs to; a replay may repeat messages (apply by `write.pos`).
+ */
+export const StateEvent = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  /** `state:<pos>`: unique and deterministic. */
+  eventId: z.string(),
+  height: z.number().int().positive(),
+  txId: z.string(),
+  write: StateWrite,
+});
+export type StateEvent = z.infer<typeof StateEvent>;
+
+export interface TopicNames {
+  blocks: string;
+  state: string;
+}
+
+export const TOPICS: TopicNames = { blocks: 'mtc.blocks.v1', state: 'mtc.state.v1' };
+
+/** The topic names under a deployment prefix (tests and side-by-side deployments). */
+export function topicNames(prefix = ''): TopicNames {
+  return { blocks: `${prefix}${TOPICS.blocks}`, state: `${prefix}${TOPICS.state}` };
+}

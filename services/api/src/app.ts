@@ -15,6 +15,8 @@ export interface ApiState {
   logger: Logger;
   /** The indexed head, read at most once per request. */
   head: () => Promise<Head>;
+  /** The matched route pattern, once routed. */
+  route?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -44,7 +46,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
     else log.error(fields, 'request failed');
   });
 
-  app.use(requestScope(logger, models));
+  app.use(requestScope(logger, models, deps.onResponse));
   app.use(errorMiddleware());
   app.use(async (ctx, next) => {
     if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
@@ -60,6 +62,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   const router = new Router<ApiState>();
   for (const route of allRoutes()) {
     router.get(routerPath(route.path), async (ctx) => {
+      ctx.state.route = route.path;
       const { body, cacheControl } = await route.run(
         { params: ctx.params, query: ctx.query, head: ctx.state.head },
         context,
@@ -73,8 +76,9 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   return app;
 }
 
-function requestScope(logger: Logger, models: ReadModels): Koa.Middleware<ApiState> {
+function requestScope(logger: Logger, models: ReadModels, onResponse: ApiDeps['onResponse']): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
+    const started = process.hrtime.bigint();
     const given = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(given) ? given : randomUUID();
     let head: Promise<Head> | null = null;
@@ -82,7 +86,12 @@ function requestScope(logger: Logger, models: ReadModels): Koa.Middleware<ApiSta
     ctx.state.logger = logger.child({ requestId });
     ctx.state.head = () => (head ??= readHead(models));
     ctx.set('X-Request-Id', requestId);
-    await next();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      onResponse?.({ method: ctx.method, route: ctx.state.route ?? 'unmatched', status: ctx.status, seconds });
+    }
   };
 }
 

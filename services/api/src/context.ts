@@ -22,6 +22,8 @@ export interface ApiDeps {
   chain: ChainSource;
   /** Wall clock in unix milliseconds; tests pin it. */
   now?: () => number;
+  /** Told of every finished request, e.g. for a latency histogram; `route` is the route pattern. */
+  onResponse?: (info: { method: string; route: string; status: number; seconds: number }) => void;
 }
 
 /** The one context every handler gets. */

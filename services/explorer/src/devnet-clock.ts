@@ -37,7 +37,7 @@ export async function openDevnet(
     historyBlocks: schedule.historyBlocks,
     blockIntervalSec: schedule.historyIntervalSec,
   });
-  const liveStartMs = (schedule.genesisTime + schedule.historyBlocks * schedule.historyIntervalSec) * 1000;
+  const liveStartMs = devnet.block(devnet.height())!.timestamp * 1000;
   let live = 0;
   const catchUp = (now: number): number => {
     if (schedule.liveIntervalMs === 0) return 0;
@@ -75,9 +75,13 @@ async function loadOrCreate(
     return saved;
   }
   const historyIntervalSec = Math.max(1, Math.floor((wanted.historyDays * 86_400) / wanted.historyBlocks));
+  // Block gaps are random around the interval: measure the history's real span once, so that it
+  // ends now rather than somewhere near now (perhaps in the future).
+  const probe = createDevnet({ seed: wanted.seed, genesisTime: 0, historyBlocks: wanted.historyBlocks, blockIntervalSec: historyIntervalSec });
+  const span = probe.block(probe.height())!.timestamp;
   const schedule: Schedule = {
     seed: wanted.seed,
-    genesisTime: Math.floor(nowMs / 1000) - wanted.historyBlocks * historyIntervalSec,
+    genesisTime: Math.floor(nowMs / 1000) - span,
     historyBlocks: wanted.historyBlocks,
     historyIntervalSec,
     liveIntervalMs: wanted.liveIntervalMs,

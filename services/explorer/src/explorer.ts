@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createHttpChainSource, describeAdapters, openCounters, openEventLog, openReadStore } from '@mtc/adapters';
+import { createHttpChainSource, describeAdapters, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
 import { startApi } from '@mtc/api';
 import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { createFollower } from '@mtc/follower';
@@ -71,6 +71,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     counters,
     logger,
     signal: shutdown.signal,
+    topics: topicsOf(config),
     options: { statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES },
   }).start();
   shutdown.add('projector', () => projection.stop());
@@ -81,6 +82,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     log,
     logger,
     signal: shutdown.signal,
+    topics: topicsOf(config),
     options: { blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY, pollIntervalMs: config.FOLLOWER_POLL_MS },
   });
   const following = follower.run();

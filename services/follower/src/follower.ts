@@ -1,4 +1,13 @@
-import { BlockEvent, decodeTransaction, SCHEMA_VERSION, TOPICS, type RawBlock, type RawTransaction } from '@mtc/domain';
+import {
+  BlockEvent,
+  decodeTransaction,
+  SCHEMA_VERSION,
+  TOPICS,
+  type RawBlock,
+  type RawTransaction,
+  type StateEvent,
+  type TopicNames,
+} from '@mtc/domain';
 import type { ChainSource, EventLog } from '@mtc/ports';
 import { isRetryable, mapWithConcurrency, sleep, TransientError, withRetry, type Logger } from '@mtc/runtime';
 
@@ -31,6 +40,7 @@ export interface FollowerDeps {
   log: EventLog;
   logger: Logger;
   signal: AbortSignal;
+  topics?: TopicNames;
   options?: Partial<FollowerOptions>;
   /** Called after each publish with the newest published height and the node's height. */
   onProgress?: (published: number, nodeHeight: number) => void;
@@ -50,6 +60,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   const options = { ...DEFAULT_FOLLOWER_OPTIONS, ...deps.options };
   const logger = deps.logger.child({ component: 'follower' });
   const { chain, log, signal } = deps;
+  const topics = deps.topics ?? TOPICS;
 
   const retry = <T>(what: string, op: () => Promise<T>): Promise<T> =>
     withRetry(op, {
@@ -61,7 +72,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     });
 
   async function resume(): Promise<Cursor> {
-    const last = await log.lastValue(TOPICS.blocks);
+    const last = await log.lastValue(topics.blocks);
     if (last === null || last === undefined) return { height: 1, seq: 0 };
     const event = BlockEvent.parse(last);
     return { height: event.height + 1, seq: event.firstTxSeq + event.txs.length };
@@ -130,8 +141,11 @@ export function createFollower(deps: FollowerDeps): Follower {
           events.push(event);
           cursor = { height: cursor.height + 1, seq: cursor.seq + event.txs.length };
         }
+        // State first: a crash in between republishes the state of these blocks (harmless, since
+        // projections apply by position) but never leaves a published block without its state.
+        await log.publish(topics.state, events.flatMap(stateMessages));
         await log.publish(
-          TOPICS.blocks,
+          topics.blocks,
           events.map((e) => ({ key: String(e.height), value: e })),
         );
         logger.debug({ from: heights[0], to: last, head }, 'published blocks');
@@ -143,4 +157,13 @@ export function createFollower(deps: FollowerDeps): Follower {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+function stateMessages(block: BlockEvent): { key: string; value: StateEvent }[] {
+  return block.txs.flatMap((tx) =>
+    tx.writes.map((write) => ({
+      key: write.key,
+      value: { schemaVersion: SCHEMA_VERSION, eventId: `state:${write.pos}`, height: block.height, txId: tx.id, write },
+    })),
+  );
 }

@@ -1,4 +1,4 @@
-import { AdapterConfigSchema, createHttpChainSource, describeAdapters, openEventLog } from '@mtc/adapters';
+import { AdapterConfigSchema, createHttpChainSource, describeAdapters, openEventLog, topicsOf } from '@mtc/adapters';
 import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
@@ -32,6 +32,7 @@ const follower = createFollower({
   log,
   logger,
   signal: shutdown.signal,
+  topics: topicsOf(config),
   options: { blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY, pollIntervalMs: config.FOLLOWER_POLL_MS },
   onProgress: (height, head) => {
     blocks.inc(height - last.published);

@@ -1,4 +1,4 @@
-import { AdapterConfigSchema, describeAdapters, openCounters, openEventLog, openReadStore } from '@mtc/adapters';
+import { AdapterConfigSchema, describeAdapters, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
 import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
@@ -36,6 +36,7 @@ const subscription = await createProjector({
   counters,
   logger,
   signal: shutdown.signal,
+  topics: topicsOf(config),
   options: {
     statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES,
     group: config.PROJECTOR_GROUP,

@@ -1,8 +1,8 @@
-import { blockPos, chainPos, SCHEMA_VERSION, type BlockEvent, type TxEvent } from '@mtc/domain';
+import { blockPos, chainPos, SCHEMA_VERSION, type BlockEvent, type StateEvent, type TxEvent } from '@mtc/domain';
 import { createMemoryReadStore } from '@mtc/adapters';
 import { COLLECTION_SPECS, COLLECTIONS, type TokenDoc, type WalletDoc } from '@mtc/read-models';
 import { describe, expect, it } from 'vitest';
-import { projectBlocks, statsDay } from './projection.ts';
+import { projectBlocks, projectState, statsDay } from './projection.ts';
 
 const A = 'MTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA00000000';
 const DAY1 = Date.UTC(2026, 0, 1, 23, 0) / 1000;
@@ -63,11 +63,21 @@ const events: BlockEvent[] = [
   ]),
 ];
 
+/** What the follower publishes on the state topic for these blocks. */
+function stateEvents(blocks: BlockEvent[]): StateEvent[] {
+  return blocks.flatMap((b) =>
+    b.txs.flatMap((t) =>
+      t.writes.map((write) => ({ schemaVersion: SCHEMA_VERSION, eventId: `state:${write.pos}`, height: b.height, txId: t.id, write })),
+    ),
+  );
+}
+
 async function project(batches: BlockEvent[][]) {
   const store = createMemoryReadStore();
   await store.ensureCollections(COLLECTION_SPECS);
   for (const batch of batches) {
     const { data, head } = projectBlocks(batch, { statsUtcOffsetMinutes: 0 });
+    await store.write(projectState(stateEvents(batch)));
     await store.write(data);
     await store.write(head);
   }
@@ -106,6 +116,13 @@ describe('projectBlocks', () => {
     const store = await project([events, events.slice(0, 1)]);
     expect((await store.collection<WalletDoc>(COLLECTIONS.wallets).get(A))?.balances[0]?.balance).toBe('30');
     expect(await store.collection(COLLECTIONS.head).get('indexed')).toMatchObject({ height: 3 });
+  });
+
+  it('reaches the same state whatever order the state events of different batches arrive in', async () => {
+    const store = createMemoryReadStore();
+    await store.write(projectState(stateEvents(events).reverse()));
+    expect((await store.collection<WalletDoc>(COLLECTIONS.wallets).get(A))?.balances[0]?.balance).toBe('30');
+    expect((await store.collection<TokenDoc>(COLLECTIONS.tokens).get('0'))?.totalsupply).toBe('5');
   });
 
   it('counts transactions per day in the configured time zone', () => {

@@ -1,4 +1,4 @@
-import { blockPos, type BlockEvent, type StateWrite } from '@mtc/domain';
+import { blockPos, type BlockEvent, type StateEvent, type StateWrite } from '@mtc/domain';
 import type { BlockTxCount, Write } from '@mtc/ports';
 import {
   COLLECTIONS,
@@ -11,9 +11,10 @@ import {
 } from '@mtc/read-models';
 
 /**
- * The projection: block events in, store writes out. Pure. Facts (blocks, transactions) are put
- * by their natural key; state is put-if-newer by chain position; daily counts are incremented
- * guarded by the block's position. Replaying any event therefore changes nothing.
+ * The projections: events in, store writes out. Pure. Facts (blocks, transactions) are put by
+ * their natural key; daily counts are incremented guarded by the block's position; state (from
+ * the state topic) is put-if-newer by chain position. Replaying any event therefore changes
+ * nothing, and state events may be applied in any order across entities.
  */
 export interface ProjectionOptions {
   /** Offset of the statistics day from UTC, in minutes (0 = UTC days). */
@@ -45,7 +46,6 @@ export function projectBlocks(events: readonly BlockEvent[], options: Projection
         entries: tx.entries,
       };
       data.push({ op: 'put', collection: COLLECTIONS.txs, doc });
-      for (const w of tx.writes) data.push(...stateWrite(w));
     }
     if (e.txs.length > 0) {
       data.push({
@@ -83,6 +83,10 @@ function headDoc(e: BlockEvent): HeadDoc {
     timestamp: e.timestamp,
     txCount: e.firstTxSeq + e.txs.length,
   };
+}
+
+export function projectState(events: readonly StateEvent[]): Write[] {
+  return events.flatMap((e) => stateWrite(e.write));
 }
 
 function stateWrite(w: StateWrite): Write[] {

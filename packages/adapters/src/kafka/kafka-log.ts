@@ -25,6 +25,7 @@ export interface TopicSpec {
   partitions: number;
   /** -1 keeps messages for ever (the block topic is the source of every rebuild). */
   retentionMs: number;
+  cleanupPolicy?: 'delete' | 'compact';
 }
 
 export interface KafkaEventLogOptions {
@@ -54,7 +55,10 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
           topic: spec.name,
           numPartitions: spec.partitions,
           replicationFactor: options.replicationFactor ?? 1,
-          configEntries: [{ name: 'retention.ms', value: String(spec.retentionMs) }],
+          configEntries: [
+            { name: 'retention.ms', value: String(spec.retentionMs) },
+            { name: 'cleanup.policy', value: spec.cleanupPolicy ?? 'delete' },
+          ],
         },
       ],
     });

@@ -1,0 +1,56 @@
+import { AdapterConfigSchema, createHttpChainSource, describeAdapters, openCounters, openReadStore } from '@mtc/adapters';
+import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
+import { Histogram } from 'prom-client';
+import { z } from 'zod';
+import { startApi } from './app.ts';
+import { ApiConfigSchema } from './config.ts';
+
+/** The API on its own: read models → HTTP. Stateless: run as many as traffic needs. */
+const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).extend({
+  CHAIN_NODE_URL: z.url({ protocol: /^https?$/ }),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  LOG_LEVEL: z.string().default('info'),
+  OPS_PORT: port.default(9103),
+  OPS_HOST: z.string().default('127.0.0.1'),
+});
+
+const ctx = createServiceContext('api', Config);
+const { config, logger, shutdown } = ctx;
+const registry = createMetricsRegistry('api');
+const latency = new Histogram({
+  name: 'mtc_api_request_duration_seconds',
+  help: 'API request latency by route and status',
+  labelNames: ['method', 'route', 'status'],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [registry],
+});
+
+const [store, counters] = await Promise.all([openReadStore(config), openCounters(config)]);
+shutdown.add('store', () => store.close());
+shutdown.add('counters', () => counters.close());
+logger.info(describeAdapters(config), 'adapters');
+const chain = createHttpChainSource({ baseUrl: config.CHAIN_NODE_URL });
+const api = await startApi({
+  config,
+  logger,
+  store,
+  counters,
+  chain,
+  port: config.PORT,
+  host: config.HOST,
+  onResponse: ({ method, route, status, seconds }) => latency.observe({ method, route, status: String(status) }, seconds),
+});
+shutdown.add('api', api.close);
+const ops = await startOpsServer({
+  port: config.OPS_PORT,
+  host: config.OPS_HOST,
+  registry,
+  readiness: async () => {
+    const res = await fetch(`${api.url}/readyz`);
+    return { ready: res.ok, detail: (await res.json()) as Record<string, unknown> };
+  },
+});
+shutdown.add('ops', ops.close);
+logger.info({ api: api.url, ops: ops.url }, 'api started');
+console.log(`Explorer API: ${api.url}/api/chain`);

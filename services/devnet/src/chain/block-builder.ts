@@ -1,0 +1,168 @@
+import type { RawBlock, RawEntry } from '@mtc/domain';
+import { ChaincodeError } from '../chaincode/errors.ts';
+import type { ScriptedTx } from '../jobs/genesis.ts';
+import { scriptedBlock } from '../jobs/genesis.ts';
+import type { Call, Job } from '../jobs/job.ts';
+import { jobFor, pickJob } from '../jobs/registry.ts';
+import type { Rng } from '../rng.ts';
+import { createStub, type TxEffects } from '../world/stub.ts';
+import type { World, Write } from '../world/world.ts';
+import { lifecycleEntries, txEntries, type BlockRef } from './entries.ts';
+import { blockHash, txId } from './ids.ts';
+
+export interface ChainTx {
+  readonly id: string;
+  readonly timestamp: number;
+  readonly valid: boolean;
+  readonly entries: readonly RawEntry[];
+}
+
+export interface ChainBlock {
+  readonly block: RawBlock;
+  readonly txs: readonly ChainTx[];
+}
+
+export interface BlockBuilderDeps {
+  readonly seed: number;
+  readonly world: World;
+  readonly rng: Rng;
+  readonly jobs: readonly Job[];
+  readonly walletCap: number;
+  readonly invalidTxRate: number;
+  readonly emptyBlockRate: number;
+}
+
+/** Fabric TxValidationCode MVCC_READ_CONFLICT. */
+const MVCC_READ_CONFLICT = 11;
+
+/** How many txs a non-empty block aims for (1–6, mean 3.3; calls that conflict are left out). */
+const SLOT_WEIGHTS: readonly (readonly [number, number])[] = [
+  [1, 15],
+  [2, 20],
+  [3, 22],
+  [4, 18],
+  [5, 13],
+  [6, 12],
+];
+
+type PendingTx =
+  | { readonly kind: 'lifecycle'; readonly id: string; readonly timestamp: number }
+  | {
+      readonly kind: 'writes';
+      readonly id: string;
+      readonly timestamp: number;
+      readonly validationCode: number;
+      readonly writes: readonly Write[];
+    };
+
+/**
+ * Cuts block `height` at `timestamp`, applying its valid transactions to the world.
+ *
+ * Fabric semantics kept: a transaction whose reads or writes touch a key an earlier valid
+ * transaction of the same block wrote would fail MVCC validation, so valid transactions of one block
+ * never overlap (a conflicting call is left out, as the bridge holds such calls back for a later
+ * block). With probability invalidTxRate a transaction is instead committed as MVCC_READ_CONFLICT:
+ * listed, with its full write set, and not applied.
+ */
+export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: number): ChainBlock {
+  const script = scriptedBlock(height);
+  const pending = script ? runScript(deps, height, timestamp, script) : runRandom(deps, height, timestamp);
+  const hash = blockHash(
+    deps.seed,
+    height,
+    timestamp,
+    pending.map((tx) => tx.id),
+  );
+  const ref: BlockRef = { hash, sn: String(height) };
+  const txs: ChainTx[] = pending
+    .map((tx) => ({
+      id: tx.id,
+      timestamp: tx.timestamp,
+      valid: tx.kind === 'lifecycle' || tx.validationCode === 0,
+      entries: tx.kind === 'lifecycle' ? lifecycleEntries(tx.id, tx.timestamp, ref) : txEntries(tx, ref),
+    }))
+    // The bridge leaves out txs without entries (dummy fills) from the block's list.
+    .filter((tx) => tx.entries.length > 0);
+  const block: RawBlock = {
+    id: hash,
+    sn: ref.sn,
+    transaction: txs.map((tx) => ({ id: tx.id, timestamp: tx.timestamp })),
+    timestamp: txs[0]?.timestamp ?? timestamp,
+  };
+  return { block, txs };
+}
+
+function runRandom(deps: BlockBuilderDeps, height: number, timestamp: number): PendingTx[] {
+  const { rng, world, jobs } = deps;
+  const slots = rng.chance(deps.emptyBlockRate) ? 0 : rng.weighted(SLOT_WEIGHTS);
+  const written = new Set<string>();
+  const out: PendingTx[] = [];
+  // Every call of a block is sent at the block's time, so tx times never go backwards along the chain.
+  const now = timestamp;
+  for (let attempt = 0; out.length < slots && attempt < slots * 4; attempt++) {
+    const job = pickJob(rng, jobs);
+    const call = job.plan({ world, rng, now, walletCap: deps.walletCap });
+    if (!call) continue;
+    const effects = execute(deps, job, call, now, height);
+    const invalid = rng.chance(deps.invalidTxRate);
+    if (!invalid && overlaps(effects, written)) continue;
+    out.push({
+      kind: 'writes',
+      id: txId(deps.seed, height, out.length, call.fcn, call.args),
+      timestamp: now,
+      validationCode: invalid ? MVCC_READ_CONFLICT : 0,
+      writes: effects.writes,
+    });
+    if (!invalid) {
+      world.apply(effects.writes);
+      for (const { key } of effects.writes) written.add(key);
+    }
+  }
+  return out;
+}
+
+function runScript(
+  deps: BlockBuilderDeps,
+  height: number,
+  timestamp: number,
+  script: readonly ScriptedTx[],
+): PendingTx[] {
+  const { rng, world } = deps;
+  return script.map((step, slot) => {
+    if (step.kind === 'lifecycle') {
+      return { kind: 'lifecycle', id: txId(deps.seed, height, slot, 'lifecycle', []), timestamp };
+    }
+    const call = step.plan({ world, rng, now: timestamp, walletCap: deps.walletCap });
+    const effects = execute(deps, jobFor(deps.jobs, call.fcn), call, timestamp, height);
+    world.apply(effects.writes);
+    return {
+      kind: 'writes',
+      id: txId(deps.seed, height, slot, call.fcn, call.args),
+      timestamp,
+      validationCode: 0,
+      writes: effects.writes,
+    };
+  });
+}
+
+function execute(deps: BlockBuilderDeps, job: Job, call: Call, now: number, height: number): TxEffects {
+  const { stub, effects } = createStub(deps.world, now, deps.rng);
+  try {
+    job.execute(stub, call);
+  } catch (error) {
+    if (error instanceof ChaincodeError) {
+      // Planners propose only calls the chaincode accepts: a rejection is a devnet bug.
+      throw new Error(`devnet planned a ${call.fcn} call the chaincode rejects (block ${height})`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return effects();
+}
+
+function overlaps(effects: TxEffects, written: ReadonlySet<string>): boolean {
+  for (const key of effects.reads) if (written.has(key)) return true;
+  for (const { key } of effects.writes) if (written.has(key)) return true;
+  return false;
+}

@@ -1,0 +1,286 @@
+import { isAddress, RawBlock, RawTransaction, type RawEntry } from '@mtc/domain';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Mrc010Token, Wallet } from '../world/records.ts';
+import { createDevnet, type Devnet } from './devnet.ts';
+
+const GENESIS = 1_700_000_000;
+const options = { seed: 4242, genesisTime: GENESIS, historyBlocks: 900, blockIntervalSec: 900 };
+
+interface ServedTx {
+  height: number;
+  id: string;
+  entries: RawEntry[];
+}
+
+/** Every transaction as the node serves it, in chain order. */
+function servedTxs(devnet: Devnet): ServedTx[] {
+  const out: ServedTx[] = [];
+  for (let height = 1; height <= devnet.height(); height++) {
+    for (const { id } of devnet.block(height)!.transaction) out.push({ height, id, entries: devnet.transaction(id)! });
+  }
+  return out;
+}
+
+/** State rebuilt from entry values, last write wins per key: what an indexer replicates. */
+function replay(txs: readonly ServedTx[], includeInvalid = false): Map<string, Record<string, unknown>> {
+  const state = new Map<string, Record<string, unknown>>();
+  for (const { entries } of txs) {
+    for (const e of entries) {
+      if (e.values && e.datakey && (includeInvalid || e.validationCode === 0)) state.set(e.datakey, e.values);
+    }
+  }
+  return state;
+}
+
+const balanceEntries = (values: Record<string, unknown>) => (values.balance ?? []) as Wallet['balance'];
+
+describe('createDevnet', () => {
+  let devnet: Devnet;
+  let txs: ServedTx[];
+
+  beforeAll(() => {
+    devnet = createDevnet(options);
+    txs = servedTxs(devnet);
+  });
+
+  it('builds the same chain, hashes, ids and entries when given the same seed and options', () => {
+    const again = createDevnet(options);
+    expect(again.height()).toBe(devnet.height());
+    for (let h = 1; h <= devnet.height(); h++) expect(again.block(h)).toEqual(devnet.block(h));
+    for (const tx of txs) expect(JSON.stringify(again.transaction(tx.id))).toBe(JSON.stringify(tx.entries));
+  });
+
+  it('builds a different chain for another seed', () => {
+    const other = createDevnet({ ...options, seed: 4243, historyBlocks: 20 });
+    expect(other.block(1)!.id).not.toBe(devnet.block(1)!.id);
+    expect(other.worldState().wallets).not.toEqual(
+      createDevnet({ ...options, historyBlocks: 20 }).worldState().wallets,
+    );
+  });
+
+  it('has a history of 2,000+ transactions', () => {
+    expect(txs.length).toBeGreaterThanOrEqual(2_000);
+    expect(devnet.worldState().counts.transactions).toBe(txs.length);
+  });
+
+  it('serves blocks and transactions that parse with the node schemas, keys in node order', () => {
+    for (let h = 1; h <= devnet.height(); h++) {
+      const block = devnet.block(h)!;
+      expect(RawBlock.parse(block)).toEqual(block);
+      expect(Object.keys(block)).toEqual(['id', 'sn', 'transaction', 'timestamp']);
+      expect(block.sn).toBe(String(h));
+    }
+    for (const tx of txs) {
+      expect(RawTransaction.parse(tx.entries)).toHaveLength(tx.entries.length);
+      for (const e of tx.entries) {
+        expect(e.id).toBe(tx.id);
+        expect(e.db_sn).toBe(String(tx.height));
+        expect(e.db_id).toBe(devnet.block(tx.height)!.id);
+      }
+    }
+  });
+
+  it('numbers blocks from 1 with non-decreasing block and tx times, a block at its first tx time', () => {
+    let last = 0;
+    for (let h = 1; h <= devnet.height(); h++) {
+      const block = devnet.block(h)!;
+      expect(block.timestamp).toBeGreaterThanOrEqual(last);
+      if (block.transaction.length > 0) expect(block.timestamp).toBe(block.transaction[0]!.timestamp);
+      for (const tx of block.transaction) {
+        expect(tx.timestamp).toBeGreaterThanOrEqual(last);
+        last = tx.timestamp;
+      }
+      last = Math.max(last, block.timestamp);
+    }
+    expect(devnet.block(1)!.timestamp).toBe(GENESIS);
+  });
+
+  it('lists 0 to 6 transactions per block, with some empty blocks', () => {
+    const sizes = Array.from({ length: devnet.height() }, (_, i) => devnet.block(i + 1)!.transaction.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(6);
+    expect(sizes.filter((n) => n === 0).length).toBeGreaterThan(0);
+  });
+
+  it('opens with the genesis wallets and MTC in block 1 and a chaincode lifecycle tx in block 2', () => {
+    const types = devnet.block(1)!.transaction.map(({ id }) => devnet.transaction(id)!.map((e) => e.type));
+    expect(types.slice(0, 5)).toEqual(Array<string[]>(5).fill(['NewWallet']));
+    expect(types[5]).toEqual(['tokenRegister', ...Array<string>(5).fill('token_reserve')]);
+    const mtc = devnet.worldState().tokens['0']!;
+    expect(mtc).toMatchObject({ symbol: 'MTC', name: 'Metacoin', decimal: 8, token: 0, id: '0', type: '010' });
+    expect(mtc.image).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+
+    const lifecycle = devnet.transaction(devnet.block(2)!.transaction[0]!.id)!;
+    expect(lifecycle).toHaveLength(1);
+    expect(Object.keys(lifecycle[0]!)).toEqual(['timestamp', 'id', 'parameters', 'token', 'type', 'db_id', 'db_sn']);
+    expect(lifecycle[0]).toMatchObject({ type: 'Chaincode Install or Update', parameters: [], token: '' });
+  });
+
+  it('gives tokenRegister entries the token object as parameters and the renamed record as values', () => {
+    const register = txs.flatMap((t) => t.entries).filter((e) => e.type === 'tokenRegister');
+    expect(register.length).toBeGreaterThan(5);
+    for (const e of register) {
+      expect(Array.isArray(e.parameters)).toBe(false);
+      const id = Number(e.datakey!.slice('TOKEN_DATA_'.length));
+      expect(e.parameters).toMatchObject({ token: id, id: String(id), job_args: '' });
+      expect(e.values).toMatchObject({ balance: id });
+      expect(e.values).not.toHaveProperty('token');
+      expect(e.token).toBe('');
+    }
+  });
+
+  it('writes only CRC-valid addresses, and an entry address only where the datakey is one', () => {
+    for (const address of Object.keys(devnet.worldState().wallets)) expect(isAddress(address)).toBe(true);
+    for (const e of txs.flatMap((t) => t.entries)) {
+      if (e.datakey === undefined) continue;
+      expect(e.address).toBe(isAddress(e.datakey) ? e.datakey : '');
+    }
+  });
+
+  it('orders the entries of each transaction by datakey, descending', () => {
+    for (const { entries } of txs) {
+      const keys = entries.map((e) => e.datakey ?? '');
+      expect(keys).toEqual([...keys].sort().reverse());
+    }
+  });
+
+  it('never writes a negative or malformed balance, and keeps one entry per (token, unlockdate)', () => {
+    const wallets = txs.flatMap((t) => t.entries).filter((e) => e.address !== '' && e.values);
+    for (const values of [...wallets.map((e) => e.values!), ...Object.values(devnet.worldState().wallets)]) {
+      const entries = balanceEntries(values as Record<string, unknown>);
+      expect(entries.some((b) => b.token === 0)).toBe(true);
+      for (const b of entries) {
+        expect(b.balance).toMatch(/^(0|[1-9][0-9]*)$/);
+        expect(['', '0']).toContain(b.saleamount);
+        expect(['', '0']).toContain(b.auctionamount);
+      }
+      const pairs = entries.map((b) => `${b.token}@${b.unlockdate}`);
+      expect(new Set(pairs).size).toBe(pairs.length);
+    }
+  });
+
+  it('includes time-locked credits, some still locked and some expired', () => {
+    const now = devnet.block(devnet.height())!.timestamp;
+    const locks = Object.values(devnet.worldState().wallets).flatMap((w) => w.balance.filter((b) => b.unlockdate > 0));
+    expect(locks.some((b) => b.unlockdate > now)).toBe(true);
+    expect(locks.some((b) => b.unlockdate <= now)).toBe(true);
+  });
+
+  it('rebuilds the world state from the values of valid entries alone', () => {
+    const world = devnet.worldState();
+    const state = replay(txs);
+    for (const [address, wallet] of Object.entries(world.wallets)) {
+      const { tx_id: _t, db_sn: _s, db_id: _d, ...replayed } = state.get(address)!;
+      expect(replayed).toEqual(wallet);
+    }
+    for (const [id, token] of Object.entries(world.tokens)) {
+      const { balance, ...rest } = state.get(`TOKEN_DATA_${id}`)!;
+      expect({ ...rest, token: balance }).toEqual(token);
+    }
+    expect([...state.keys()].filter(isAddress)).toHaveLength(world.counts.wallets);
+  });
+
+  it('commits MVCC-conflicted transactions with full write sets that change nothing', () => {
+    const invalid = txs.filter((t) => t.entries.some((e) => e.validationCode === 11));
+    expect(invalid.length).toBeGreaterThan(0);
+    expect(devnet.worldState().counts.invalidTransactions).toBe(invalid.length);
+    for (const { entries } of invalid) {
+      for (const e of entries) {
+        expect(e.validationCode).toBe(11);
+        expect(e.values).not.toHaveProperty('tx_id');
+      }
+    }
+    // Applying them would change the state: they carry real writes.
+    expect(replay(txs, true)).not.toEqual(replay(txs));
+  });
+
+  it('conserves every token: wallets hold its reserves plus increases minus burns', () => {
+    const world = devnet.worldState();
+    const held = new Map<number, bigint>();
+    for (const w of Object.values(world.wallets)) {
+      for (const b of w.balance) held.set(b.token, (held.get(b.token) ?? 0n) + BigInt(b.balance));
+    }
+    const registered = txs
+      .flatMap((t) => t.entries)
+      .filter((e) => e.type === 'tokenRegister' && e.validationCode === 0)
+      .map((e) => e.parameters as unknown as Mrc010Token);
+    expect(registered).toHaveLength(world.counts.tokens);
+    for (const initial of registered) {
+      const token = world.tokens[initial.id]!;
+      const reserved = initial.reserve!.reduce((sum, r) => sum + BigInt(r.value), 0n);
+      const increased = BigInt(token.totalsupply) - BigInt(initial.totalsupply);
+      const burned = BigInt(token.burnningamount);
+      const inWallets = held.get(initial.token) ?? 0n;
+      expect(inWallets).toBe(reserved + increased - burned);
+      // Unreserved supply is never minted, so wallets hold at most totalsupply − burnningamount.
+      expect(inWallets).toBe(BigInt(token.totalsupply) - burned - BigInt(initial.remainamount));
+      expect(increased).toBeGreaterThanOrEqual(0n);
+    }
+    const mtc = world.tokens['0']!;
+    expect(held.get(0)).toBe(BigInt(mtc.totalsupply) - BigInt(mtc.burnningamount));
+  });
+
+  it('finds blocks by height, decimal string or hash, and nothing for unknown ones', () => {
+    const block = devnet.block(7)!;
+    expect(devnet.block('7')).toEqual(block);
+    expect(devnet.block(block.id)).toEqual(block);
+    expect(devnet.block(0)).toBeUndefined();
+    expect(devnet.block(devnet.height() + 1)).toBeUndefined();
+    expect(devnet.block(block.id.toUpperCase())).toBeUndefined();
+    expect(devnet.block('f'.repeat(64))).toBeUndefined();
+    expect(devnet.transaction('0'.repeat(64))).toBeUndefined();
+  });
+
+  it('hands out copies, so a caller cannot change the chain', () => {
+    const { height, id } = txs[10]!;
+    const block = devnet.block(height)!;
+    const listed = block.transaction.length;
+    block.transaction.length = 0;
+    const tx = devnet.transaction(id)!;
+    (tx[0]!.values as Record<string, unknown>).id = 'changed';
+    expect(devnet.block(height)!.transaction).toHaveLength(listed);
+    expect(devnet.transaction(id)).toEqual(txs[10]!.entries);
+  });
+});
+
+describe('cutBlock', () => {
+  it('extends the chain at max(now, last block time)', () => {
+    const devnet = createDevnet({ ...options, historyBlocks: 50 });
+    const last = devnet.block(50)!.timestamp;
+    const early = devnet.cutBlock(last - 1_000);
+    expect(early).toMatchObject({ sn: '51', timestamp: last });
+    const late = devnet.cutBlock(last + 100);
+    expect(late).toMatchObject({ sn: '52', timestamp: last + 100 });
+    expect(devnet.height()).toBe(52);
+    expect(devnet.block(52)).toEqual(late);
+    for (const { id } of late.transaction) expect(RawTransaction.parse(devnet.transaction(id))).toBeDefined();
+  });
+
+  it('continues deterministically for the same sequence of calls', () => {
+    const a = createDevnet({ ...options, historyBlocks: 30 });
+    const b = createDevnet({ ...options, historyBlocks: 30 });
+    for (let i = 1; i <= 20; i++) expect(a.cutBlock(GENESIS + 1e6 + i)).toEqual(b.cutBlock(GENESIS + 1e6 + i));
+  });
+
+  it('starts the chain itself when there is no history', () => {
+    const devnet = createDevnet({ ...options, historyBlocks: 0 });
+    expect(devnet.height()).toBe(0);
+    expect(devnet.cutBlock(GENESIS + 5)).toMatchObject({ sn: '1', timestamp: GENESIS + 5 });
+    expect(devnet.worldState().counts.tokens).toBe(1);
+  });
+});
+
+describe('createDevnet options', () => {
+  it('rejects options the devnet cannot honour', () => {
+    expect(() => createDevnet({ ...options, wallets: 2 })).toThrow();
+    expect(() => createDevnet({ ...options, invalidTxRate: 2 })).toThrow();
+    expect(() => createDevnet({ ...options, historyBlocks: -1 })).toThrow();
+  });
+
+  it('generates a 10,000-block history', () => {
+    const devnet = createDevnet({ seed: 1, genesisTime: GENESIS, historyBlocks: 10_000, blockIntervalSec: 5 });
+    const { counts } = devnet.worldState();
+    expect(counts.blocks).toBe(10_000);
+    expect(counts.transactions).toBeGreaterThan(25_000);
+    expect(counts.wallets).toBe(1_000);
+  });
+});

@@ -1,0 +1,55 @@
+import { isMtAddress } from '../world/address.ts';
+import type { Stub } from '../world/stub.ts';
+import type { Wallet } from '../world/records.ts';
+import { cloneWallet } from '../world/records.ts';
+import { ChaincodeError } from './errors.ts';
+
+/** CC-t `base.go` GetAddressInfo: a private copy of the wallet at `address`. */
+export function getAddressInfo(stub: Stub, address: string): Wallet {
+  if (!isMtAddress(address)) throw new ChaincodeError(`3190,[${address}] is not Metacoin address`);
+  const value = stub.getState(address);
+  if (value === undefined) throw new ChaincodeError(`3090,Can not find the address [${address}]`);
+  return cloneWallet(value as Wallet);
+}
+
+/** CC-t `base.go` SetAddressInfo: stamps the job fields and writes the wallet. */
+export function setAddressInfo(stub: Stub, wallet: Wallet, jobType: string, args: readonly string[]): void {
+  wallet.job_type = jobType;
+  wallet.jobdate = stub.now;
+  wallet.job_args = args.length > 0 ? JSON.stringify(args) : '';
+  stub.putState(wallet.id, wallet);
+}
+
+/**
+ * CC-t `base.go` NonceCheck: the call must carry the wallet's current nonce, and a fresh one replaces
+ * it. The signature is not verified (the devnet has no private keys). The rotation only reaches the
+ * chain if the caller later writes this copy of the wallet.
+ */
+export function nonceCheck(stub: Stub, wallet: Wallet, nonce: string): void {
+  const expected = wallet.nonce !== '' ? wallet.nonce : String(wallet.jobdate);
+  if (nonce !== expected) throw new ChaincodeError(`1102,${wallet.id} nonce error`);
+  wallet.nonce = stub.randomString(40);
+}
+
+/** util.ParsePositive: digits only and greater than zero. */
+export function parsePositive(value: string, message: string): bigint {
+  if (!/^[0-9]+$/.test(value) || BigInt(value) === 0n) throw new ChaincodeError(message);
+  return BigInt(value);
+}
+
+/** util.Strtoint64 (strconv.ParseInt base 10). */
+export function parseInt64(value: string, message: string): number {
+  if (!/^[+-]?[0-9]{1,18}$/.test(value)) throw new ChaincodeError(message);
+  return Number(value);
+}
+
+type Strings<N extends number, T extends string[] = []> = T['length'] extends N ? T : Strings<N, [...T, string]>;
+
+/**
+ * The chaincode's `if len(args) < n { error }` guard. Past it the first `count` arguments exist, which
+ * the returned tuple type states (extra arguments are ignored, as the Go code ignores them).
+ */
+export function expectArgs<N extends number>(args: readonly string[], count: N, message: string): Strings<N> {
+  if (args.length < count) throw new ChaincodeError(message);
+  return args as unknown as Strings<N>;
+}

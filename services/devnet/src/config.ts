@@ -1,0 +1,40 @@
+import { port } from '@mtc/runtime';
+import { z } from 'zod';
+import type { DevnetOptions } from './chain/options.ts';
+
+/** The standalone devnet's environment; every variable is listed in `.env.example`. */
+export const DevnetConfigSchema = z.object({
+  DEVNET_HOST: z.string().min(1).default('0.0.0.0'),
+  DEVNET_PORT: port.default(20922),
+  DEVNET_SEED: z.coerce.number().int().default(1),
+  DEVNET_HISTORY_BLOCKS: z.coerce.number().int().nonnegative().default(1_000),
+  /** Live block interval, and the mean spacing of the history; 0 = no live blocks. */
+  DEVNET_BLOCK_INTERVAL_MS: z.coerce.number().int().nonnegative().default(3_000),
+  /** Unix seconds of block 1; unset = placed so that the history ends about now. */
+  DEVNET_GENESIS_TIME: z.coerce.number().int().nonnegative().optional(),
+  DEVNET_WALLETS: z.coerce.number().int().min(5).default(1_000),
+  DEVNET_INVALID_TX_RATE: z.coerce.number().min(0).max(1).default(0.02),
+  DEVNET_EMPTY_BLOCK_RATE: z.coerce.number().min(0).max(1).default(0.1),
+  DEVNET_FAULT_RATE: z.coerce.number().min(0).max(1).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type DevnetConfig = Readonly<z.output<typeof DevnetConfigSchema>>;
+
+/** History spacing when live blocks are off. */
+const DEFAULT_SPACING_SEC = 5;
+
+export function devnetOptionsFrom(config: DevnetConfig, nowSec: number): DevnetOptions {
+  const spacing = config.DEVNET_BLOCK_INTERVAL_MS > 0 ? config.DEVNET_BLOCK_INTERVAL_MS / 1000 : DEFAULT_SPACING_SEC;
+  return {
+    seed: config.DEVNET_SEED,
+    genesisTime:
+      config.DEVNET_GENESIS_TIME ??
+      Math.max(0, Math.floor(nowSec) - Math.round(config.DEVNET_HISTORY_BLOCKS * spacing)),
+    historyBlocks: config.DEVNET_HISTORY_BLOCKS,
+    blockIntervalSec: spacing,
+    wallets: config.DEVNET_WALLETS,
+    invalidTxRate: config.DEVNET_INVALID_TX_RATE,
+    emptyBlockRate: config.DEVNET_EMPTY_BLOCK_RATE,
+  };
+}

@@ -1,0 +1,30 @@
+import type { Rng } from '../rng.ts';
+import type { Job } from './job.ts';
+import { multiTransferJob } from './multitransfer.ts';
+import { newWalletJob } from './newwallet.ts';
+import { tokenBurningJob, tokenIncreaseJob } from './token-supply.ts';
+import { tokenRegisterJob } from './token-register.ts';
+import { transferJob } from './transfer.ts';
+
+/**
+ * The chaincode functions the devnet calls, with their share of randomly planned calls. Register a
+ * new family (MRC-010 DEX, MRC-400/401/402) by adding its jobs here.
+ */
+export const DEFAULT_JOBS: readonly Job[] = [
+  transferJob,
+  multiTransferJob,
+  newWalletJob,
+  tokenRegisterJob,
+  tokenIncreaseJob,
+  tokenBurningJob,
+];
+
+export function pickJob(rng: Rng, jobs: readonly Job[]): Job {
+  return rng.weighted(jobs.map((job) => [job, job.weight] as const));
+}
+
+export function jobFor(jobs: readonly Job[], fcn: string): Job {
+  const job = jobs.find((j) => j.fcn === fcn);
+  if (!job) throw new Error(`no job registered for chaincode function ${fcn}`);
+  return job;
+}

@@ -1,0 +1,118 @@
+/**
+ * On-chain record shapes, field for field and in the order Go's encoding/json writes them
+ * (CC-t `mtc/mtc.go` TWallet, TMRC010Balance, TMRC010). Object key order is the JSON key order, so
+ * every constructor and clone here must keep the struct order. Go writes nil maps and slices as
+ * `null`, and sorts map keys when it writes them: a future map filler (mrc402, logger) has to insert
+ * keys in sorted order to serialise the same way.
+ */
+
+export interface BalanceEntry {
+  balance: string;
+  token: number;
+  unlockdate: number;
+  saleamount: string;
+  auctionamount: string;
+}
+
+export interface NftBalance {
+  balance: string;
+  saleamount: string;
+  auctionamount: string;
+}
+
+export interface Wallet {
+  id: string;
+  regdate: number;
+  password: string;
+  addinfo: string;
+  job_type: string;
+  job_args: string;
+  jobdate: number;
+  balance: BalanceEntry[];
+  mrc010: null;
+  mrc402: Record<string, NftBalance> | null;
+  mrc800: Record<string, string> | null;
+  pending: Record<string, string> | null;
+  nonce: string;
+}
+
+export interface TokenReserve {
+  address: string;
+  value: string;
+  unlockdate: number;
+}
+
+export interface TokenTier {
+  startdate: number;
+  enddate: number;
+  supply: string;
+  rate: number;
+  tiersn: number;
+  name: string;
+  investormin: string;
+  remainamount: string;
+  unlockdate: number;
+  expirepolicy: string;
+}
+
+/** TMRC010, stored under `TOKEN_DATA_<id>`. */
+export interface Mrc010Token {
+  id: string;
+  owner: string;
+  symbol: string;
+  createdate: number;
+  totalsupply: string;
+  reservedamount: string;
+  remainamount: string;
+  burnningamount: string;
+  softcap: string;
+  hardcap: string;
+  token: number;
+  name: string;
+  information: string;
+  url: string;
+  image: string;
+  decimal: number;
+  reserve: TokenReserve[] | null;
+  tier: TokenTier[] | null;
+  status: string;
+  targettoken: Record<string, number> | null;
+  basetoken: number;
+  type: string;
+  logger: Record<string, number> | null;
+  job_type: string;
+  job_args: string;
+  jobdate: number;
+}
+
+export const TOKEN_MAX_NO = 'TOKEN_MAX_NO';
+
+export function tokenKey(id: number | string): string {
+  return `TOKEN_DATA_${id}`;
+}
+
+/**
+ * What json.Unmarshal gives the chaincode: a private copy it may change before PutState. Committed
+ * records are frozen and their nested objects are shared between snapshots (history entries hold
+ * thousands of them), so the copy is shallow: code that changes a balance entry or a map value
+ * replaces the object (`balance[i] = { ...entry, balance }`) instead of assigning into it.
+ */
+export function cloneWallet(w: Wallet): Wallet {
+  return {
+    ...w,
+    balance: [...w.balance],
+    mrc402: w.mrc402 && { ...w.mrc402 },
+    mrc800: w.mrc800 && { ...w.mrc800 },
+    pending: w.pending && { ...w.pending },
+  };
+}
+
+export function cloneToken(t: Mrc010Token): Mrc010Token {
+  return {
+    ...t,
+    reserve: t.reserve && [...t.reserve],
+    tier: t.tier && [...t.tier],
+    targettoken: t.targettoken && { ...t.targettoken },
+    logger: t.logger && { ...t.logger },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Rng } from '../rng.ts';
+import type { StateValue, World, Write } from './world.ts';
+
+/**
+ * The chaincode's view of the ledger during one transaction, like Fabric's shim stub: reads see the
+ * committed state only (never the transaction's own writes), a second PutState of a key replaces
+ * the first, and the read and write keys are recorded so the block builder can spot MVCC conflicts.
+ */
+export interface Stub {
+  /** The endorsing peer's clock (the chaincode's time.Now()), unix seconds. */
+  readonly now: number;
+  getState(key: string): StateValue | undefined;
+  putState(key: string, value: StateValue): void;
+  /** The chaincode's own randomness (util.MakeRandomString), drawn from the chain's seed. */
+  randomString(length: number): string;
+}
+
+export interface TxEffects {
+  readonly reads: ReadonlySet<string>;
+  /** Sorted by key, as Fabric orders a write set. */
+  readonly writes: readonly Write[];
+}
+
+export function createStub(world: World, now: number, rng: Rng): { stub: Stub; effects: () => TxEffects } {
+  const reads = new Set<string>();
+  const writes = new Map<string, StateValue>();
+  const stub: Stub = {
+    now,
+    getState(key) {
+      reads.add(key);
+      return world.get(key);
+    },
+    putState(key, value) {
+      writes.set(key, value);
+    },
+    randomString: (length) => rng.alnum(length),
+  };
+  return {
+    stub,
+    effects: () => ({
+      reads,
+      writes: [...writes.keys()].sort(byKey).map((key) => ({ key, value: writes.get(key)! })),
+    }),
+  };
+}
+
+/** Byte order, as Go's sort.Strings (keys are ASCII, where UTF-16 order is the same). */
+function byKey(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
