@@ -125,14 +125,22 @@ describe('pipeline end to end (embedded adapters)', () => {
     const api = explorer!.apiUrl;
     const heights: number[] = [];
     for (let page = 1; ; page++) {
-      const { body } = await getJson<{ blocks: { height: number }[]; totalPages: number }>(`${api}/api/blocks?page=${page}&limit=50`);
+      const { body } = await getJson<{ blocks: { height: number }[]; totalPages: number }>(
+        `${api}/api/blocks?page=${page}&limit=50`,
+      );
       heights.push(...body.blocks.map((b) => b.height));
       if (page >= body.totalPages) break;
     }
     expect(heights).toEqual(Array.from({ length: devnet.height() }, (_, i) => devnet.height() - i));
 
     const expectedIds: string[] = [];
-    for (let h = devnet.height(); h >= 1; h--) expectedIds.push(...devnet.block(h)!.transaction.map((t) => t.id).reverse());
+    for (let h = devnet.height(); h >= 1; h--)
+      expectedIds.push(
+        ...devnet
+          .block(h)!
+          .transaction.map((t) => t.id)
+          .reverse(),
+      );
     const ids: string[] = [];
     for (let page = 1; ; page++) {
       const { body } = await getJson<{ transactions: { id: string }[]; totalPages: number }>(

@@ -48,7 +48,12 @@ export async function spawnExplorer(env: Record<string, string>, timeoutMs = 60_
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs` with the last error. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 25): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  everyMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -60,7 +65,7 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
 }
 
 export async function getJson<T = unknown>(url: string): Promise<{ status: number; body: T }> {

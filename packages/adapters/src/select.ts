@@ -19,16 +19,33 @@ export const AdapterConfigSchema = z.object({
   /** Comma-separated `host:port` list. */
   KAFKA_BROKERS: z
     .string()
-    .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'each broker must be host:port')).min(1))
     .optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('mtc-explorer'),
-  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
-  MONGO_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('mtc_explorer'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
+    .optional(),
+  MONGO_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/)
+    .default('mtc_explorer'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   REDIS_PREFIX: z.string().default('mtc:'),
   /** Prefix of every topic name: side-by-side deployments and tests on one cluster. */
-  TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, . _ - only').default(''),
+  TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, . _ - only')
+    .default(''),
 });
 export type AdapterConfig = z.infer<typeof AdapterConfigSchema>;
 

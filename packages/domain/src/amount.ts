@@ -9,10 +9,7 @@ export type Amount = bigint;
 
 const INTEGER = /^(0|[1-9][0-9]*)$/;
 
-export const AmountString = z
-  .string()
-  .regex(INTEGER, 'must be a non-negative integer string')
-  .brand<'AmountString'>();
+export const AmountString = z.string().regex(INTEGER, 'must be a non-negative integer string').brand<'AmountString'>();
 export type AmountString = z.infer<typeof AmountString>;
 
 /** Parses a chain amount; "" and absent values are zero, anything else malformed throws. */

@@ -29,7 +29,13 @@ function wallet(address: string, jobType: string, params: unknown[], balance: un
   };
 }
 
-function entry(type: string, datakey: string, parameters: RawEntry['parameters'], values: Record<string, unknown>, code = 0): RawEntry {
+function entry(
+  type: string,
+  datakey: string,
+  parameters: RawEntry['parameters'],
+  values: Record<string, unknown>,
+  code = 0,
+): RawEntry {
   return {
     timestamp: POS.timestamp,
     id: TX,
@@ -45,7 +51,13 @@ function entry(type: string, datakey: string, parameters: RawEntry['parameters']
   };
 }
 
-const bal = (token: number, balance: string, unlockdate = 0) => ({ balance, token, unlockdate, saleamount: '', auctionamount: '0' });
+const bal = (token: number, balance: string, unlockdate = 0) => ({
+  balance,
+  token,
+  unlockdate,
+  saleamount: '',
+  auctionamount: '0',
+});
 
 const tokenRecord = {
   id: '5',
@@ -83,7 +95,17 @@ describe('decodeTransaction', () => {
     expect(tx.valid).toBe(true);
     expect(tx.summary).toEqual({ type: 'transfer', from: A, to: B, amount: '250', token: '0' });
     expect(tx.activity).toEqual([
-      { kind: 'transfer', jobType: 'transfer', from: A, to: B, amount: '250', tokenId: 0, unlockdate: 0, tag: 'tag', memo: 'hello' },
+      {
+        kind: 'transfer',
+        jobType: 'transfer',
+        from: A,
+        to: B,
+        amount: '250',
+        tokenId: 0,
+        unlockdate: 0,
+        tag: 'tag',
+        memo: 'hello',
+      },
     ]);
     expect(tx.writes.map((w) => [w.kind, w.key, w.pos])).toEqual([
       ['wallet', B, chainPos(7, 2, 0)],
@@ -93,7 +115,9 @@ describe('decodeTransaction', () => {
 
   it('takes balances from the written values, normalising "" to "0"', () => {
     const p = [A, B, '1', '0', 'sig', '0', '', '', 'nonce'];
-    const tx = decodeTransaction(POS, [entry('transfer', A, p, wallet(A, 'transfer', p, [bal(0, '99'), bal(5, '10', 1_800_000_000)]))]);
+    const tx = decodeTransaction(POS, [
+      entry('transfer', A, p, wallet(A, 'transfer', p, [bal(0, '99'), bal(5, '10', 1_800_000_000)])),
+    ]);
     const w = tx.writes[0];
     expect(w?.kind === 'wallet' && w.wallet.balances).toEqual([
       { token: 0, balance: '99', unlockdate: 0, saleamount: '0', auctionamount: '0' },
@@ -126,13 +150,29 @@ describe('decodeTransaction', () => {
     // The bridge renames the record's `token` to `balance`: the id must come from TOKEN_DATA_<id>.
     const { ...values } = { ...tokenRecord, balance: 5, job_type: 'tokenRegister', job_args: '' };
     const tx = decodeTransaction(POS, [
-      entry('token_reserve', B, [A, B, '400', '5'], wallet(B, 'token_reserve', [A, B, '400', '5'], [bal(0, '0'), bal(5, '400', 1_800_000_000)])),
-      entry('token_reserve', A, [A, A, '600', '5'], wallet(A, 'token_reserve', [A, A, '600', '5'], [bal(0, '0'), bal(5, '600')])),
+      entry(
+        'token_reserve',
+        B,
+        [A, B, '400', '5'],
+        wallet(B, 'token_reserve', [A, B, '400', '5'], [bal(0, '0'), bal(5, '400', 1_800_000_000)]),
+      ),
+      entry(
+        'token_reserve',
+        A,
+        [A, A, '600', '5'],
+        wallet(A, 'token_reserve', [A, A, '600', '5'], [bal(0, '0'), bal(5, '600')]),
+      ),
       entry('tokenRegister', 'TOKEN_DATA_5', { ...tokenRecord, token: 5 }, values),
     ]);
     expect(tx.summary).toEqual({ type: 'tokenRegister', from: A, to: '', amount: '1000', token: '5' });
     const token = tx.writes.find((w) => w.kind === 'token');
-    expect(token?.kind === 'token' && token.token).toMatchObject({ token: 5, id: '5', symbol: 'GEM', decimal: 2, totalsupply: '1000' });
+    expect(token?.kind === 'token' && token.token).toMatchObject({
+      token: 5,
+      id: '5',
+      symbol: 'GEM',
+      decimal: 2,
+      totalsupply: '1000',
+    });
     expect(tx.activity).toEqual(
       expect.arrayContaining([
         { kind: 'tokenCreate', tokenId: 5, owner: A, totalsupply: '1000' },
@@ -144,15 +184,28 @@ describe('decodeTransaction', () => {
 
   it('decodes tokenIncrease and tokenBurning with and without the memo argument', () => {
     const inc = decodeTransaction(POS, [
-      entry('tokenIncrease', 'TOKEN_DATA_5', ['5', '50', 'more', 'sig', 'nonce'], { ...tokenRecord, totalsupply: '1050' }),
-      entry('ownerIncrease', A, ['5', '50', 'more', 'sig', 'nonce'], wallet(A, 'ownerIncrease', [], [bal(0, '0'), bal(5, '650')])),
+      entry('tokenIncrease', 'TOKEN_DATA_5', ['5', '50', 'more', 'sig', 'nonce'], {
+        ...tokenRecord,
+        totalsupply: '1050',
+      }),
+      entry(
+        'ownerIncrease',
+        A,
+        ['5', '50', 'more', 'sig', 'nonce'],
+        wallet(A, 'ownerIncrease', [], [bal(0, '0'), bal(5, '650')]),
+      ),
     ]);
     expect(inc.summary).toEqual({ type: 'tokenIncrease', from: A, to: A, amount: '50', token: '5' });
     expect(inc.activity).toEqual([{ kind: 'tokenMint', tokenId: 5, owner: A, amount: '50', memo: 'more' }]);
 
     const burn = decodeTransaction(POS, [
       entry('tokenBurning', 'TOKEN_DATA_5', ['5', '20', 'sig', 'nonce'], { ...tokenRecord, burnningamount: '20' }),
-      entry('ownerBurning', A, ['5', '20', 'sig', 'nonce'], wallet(A, 'ownerBurning', [], [bal(0, '0'), bal(5, '580')])),
+      entry(
+        'ownerBurning',
+        A,
+        ['5', '20', 'sig', 'nonce'],
+        wallet(A, 'ownerBurning', [], [bal(0, '0'), bal(5, '580')]),
+      ),
     ]);
     expect(burn.summary).toEqual({ type: 'tokenBurning', from: A, to: '', amount: '20', token: '5' });
     expect(burn.activity).toEqual([{ kind: 'tokenBurn', tokenId: 5, owner: A, amount: '20', memo: '' }]);
@@ -161,7 +214,9 @@ describe('decodeTransaction', () => {
   });
 
   it('decodes a new wallet', () => {
-    const tx = decodeTransaction(POS, [entry('NewWallet', C, [C, 'PEM', 'hi'], wallet(C, 'NewWallet', [C, 'PEM', 'hi'], [bal(0, '0')]))]);
+    const tx = decodeTransaction(POS, [
+      entry('NewWallet', C, [C, 'PEM', 'hi'], wallet(C, 'NewWallet', [C, 'PEM', 'hi'], [bal(0, '0')])),
+    ]);
     expect(tx.summary).toEqual({ type: 'NewWallet', from: '', to: C, amount: '0', token: '0' });
     expect(tx.activity).toEqual([{ kind: 'walletCreate', address: C }]);
   });
@@ -181,18 +236,35 @@ describe('decodeTransaction', () => {
 
   it('tolerates the lifecycle entry, which has no values, key or validation code', () => {
     const tx = decodeTransaction(POS, [
-      { timestamp: POS.timestamp, id: TX, parameters: [], token: '', type: 'Chaincode Install or Update', db_id: 'cd'.repeat(32), db_sn: '7' },
+      {
+        timestamp: POS.timestamp,
+        id: TX,
+        parameters: [],
+        token: '',
+        type: 'Chaincode Install or Update',
+        db_id: 'cd'.repeat(32),
+        db_sn: '7',
+      },
     ]);
-    expect(tx).toMatchObject({ valid: true, writes: [], activity: [], summary: { type: 'Chaincode Install or Update' } });
+    expect(tx).toMatchObject({
+      valid: true,
+      writes: [],
+      activity: [],
+      summary: { type: 'Chaincode Install or Update' },
+    });
   });
 
   it('keeps other records as written for projections to come', () => {
-    const tx = decodeTransaction(POS, [entry('mrc402_create', `MRC402_${'a'.repeat(32)}0`, [], { id: 'x', totalsupply: '5' })]);
+    const tx = decodeTransaction(POS, [
+      entry('mrc402_create', `MRC402_${'a'.repeat(32)}0`, [], { id: 'x', totalsupply: '5' }),
+    ]);
     expect(tx.writes[0]).toMatchObject({ kind: 'other', jobType: 'mrc402_create', values: { totalsupply: '5' } });
   });
 
   it('refuses a written balance that is not an integer rather than publish a wrong state', () => {
     const p = [A, B, '1', '0', 'sig', '0', '', '', 'nonce'];
-    expect(() => decodeTransaction(POS, [entry('transfer', A, p, wallet(A, 'transfer', p, [bal(0, '1.5')]))])).toThrow(DecodeError);
+    expect(() => decodeTransaction(POS, [entry('transfer', A, p, wallet(A, 'transfer', p, [bal(0, '1.5')]))])).toThrow(
+      DecodeError,
+    );
   });
 });

@@ -136,13 +136,19 @@ function decodeActivity(entries: readonly RawEntry[]): Activity[] {
         break;
       case 'receive':
         // A plain transfer writes `transfer` + `receive` with the same arguments: count it once.
-        if (!types.has('transfer')) out.push(transferFrom(p, types.has('multi_transfer') ? 'multi_transfer' : 'receive'));
+        if (!types.has('transfer'))
+          out.push(transferFrom(p, types.has('multi_transfer') ? 'multi_transfer' : 'receive'));
         break;
       case 'tokenRegister': {
         const tokenId = tokenIdFromDatakey(e.datakey ?? '');
         if (tokenId === null) break;
         const t = record(e.parameters);
-        out.push({ kind: 'tokenCreate', tokenId, owner: str(t['owner']), totalsupply: lenientAmount(t['totalsupply']) });
+        out.push({
+          kind: 'tokenCreate',
+          tokenId,
+          owner: str(t['owner']),
+          totalsupply: lenientAmount(t['totalsupply']),
+        });
         break;
       }
       case 'token_reserve': {
@@ -166,7 +172,9 @@ function decodeActivity(entries: readonly RawEntry[]): Activity[] {
       case 'tokenBurning': {
         const tokenId = tokenIdFromDatakey(e.datakey ?? '');
         if (tokenId === null) break;
-        const ownerEntry = entries.find((o) => o.type === (e.type === 'tokenIncrease' ? 'ownerIncrease' : 'ownerBurning'));
+        const ownerEntry = entries.find(
+          (o) => o.type === (e.type === 'tokenIncrease' ? 'ownerIncrease' : 'ownerBurning'),
+        );
         out.push({
           kind: e.type === 'tokenIncrease' ? 'tokenMint' : 'tokenBurn',
           tokenId,
@@ -219,11 +227,23 @@ export function summarize(entries: readonly RawEntry[]): TxSummary {
     case 'multi_transfer': {
       const list = jsonArray(p[1]).map(record);
       const total = list.reduce((sum, r) => sum + (tryParseAmount(r['amount']) ?? 0n), 0n);
-      return { type: main.type, from: p[0] ?? '', to: str(list[0]?.['address']), amount: total.toString(), token: p[2] ?? '' };
+      return {
+        type: main.type,
+        from: p[0] ?? '',
+        to: str(list[0]?.['address']),
+        amount: total.toString(),
+        token: p[2] ?? '',
+      };
     }
     case 'tokenRegister': {
       const t = record(main.parameters);
-      return { type: main.type, from: str(t['owner']), to: '', amount: lenientAmount(t['totalsupply']), token: tokenOfKey };
+      return {
+        type: main.type,
+        from: str(t['owner']),
+        to: '',
+        amount: lenientAmount(t['totalsupply']),
+        token: tokenOfKey,
+      };
     }
     case 'tokenIncrease':
     case 'tokenBurning': {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { Address, addressChecksum, BlockHeight, isAddress, Mrc401Id, parseNftId, TokenId, TxHash, tokenIdFromDatakey } from './ids.ts';
+import {
+  Address,
+  addressChecksum,
+  BlockHeight,
+  isAddress,
+  Mrc401Id,
+  parseNftId,
+  TokenId,
+  TxHash,
+  tokenIdFromDatakey,
+} from './ids.ts';
 
 describe('isAddress', () => {
   it('accepts real chain addresses whose CRC-32 matches', () => {

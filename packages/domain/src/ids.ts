@@ -48,9 +48,7 @@ const decimalId = (what: string) =>
 export const TokenId = decimalId('token id (non-negative integer)').brand<'TokenId'>();
 export type TokenId = z.infer<typeof TokenId>;
 
-export const BlockHeight = decimalId('block height (positive integer)')
-  .pipe(z.number().min(1))
-  .brand<'BlockHeight'>();
+export const BlockHeight = decimalId('block height (positive integer)').pipe(z.number().min(1)).brand<'BlockHeight'>();
 export type BlockHeight = z.infer<typeof BlockHeight>;
 
 /** `<prefix>_` + 32 hex (md5) + 1 retry digit = 40 characters. */
@@ -82,9 +80,7 @@ export const Mrc402Id = z
 export type Mrc402Id = z.infer<typeof Mrc402Id>;
 
 export type NftId =
-  | { protocol: 'MRC400'; id: Mrc400Id }
-  | { protocol: 'MRC401'; id: Mrc401Id }
-  | { protocol: 'MRC402'; id: Mrc402Id };
+  { protocol: 'MRC400'; id: Mrc400Id } | { protocol: 'MRC401'; id: Mrc401Id } | { protocol: 'MRC402'; id: Mrc402Id };
 
 /** Classifies an NFT id by its form; null when it is none of the three. */
 export function parseNftId(value: string): NftId | null {

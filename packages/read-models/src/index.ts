@@ -78,7 +78,10 @@ export const COLLECTION_SPECS: readonly CollectionSpec[] = [
   { name: COLLECTIONS.head, indexes: [] },
   {
     name: COLLECTIONS.blocks,
-    indexes: [{ fields: [['height', 1]], unique: true }, { fields: [['hash', 1]], unique: true }],
+    indexes: [
+      { fields: [['height', 1]], unique: true },
+      { fields: [['hash', 1]], unique: true },
+    ],
   },
   {
     name: COLLECTIONS.txs,

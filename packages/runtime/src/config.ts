@@ -8,7 +8,10 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): Readonly<z.infer<S>> {
+export function parseConfig<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): Readonly<z.infer<S>> {
   // An empty variable means "not set", so defaults apply (a common shell idiom: VAR= cmd).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(cleaned);

@@ -1,4 +1,10 @@
-import { AdapterConfigSchema, createHttpChainSource, describeAdapters, openCounters, openReadStore } from '@mtc/adapters';
+import {
+  AdapterConfigSchema,
+  createHttpChainSource,
+  describeAdapters,
+  openCounters,
+  openReadStore,
+} from '@mtc/adapters';
 import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
 import { Histogram } from 'prom-client';
 import { z } from 'zod';
@@ -39,9 +45,10 @@ const api = await startApi({
   chain,
   port: config.PORT,
   host: config.HOST,
-  onResponse: ({ method, route, status, seconds }) => latency.observe({ method, route, status: String(status) }, seconds),
+  onResponse: ({ method, route, status, seconds }) =>
+    latency.observe({ method, route, status: String(status) }, seconds),
 });
-shutdown.add('api', api.close);
+shutdown.add('api', () => api.close());
 const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
@@ -51,6 +58,6 @@ const ops = await startOpsServer({
     return { ready: res.ok, detail: (await res.json()) as Record<string, unknown> };
   },
 });
-shutdown.add('ops', ops.close);
+shutdown.add('ops', () => ops.close());
 logger.info({ api: api.url, ops: ops.url }, 'api started');
 console.log(`Explorer API: ${api.url}/api/chain`);

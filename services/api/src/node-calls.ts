@@ -12,4 +12,3 @@ export async function fromNode<T>(what: string, call: () => Promise<T>): Promise
     throw unavailable(`the chain node could not serve ${what}`, error);
   }
 }
-

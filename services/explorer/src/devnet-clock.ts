@@ -77,7 +77,12 @@ async function loadOrCreate(
   const historyIntervalSec = Math.max(1, Math.floor((wanted.historyDays * 86_400) / wanted.historyBlocks));
   // Block gaps are random around the interval: measure the history's real span once, so that it
   // ends now rather than somewhere near now (perhaps in the future).
-  const probe = createDevnet({ seed: wanted.seed, genesisTime: 0, historyBlocks: wanted.historyBlocks, blockIntervalSec: historyIntervalSec });
+  const probe = createDevnet({
+    seed: wanted.seed,
+    genesisTime: 0,
+    historyBlocks: wanted.historyBlocks,
+    blockIntervalSec: historyIntervalSec,
+  });
   const span = probe.block(probe.height())!.timestamp;
   const schedule: Schedule = {
     seed: wanted.seed,

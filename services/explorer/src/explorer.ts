@@ -1,6 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createHttpChainSource, describeAdapters, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
+import {
+  createHttpChainSource,
+  describeAdapters,
+  openCounters,
+  openEventLog,
+  openReadStore,
+  topicsOf,
+} from '@mtc/adapters';
 import { startApi } from '@mtc/api';
 import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { createFollower } from '@mtc/follower';
@@ -43,7 +50,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     );
     devnet = clock.devnet;
     const server = await startDevnetServer(devnet, { port: config.DEVNET_PORT, faultRate: config.DEVNET_FAULT_RATE });
-    shutdown.add('devnet', server.close);
+    shutdown.add('devnet', () => server.close());
     if (clock.schedule.liveIntervalMs > 0) {
       const timer = setInterval(() => clock.catchUp(Date.now()), Math.min(clock.schedule.liveIntervalMs, 1000));
       shutdown.add('devnet clock', async () => clearInterval(timer));
@@ -75,7 +82,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     options: { statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES },
   }).start();
   shutdown.add('projector', () => projection.stop());
-  projection.done.catch(failFatal);
+  projection.done.catch((error: unknown) => failFatal(error));
 
   const follower = createFollower({
     chain,
@@ -87,10 +94,10 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   });
   const following = follower.run();
   shutdown.add('follower', () => following.catch(() => {}));
-  following.catch(failFatal);
+  following.catch((error: unknown) => failFatal(error));
 
   const api = await startApi({ config, logger, store, counters, chain, port: config.PORT, host: config.HOST });
-  shutdown.add('api', api.close);
+  shutdown.add('api', () => api.close());
 
   return { apiUrl: api.url, nodeUrl, devnet, shutdown, fatal };
 }

@@ -105,7 +105,10 @@ export function createFollower(deps: FollowerDeps): Follower {
       timestamp: block.timestamp,
       firstTxSeq: cursor.seq,
       txs: block.transaction.map((t, index) =>
-        decodeTransaction({ height, index, seq: cursor.seq + index, id: t.id, timestamp: t.timestamp }, txs[index] ?? []),
+        decodeTransaction(
+          { height, index, seq: cursor.seq + index, id: t.id, timestamp: t.timestamp },
+          txs[index] ?? [],
+        ),
       ),
     };
   }

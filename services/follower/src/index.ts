@@ -1,1 +1,7 @@
-export { createFollower, DEFAULT_FOLLOWER_OPTIONS, type Follower, type FollowerDeps, type FollowerOptions } from './follower.ts';
+export {
+  createFollower,
+  DEFAULT_FOLLOWER_OPTIONS,
+  type Follower,
+  type FollowerDeps,
+  type FollowerOptions,
+} from './follower.ts';

@@ -18,9 +18,17 @@ const Config = AdapterConfigSchema.extend({
 const ctx = createServiceContext('follower', Config);
 const { config, logger, shutdown } = ctx;
 const registry = createMetricsRegistry('follower');
-const published = new Gauge({ name: 'mtc_follower_published_height', help: 'Newest block published to the log', registers: [registry] });
+const published = new Gauge({
+  name: 'mtc_follower_published_height',
+  help: 'Newest block published to the log',
+  registers: [registry],
+});
 const nodeHeight = new Gauge({ name: 'mtc_node_height', help: 'Height the node reports', registers: [registry] });
-const lag = new Gauge({ name: 'mtc_follower_lag_blocks', help: 'Node height minus published height', registers: [registry] });
+const lag = new Gauge({
+  name: 'mtc_follower_lag_blocks',
+  help: 'Node height minus published height',
+  registers: [registry],
+});
 const blocks = new Counter({ name: 'mtc_follower_blocks_total', help: 'Blocks published', registers: [registry] });
 
 const log = await openEventLog(config);
@@ -48,8 +56,8 @@ const ops = await startOpsServer({
   registry,
   readiness: async () => ({ ready: last.head > 0 && last.head - last.published <= config.READY_MAX_LAG, detail: last }),
 });
-shutdown.add('ops', ops.close);
+shutdown.add('ops', () => ops.close());
 const running = follower.run();
 shutdown.add('follower', () => running.catch(() => {}));
 logger.info({ ops: ops.url }, 'follower started');
-running.catch(ctx.fail);
+running.catch((error: unknown) => ctx.fail(error));

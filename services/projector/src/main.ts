@@ -1,4 +1,11 @@
-import { AdapterConfigSchema, describeAdapters, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
+import {
+  AdapterConfigSchema,
+  describeAdapters,
+  openCounters,
+  openEventLog,
+  openReadStore,
+  topicsOf,
+} from '@mtc/adapters';
 import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
@@ -20,8 +27,16 @@ const Config = AdapterConfigSchema.extend({
 const ctx = createServiceContext('projector', Config);
 const { config, logger, shutdown } = ctx;
 const registry = createMetricsRegistry('projector');
-const projected = new Gauge({ name: 'mtc_projector_height', help: 'Newest block projected by this process', registers: [registry] });
-const events = new Counter({ name: 'mtc_projector_blocks_total', help: 'Block events projected', registers: [registry] });
+const projected = new Gauge({
+  name: 'mtc_projector_height',
+  help: 'Newest block projected by this process',
+  registers: [registry],
+});
+const events = new Counter({
+  name: 'mtc_projector_blocks_total',
+  help: 'Block events projected',
+  registers: [registry],
+});
 
 const [log, store, counters] = await Promise.all([openEventLog(config), openReadStore(config), openCounters(config)]);
 shutdown.add('store', () => store.close());
@@ -55,6 +70,6 @@ const ops = await startOpsServer({
   registry,
   readiness: async () => ({ ready: true, detail: { height: lastHeight } }),
 });
-shutdown.add('ops', ops.close);
+shutdown.add('ops', () => ops.close());
 logger.info({ ops: ops.url, group: config.PROJECTOR_GROUP }, 'projector started');
-subscription.done.catch(ctx.fail);
+subscription.done.catch((error: unknown) => ctx.fail(error));

@@ -39,7 +39,15 @@ function tx(height: number, index: number, seq: number, writes: TxEvent['writes'
 }
 
 function block(height: number, timestamp: number, firstTxSeq: number, txs: TxEvent[]): BlockEvent {
-  return { schemaVersion: SCHEMA_VERSION, eventId: `block:${height}`, height, hash: String(height).padStart(64, 'f'), timestamp, firstTxSeq, txs };
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    eventId: `block:${height}`,
+    height,
+    hash: String(height).padStart(64, 'f'),
+    timestamp,
+    firstTxSeq,
+    txs,
+  };
 }
 
 const events: BlockEvent[] = [
@@ -54,9 +62,24 @@ const events: BlockEvent[] = [
         pos: chainPos(3, 0, 1),
         jobType: 'tokenIncrease',
         token: {
-          token: 0, id: '0', owner: A, name: 'Metacoin', symbol: 'MTC', type: '010', decimal: 8, createdate: 1,
-          totalsupply: '5', reservedamount: '5', remainamount: '0', burnningamount: '0', softcap: '0', hardcap: '0',
-          url: '', information: '', image: '', status: 'normal',
+          token: 0,
+          id: '0',
+          owner: A,
+          name: 'Metacoin',
+          symbol: 'MTC',
+          type: '010',
+          decimal: 8,
+          createdate: 1,
+          totalsupply: '5',
+          reservedamount: '5',
+          remainamount: '0',
+          burnningamount: '0',
+          softcap: '0',
+          hardcap: '0',
+          url: '',
+          information: '',
+          image: '',
+          status: 'normal',
         },
       },
     ]),
@@ -67,7 +90,13 @@ const events: BlockEvent[] = [
 function stateEvents(blocks: BlockEvent[]): StateEvent[] {
   return blocks.flatMap((b) =>
     b.txs.flatMap((t) =>
-      t.writes.map((write) => ({ schemaVersion: SCHEMA_VERSION, eventId: `state:${write.pos}`, height: b.height, txId: t.id, write })),
+      t.writes.map((write) => ({
+        schemaVersion: SCHEMA_VERSION,
+        eventId: `state:${write.pos}`,
+        height: b.height,
+        txId: t.id,
+        write,
+      })),
     ),
   );
 }

@@ -66,7 +66,10 @@ export function createProjector(deps: ProjectorDeps): Projector {
   return {
     async start() {
       await deps.store.ensureCollections(COLLECTION_SPECS);
-      const state = await deps.log.consume({ topic: topics.state, group: `${group}.state`, maxBatch }, projectStateBatch);
+      const state = await deps.log.consume(
+        { topic: topics.state, group: `${group}.state`, maxBatch },
+        projectStateBatch,
+      );
       const chain = await deps.log.consume({ topic: topics.blocks, group: `${group}.chain`, maxBatch }, projectChain);
       return {
         done: Promise.all([state.done, chain.done]).then(() => undefined),

@@ -22,14 +22,19 @@ export function infraSetting(key: InfraKey): string | undefined {
 }
 
 /** `describe` when every key is configured; otherwise skip (or fail under REQUIRE_INFRA=1). */
-export function describeWithInfra(name: string, keys: readonly InfraKey[], body: (settings: Record<InfraKey, string>) => void): void {
+export function describeWithInfra(
+  name: string,
+  keys: readonly InfraKey[],
+  body: (settings: Record<InfraKey, string>) => void,
+): void {
   const settings = Object.fromEntries(keys.map((k) => [k, infraSetting(k)])) as Record<InfraKey, string | undefined>;
   const missing = keys.filter((k) => !settings[k]);
   if (missing.length === 0) {
     describe(name, () => body(settings as Record<InfraKey, string>));
     return;
   }
-  if (process.env['REQUIRE_INFRA'] === '1') throw new Error(`${name}: ${missing.join(', ')} not configured (run npm run infra:up)`);
+  if (process.env['REQUIRE_INFRA'] === '1')
+    throw new Error(`${name}: ${missing.join(', ')} not configured (run npm run infra:up)`);
   console.warn(`skipping ${name}: ${missing.join(', ')} not configured (run npm run infra:up)`);
   describe.skip(name, () => body(settings as Record<InfraKey, string>));
 }

@@ -134,14 +134,10 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
         },
       });
 
-      async function handleBatch({
-        batch,
-        resolveOffset,
-        heartbeat,
-        isRunning,
-        isStale,
-      }: EachBatchPayload): Promise<void> {
-        for (let i = 0; i < batch.messages.length && isRunning() && !isStale() && !failed && !stopping; i += maxBatch) {
+      async function handleBatch(payload: EachBatchPayload): Promise<void> {
+        const { batch } = payload;
+        const live = (): boolean => payload.isRunning() && !payload.isStale() && !failed && !stopping;
+        for (let i = 0; i < batch.messages.length && live(); i += maxBatch) {
           const slice = batch.messages.slice(i, i + maxBatch);
           const records: LogRecord[] = slice.map((m) => ({
             topic: batch.topic,
@@ -159,11 +155,11 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
             return;
           }
           const last = slice.at(-1)!.offset;
-          resolveOffset(last);
+          payload.resolveOffset(last);
           await consumer.commitOffsets([
             { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
           ]);
-          await heartbeat();
+          await payload.heartbeat();
         }
       }
 

@@ -32,13 +32,14 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
     const c = db.collection<Stored>(name);
     return {
       get: async (id) => (await c.findOne({ _id: id })) as unknown as T | null,
-      getMany: async (ids) => (ids.length === 0 ? [] : ((await c.find({ _id: { $in: [...ids] } }).toArray()) as unknown as T[])),
+      getMany: async (ids) =>
+        ids.length === 0 ? [] : ((await c.find({ _id: { $in: [...ids] } }).toArray()) as unknown as T[]),
       find: async (filter: Filter, opts: FindOptions = {}) => {
-        let cursor = c.find(filter as Document).sort(toSort(opts.sort));
+        let cursor = c.find(filter).sort(toSort(opts.sort));
         if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
         return (await cursor.toArray()) as unknown as T[];
       },
-      count: async (filter: Filter = {}) => c.countDocuments(filter as Document),
+      count: async (filter: Filter = {}) => c.countDocuments(filter),
     };
   };
 
@@ -122,6 +123,7 @@ async function bulkInOrder(db: Db, name: string, ops: Op[]): Promise<void> {
 }
 
 function isGuarded(op: Op | undefined): boolean {
-  const filter = op && ('replaceOne' in op ? op.replaceOne.filter : 'updateOne' in op ? op.updateOne.filter : undefined);
+  const filter =
+    op && ('replaceOne' in op ? op.replaceOne.filter : 'updateOne' in op ? op.updateOne.filter : undefined);
   return filter !== undefined && 'pos' in filter;
 }

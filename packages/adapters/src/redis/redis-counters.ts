@@ -41,7 +41,8 @@ export async function createRedisCounters(options: RedisCountersOptions): Promis
   const prefix = options.prefix ?? 'mtc:';
   const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   await redis.connect();
-  const dayKey = (minute: number): string => `${prefix}txs:${new Date(minute * 60_000).toISOString().slice(0, 10).replaceAll('-', '')}`;
+  const dayKey = (minute: number): string =>
+    `${prefix}txs:${new Date(minute * 60_000).toISOString().slice(0, 10).replaceAll('-', '')}`;
 
   return {
     async addBlockTxs(blocks: readonly BlockTxCount[]) {
