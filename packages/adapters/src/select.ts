@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { topicNames, type TopicNames } from '@mtc/domain';
 import type { Counters, EventLog, ReadStore } from '@mtc/ports';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { createFileEventLog } from './embedded/file-log.ts';
 import { createSqliteCounters } from './embedded/sqlite-counters.ts';
@@ -63,12 +64,13 @@ export function topicSpecs(topics: TopicNames): TopicSpec[] {
   ];
 }
 
-export async function openEventLog(config: AdapterConfig): Promise<EventLog> {
+export async function openEventLog(config: AdapterConfig, logger?: Logger): Promise<EventLog> {
   if (config.KAFKA_BROKERS)
     return createKafkaEventLog({
       brokers: config.KAFKA_BROKERS,
       clientId: config.KAFKA_CLIENT_ID,
       topics: topicSpecs(topicsOf(config)),
+      logger: logger?.child({ component: 'kafka' }),
     });
   const dir = join(resolve(config.DATA_DIR), 'log');
   await mkdir(dir, { recursive: true });

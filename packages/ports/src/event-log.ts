@@ -35,6 +35,12 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+export interface PartitionLag {
+  partition: number;
+  /** End offset (the next offset to be written) minus the group's committed offset. */
+  lag: number;
+}
+
 export interface EventLog {
   /** Appends in order; resolves only once the messages are durable (fsynced / acknowledged). */
   publish(topic: string, messages: readonly OutgoingMessage[]): Promise<void>;
@@ -45,5 +51,10 @@ export interface EventLog {
    * handler resolved: at-least-once. A handler that throws ends the subscription (see `done`).
    */
   consume(options: ConsumeOptions, handler: (batch: readonly LogRecord[]) => Promise<void>): Promise<Subscription>;
+  /**
+   * Records of `topic` not yet committed by `group`, per partition (a group with no committed
+   * position lags by everything). For metrics, readiness and knowing when a rebuild caught up.
+   */
+  lag(topic: string, group: string): Promise<PartitionLag[]>;
   close(): Promise<void>;
 }

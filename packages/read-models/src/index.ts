@@ -96,3 +96,4 @@ export const COLLECTION_SPECS: readonly CollectionSpec[] = [
 ];
 
 export const HEAD_ID = 'indexed';
+export { canonicalJson, dumpReadModels, type ReadModelDump } from './dump.ts';

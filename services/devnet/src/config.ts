@@ -16,6 +16,13 @@ export const DevnetConfigSchema = z.object({
   DEVNET_INVALID_TX_RATE: z.coerce.number().min(0).max(1).default(0.02),
   DEVNET_EMPTY_BLOCK_RATE: z.coerce.number().min(0).max(1).default(0.1),
   DEVNET_FAULT_RATE: z.coerce.number().min(0).max(1).default(0),
+  /**
+   * Keep the chain's schedule in this file: a restart then serves the same chain (extended by the
+   * blocks that fell due), which an index built from it needs. Unset: a new chain per start.
+   */
+  DEVNET_SCHEDULE_FILE: z.string().min(1).optional(),
+  /** With a schedule file: days the first history is spread over, ending at the first start. */
+  DEVNET_HISTORY_DAYS: z.coerce.number().min(0.01).max(365).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

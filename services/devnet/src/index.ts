@@ -3,6 +3,7 @@
  * all-in-one runner and end-to-end tests.
  */
 export { createDevnet } from './chain/devnet.ts';
+export { openDevnet, type DevnetClock } from './chain/schedule.ts';
 export type { Devnet, WorldState } from './chain/devnet.ts';
 export type { DevnetOptions } from './chain/options.ts';
 export { startDevnetServer } from './server/server.ts';

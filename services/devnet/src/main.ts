@@ -1,5 +1,6 @@
 import { createServiceContext } from '@mtc/runtime';
 import { createDevnet } from './chain/devnet.ts';
+import { openDevnet } from './chain/schedule.ts';
 import { DevnetConfigSchema, devnetOptionsFrom } from './config.ts';
 import { startDevnetServer } from './server/server.ts';
 
@@ -9,17 +10,34 @@ const { config, logger } = ctx;
 
 try {
   const started = performance.now();
-  const devnet = createDevnet(devnetOptionsFrom(config, Date.now() / 1000));
+  const clock = config.DEVNET_SCHEDULE_FILE
+    ? await openDevnet(
+        config.DEVNET_SCHEDULE_FILE,
+        {
+          seed: config.DEVNET_SEED,
+          historyBlocks: config.DEVNET_HISTORY_BLOCKS,
+          historyDays: config.DEVNET_HISTORY_DAYS,
+          liveIntervalMs: config.DEVNET_BLOCK_INTERVAL_MS,
+        },
+        Date.now(),
+      )
+    : undefined;
+  const devnet = clock?.devnet ?? createDevnet(devnetOptionsFrom(config, Date.now() / 1000));
   const { counts } = devnet.worldState();
   logger.info({ height: devnet.height(), ...counts, ms: Math.round(performance.now() - started) }, 'history generated');
 
   const server = await startDevnetServer(devnet, {
     host: config.DEVNET_HOST,
     port: config.DEVNET_PORT,
-    liveIntervalMs: config.DEVNET_BLOCK_INTERVAL_MS,
+    // A scheduled chain cuts its blocks on the schedule's clock instead.
+    liveIntervalMs: clock ? 0 : config.DEVNET_BLOCK_INTERVAL_MS,
     faultRate: config.DEVNET_FAULT_RATE,
   });
   ctx.shutdown.add('http server', () => server.close());
+  if (clock) {
+    const stopLive = clock.startLive();
+    ctx.shutdown.add('schedule', async () => stopLive());
+  }
   logger.info(
     { url: server.url, seed: config.DEVNET_SEED, liveIntervalMs: config.DEVNET_BLOCK_INTERVAL_MS },
     'devnet node listening',

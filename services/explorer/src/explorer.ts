@@ -9,12 +9,11 @@ import {
   topicsOf,
 } from '@mtc/adapters';
 import { startApi } from '@mtc/api';
-import { startDevnetServer, type Devnet } from '@mtc/devnet';
+import { openDevnet, startDevnetServer, type Devnet } from '@mtc/devnet';
 import { createFollower } from '@mtc/follower';
 import { createProjector } from '@mtc/projector';
 import { createShutdown, type Logger, type Shutdown } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
-import { openDevnet } from './devnet-clock.ts';
 
 /**
  * Everything in one process: devnet (unless a node URL is given) → follower → log → projector →
@@ -51,16 +50,14 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     devnet = clock.devnet;
     const server = await startDevnetServer(devnet, { port: config.DEVNET_PORT, faultRate: config.DEVNET_FAULT_RATE });
     shutdown.add('devnet', () => server.close());
-    if (clock.schedule.liveIntervalMs > 0) {
-      const timer = setInterval(() => clock.catchUp(Date.now()), Math.min(clock.schedule.liveIntervalMs, 1000));
-      shutdown.add('devnet clock', async () => clearInterval(timer));
-    }
+    const stopLive = clock.startLive();
+    shutdown.add('devnet clock', async () => stopLive());
     nodeUrl = server.url;
     logger.info({ nodeUrl, height: devnet.height(), seed: clock.schedule.seed }, 'devnet started');
   }
 
   const chain = createHttpChainSource({ baseUrl: nodeUrl });
-  const log = await openEventLog(config);
+  const log = await openEventLog(config, logger);
   const store = await openReadStore(config);
   const counters = await openCounters(config);
   logger.info(describeAdapters(config), 'adapters');

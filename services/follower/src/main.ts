@@ -31,7 +31,7 @@ const lag = new Gauge({
 });
 const blocks = new Counter({ name: 'mtc_follower_blocks_total', help: 'Blocks published', registers: [registry] });
 
-const log = await openEventLog(config);
+const log = await openEventLog(config, logger);
 shutdown.add('log', () => log.close());
 logger.info(describeAdapters(config), 'adapters');
 let last = { published: 0, head: 0 };

@@ -22,6 +22,8 @@ const Config = AdapterConfigSchema.extend({
   PROJECTOR_GROUP: z.string().min(1).default(DEFAULT_PROJECTOR_GROUP),
   PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   STATS_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(0),
+  /** Ready while the group's lag, summed over both topics, stays at or below this many messages. */
+  READY_MAX_LAG: z.coerce.number().int().min(0).default(1000),
 });
 
 const ctx = createServiceContext('projector', Config);
@@ -37,8 +39,14 @@ const events = new Counter({
   help: 'Block events projected',
   registers: [registry],
 });
+const consumerLag = new Gauge({
+  name: 'mtc_projector_consumer_lag',
+  help: 'Messages not yet committed by the group, per topic partition',
+  labelNames: ['topic', 'partition'],
+  registers: [registry],
+});
 
-const [log, store, counters] = await Promise.all([openEventLog(config), openReadStore(config), openCounters(config)]);
+const [log, store, counters] = await Promise.all([openEventLog(config, logger), openReadStore(config), openCounters(config)]);
 shutdown.add('store', () => store.close());
 shutdown.add('counters', () => counters.close());
 shutdown.add('log', () => log.close());
@@ -64,11 +72,31 @@ const subscription = await createProjector({
   },
 }).start();
 shutdown.add('projector', () => subscription.stop());
+const topics = topicsOf(config);
+/** Reads the group's lag per partition into the gauge; the total. */
+const measureLag = async (): Promise<number> => {
+  let total = 0;
+  for (const [topic, group] of [
+    [topics.blocks, `${config.PROJECTOR_GROUP}.chain`],
+    [topics.state, `${config.PROJECTOR_GROUP}.state`],
+  ] as const) {
+    for (const { partition, lag } of await log.lag(topic, group)) {
+      consumerLag.set({ topic, partition: String(partition) }, lag);
+      total += lag;
+    }
+  }
+  return total;
+};
+const lagTimer = setInterval(() => void measureLag().catch((err: unknown) => logger.warn({ err }, 'lag not measured')), 5000);
+shutdown.add('lag timer', async () => clearInterval(lagTimer));
 const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
   registry,
-  readiness: async () => ({ ready: true, detail: { height: lastHeight } }),
+  readiness: async () => {
+    const [lag] = await Promise.all([measureLag(), store.collection('head').count()]);
+    return { ready: lag <= config.READY_MAX_LAG, detail: { height: lastHeight, lag } };
+  },
 });
 shutdown.add('ops', () => ops.close());
 logger.info({ ops: ops.url, group: config.PROJECTOR_GROUP }, 'projector started');

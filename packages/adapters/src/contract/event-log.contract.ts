@@ -327,5 +327,20 @@ export function describeEventLogContract(
       await waitFor(() => c.records.length >= 3, { timeoutMs, what: '3 records' });
       expect(values(c.records)).toEqual(messages('d', 3).map((m) => m.value));
     });
+
+    it('reports a group\'s lag: everything before it consumes, nothing once it committed all', async () => {
+      const log = await openLog();
+      const topic = topicName();
+      const group = groupName();
+      await log.publish(topic, messages('l', 3));
+      const total = async (): Promise<number> => (await log.lag(topic, group)).reduce((sum, p) => sum + p.lag, 0);
+      expect(await total()).toBe(3);
+      const c = collector();
+      const sub = await subscribe(log, { topic, group }, c.handler);
+      await waitFor(async () => (await total()) === 0, { timeoutMs, what: 'the lag to reach 0' });
+      await stop(sub);
+      await log.publish(topic, messages('l', 2, 3));
+      expect(await total()).toBe(2);
+    });
   });
 }

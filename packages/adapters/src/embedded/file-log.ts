@@ -157,6 +157,14 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
 
     consume,
 
+    async lag(topic: string, group: string) {
+      assertName('group', group);
+      const t = await topicFile(topic);
+      await locked(t, () => scan(t));
+      const committed = (await readPosition(join(dir, `${group}~${topic}.offset`))) ?? 0;
+      return [{ partition: 0, lag: Math.max(0, t.count - committed) }];
+    },
+
     async close() {
       if (closed) return;
       closed = true;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import {
   Kafka,
   logLevel,
@@ -33,13 +34,34 @@ export interface KafkaEventLogOptions {
   clientId?: string;
   topics: readonly TopicSpec[];
   replicationFactor?: number;
+  /** Where kafkajs's own log lines go (as structured fields); default: dropped below WARN. */
+  logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
 }
 
+/**
+ * One produce request carries at most about this many bytes of values: the broker refuses a
+ * record batch over its `message.max.bytes` (1 MiB by default), and a catch-up batch of blocks is
+ * larger than that. A single message may still be up to the topic's `max.message.bytes`.
+ */
+const MAX_REQUEST_BYTES = 900 * 1024;
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
 export async function createKafkaEventLog(options: KafkaEventLogOptions): Promise<EventLog> {
+  const log = options.logger;
   const kafka = new Kafka({
     clientId: options.clientId ?? 'mtc-explorer',
     brokers: options.brokers,
     logLevel: logLevel.WARN,
+    logCreator:
+      () =>
+      ({ level, log: { message, ...fields } }) => {
+        if (!log) return;
+        const entry = { component: 'kafkajs', ...fields };
+        if (level === logLevel.ERROR) log.error(entry, message);
+        else if (level === logLevel.WARN) log.warn(entry, message);
+        else if (level === logLevel.INFO) log.info(entry, message);
+        else log.debug(entry, message);
+      },
     retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 10_000 },
   });
   const admin: Admin = kafka.admin();
@@ -48,20 +70,26 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
   const ensureTopic = async (name: string): Promise<void> => {
     if (known.has(name)) return;
     const spec = options.topics.find((t) => t.name === name) ?? { name, partitions: 1, retentionMs: -1 };
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: [
-        {
-          topic: spec.name,
-          numPartitions: spec.partitions,
-          replicationFactor: options.replicationFactor ?? 1,
-          configEntries: [
-            { name: 'retention.ms', value: String(spec.retentionMs) },
-            { name: 'cleanup.policy', value: spec.cleanupPolicy ?? 'delete' },
-          ],
-        },
-      ],
-    });
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          {
+            topic: spec.name,
+            numPartitions: spec.partitions,
+            replicationFactor: options.replicationFactor ?? 1,
+            configEntries: [
+              { name: 'retention.ms', value: String(spec.retentionMs) },
+              { name: 'cleanup.policy', value: spec.cleanupPolicy ?? 'delete' },
+              { name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) },
+            ],
+          },
+        ],
+      });
+    } catch (error) {
+      // Another process created it first (services start together): that is what we wanted.
+      if (!(await admin.listTopics()).includes(name)) throw error;
+    }
     known.add(name);
   };
 
@@ -86,11 +114,9 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       const send = async (): Promise<void> => {
         await ensureTopic(topic);
         const p = await getProducer();
-        await p.send({
-          topic,
-          acks: -1,
-          messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })),
-        });
+        for (const chunk of bySize(messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })))) {
+          await p.send({ topic, acks: -1, messages: chunk });
+        }
       };
       const sent = publishing.then(send, send);
       publishing = sent.catch(() => {});
@@ -180,6 +206,22 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       };
     },
 
+    async lag(topic: string, group: string) {
+      await ensureTopic(topic);
+      const [ends, committed] = await Promise.all([
+        admin.fetchTopicOffsets(topic),
+        admin.fetchOffsets({ groupId: group, topics: [topic] }),
+      ]);
+      const done = new Map(
+        (committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset === '-1' ? '0' : p.offset)]),
+      );
+      return ends.map((e) => {
+        const end = BigInt(e.high);
+        const at = done.get(e.partition) ?? BigInt(e.low);
+        return { partition: e.partition, lag: Number(end > at ? end - at : 0n) };
+      });
+    },
+
     async close() {
       for (const c of consumers) await c.disconnect();
       consumers.clear();
@@ -187,6 +229,25 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       await admin.disconnect();
     },
   };
+}
+
+/** Consecutive runs of messages whose values add up to at most MAX_REQUEST_BYTES (or one message). */
+function bySize(messages: { key: string; value: string }[]): { key: string; value: string }[][] {
+  const chunks: { key: string; value: string }[][] = [];
+  let size = 0;
+  for (const m of messages) {
+    const bytes = Buffer.byteLength(m.value) + Buffer.byteLength(m.key);
+    if (bytes > MAX_MESSAGE_BYTES) throw new Error(`a message of ${bytes} bytes exceeds the topic limit of ${MAX_MESSAGE_BYTES}`);
+    const last = chunks.at(-1);
+    if (last && size + bytes <= MAX_REQUEST_BYTES) {
+      last.push(m);
+      size += bytes;
+    } else {
+      chunks.push([m]);
+      size = bytes;
+    }
+  }
+  return chunks;
 }
 
 /** Reads the message at one offset of partition 0 through a throw-away consumer group. */

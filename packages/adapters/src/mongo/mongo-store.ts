@@ -47,11 +47,14 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
     async ensureCollections(specs: readonly CollectionSpec[]) {
       const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
       for (const spec of specs) {
-        if (!existing.has(spec.name)) await db.createCollection(spec.name);
+        if (!existing.has(spec.name)) await createIfMissing(db, spec.name);
+        // Only what is missing: index builds are DDL, which a stand-in serialises poorly, and a
+        // restart should not issue any.
+        const present = new Set((await db.collection(spec.name).indexes()).map((i) => i.name));
         for (const index of spec.indexes) {
           const key = Object.fromEntries(index.fields.map(([f, d]) => [f, d]));
           const name = index.fields.map(([f, d]) => `${f}_${d}`).join('_');
-          await db.collection(spec.name).createIndex(key, { name, unique: index.unique ?? false });
+          if (!present.has(name)) await db.collection(spec.name).createIndex(key, { name, unique: index.unique ?? false });
         }
       }
     },
@@ -66,6 +69,17 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
       await client.close();
     },
   };
+}
+
+const NAMESPACE_EXISTS = 48;
+
+/** Several processes start at once: a collection another one just created is fine. */
+async function createIfMissing(db: Db, name: string): Promise<void> {
+  try {
+    await db.createCollection(name);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== NAMESPACE_EXISTS) throw error;
+  }
 }
 
 function toSort(sort: SortSpec | undefined): Record<string, 1 | -1> {

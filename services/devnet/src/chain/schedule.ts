@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createDevnet, type Devnet } from '@mtc/devnet';
+import { createDevnet, type Devnet } from './devnet.ts';
 import { z } from 'zod';
 
 /**
@@ -23,6 +23,8 @@ export interface DevnetClock {
   schedule: Schedule;
   /** Cuts every block due by `nowMs`; returns how many were cut. */
   catchUp(nowMs: number): number;
+  /** Cuts blocks as they fall due on the wall clock until the returned stop is called. */
+  startLive(): () => void;
 }
 
 export async function openDevnet(
@@ -51,7 +53,12 @@ export async function openDevnet(
     return cut;
   };
   catchUp(nowMs);
-  return { devnet, schedule, catchUp };
+  const startLive = (): (() => void) => {
+    if (schedule.liveIntervalMs === 0) return () => {};
+    const timer = setInterval(() => catchUp(Date.now()), Math.min(schedule.liveIntervalMs, 1000));
+    return () => clearInterval(timer);
+  };
+  return { devnet, schedule, catchUp, startLive };
 }
 
 async function loadOrCreate(

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDevnet } from './devnet-clock.ts';
+import { openDevnet } from './schedule.ts';
 
 const WANTED = { seed: 9, historyBlocks: 50, historyDays: 1, liveIntervalMs: 2000 };
 

@@ -1,0 +1,31 @@
+import { createMemoryReadStore } from '@mtc/adapters';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, dumpReadModels } from './dump.ts';
+import { COLLECTIONS } from './index.ts';
+
+describe('dumpReadModels', () => {
+  it('hashes equal read models equally, whatever order they were written in', async () => {
+    const a = createMemoryReadStore();
+    const b = createMemoryReadStore();
+    const docs = [
+      { _id: '2', height: 2, hash: 'y' },
+      { _id: '1', hash: 'x', height: 1 },
+    ];
+    await a.write(docs.map((doc) => ({ op: 'put', collection: COLLECTIONS.blocks, doc })));
+    await b.write([...docs].reverse().map((doc) => ({ op: 'put', collection: COLLECTIONS.blocks, doc })));
+    expect(await dumpReadModels(a)).toEqual(await dumpReadModels(b));
+    expect((await dumpReadModels(a)).counts[COLLECTIONS.blocks]).toBe(2);
+  });
+
+  it('tells read models apart that differ in one field', async () => {
+    const a = createMemoryReadStore();
+    const b = createMemoryReadStore();
+    await a.write([{ op: 'put', collection: COLLECTIONS.txs, doc: { _id: 't', seq: 0 } }]);
+    await b.write([{ op: 'put', collection: COLLECTIONS.txs, doc: { _id: 't', seq: 1 } }]);
+    expect((await dumpReadModels(a)).sha256).not.toBe((await dumpReadModels(b)).sha256);
+  });
+
+  it('sorts keys at every level', () => {
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+  });
+});

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { Doc, ReadStore } from '@mtc/ports';
+import { COLLECTION_SPECS } from './index.ts';
+
+/**
+ * A canonical dump of the read models: every collection's documents in `_id` order, keys sorted,
+ * hashed. Two stores with the same hash hold the same read models, whichever store, projector
+ * count or replay produced them. For tests and batch checks: it reads everything.
+ */
+export interface ReadModelDump {
+  sha256: string;
+  counts: Record<string, number>;
+}
+
+export async function dumpReadModels(store: ReadStore): Promise<ReadModelDump> {
+  const hash = createHash('sha256');
+  const counts: Record<string, number> = {};
+  for (const { name } of COLLECTION_SPECS) {
+    const docs = await store.collection<Doc>(name).find({}, { sort: [['_id', 1]] });
+    counts[name] = docs.length;
+    hash.update(`${name}\n`);
+    for (const doc of docs) hash.update(`${canonicalJson(doc)}\n`);
+  }
+  return { sha256: hash.digest('hex'), counts };
+}
+
+/** JSON with object keys sorted at every level. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}

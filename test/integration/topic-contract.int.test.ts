@@ -1,0 +1,222 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { AdapterConfigSchema, createHttpChainSource, openEventLog, topicsOf } from '@mtc/adapters';
+import { describeWithInfra, uniqueName, waitFor } from '@mtc/adapters/contract';
+import { createDevnet, startDevnetServer, type DevnetServer } from '@mtc/devnet';
+import { createFollower } from '@mtc/follower';
+import type { EventLog } from '@mtc/ports';
+import { silentLogger } from '@mtc/runtime';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  consume,
+  loadValidators,
+  type BlockMessage,
+  type ConsumedMessage,
+  type StateMessage,
+} from '../../examples/topic-consumer/consume.ts';
+
+/**
+ * The topic contract (docs/topics.md), end to end on a real Kafka: what the follower publishes is
+ * read back by the example downstream consumer, which validates every value against the committed
+ * JSON Schemas in docs/schemas/ (with ajv, as a third party would, not with our zod schemas).
+ */
+const BLOCKS = 200;
+const CONSUMER = fileURLToPath(new URL('../../examples/topic-consumer/consume.ts', import.meta.url));
+
+describeWithInfra('topic contract: follower → Kafka → example consumer', ['KAFKA_BROKERS'], ({ KAFKA_BROKERS }) => {
+  const config = AdapterConfigSchema.parse({
+    KAFKA_BROKERS,
+    KAFKA_CLIENT_ID: 'mtc-topic-contract-it',
+    TOPIC_PREFIX: `${uniqueName('it')}.`,
+  });
+  const topics = topicsOf(config);
+  const brokers = config.KAFKA_BROKERS!;
+  let server: DevnetServer;
+  let log: EventLog;
+  const blocks: (ConsumedMessage & { kind: 'blocks' })[] = [];
+  let stateCount = 0;
+  const children = new Set<ChildProcess>();
+
+  beforeAll(async () => {
+    const devnet = createDevnet({ seed: 7, genesisTime: 1_700_000_000, historyBlocks: BLOCKS, blockIntervalSec: 5 });
+    server = await startDevnetServer(devnet);
+    log = await openEventLog(config);
+    const stop = new AbortController();
+    let published = 0;
+    const running = createFollower({
+      chain: createHttpChainSource({ baseUrl: server.url }),
+      log,
+      logger: silentLogger(),
+      signal: stop.signal,
+      topics,
+      onProgress: (height) => (published = height),
+    }).run();
+    try {
+      // onProgress runs after the publish resolved, i.e. once the brokers hold the messages.
+      await waitFor(() => published >= BLOCKS, { timeoutMs: 60_000, intervalMs: 50, what: `${BLOCKS} blocks` });
+    } finally {
+      stop.abort();
+      await running;
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await log?.close();
+    await server?.close();
+  });
+
+  it('publishes blocks 1..N in order, one per offset, each keyed by its height and valid against the schema', async () => {
+    const result = await consume({
+      brokers,
+      topicPrefix: config.TOPIC_PREFIX,
+      groupId: uniqueName('it-blocks'),
+      topics: ['blocks'],
+      maxMessages: BLOCKS,
+      signal: AbortSignal.timeout(30_000),
+      onMessage: (m) => void (m.kind === 'blocks' && blocks.push(m)),
+      print: () => {},
+    });
+    expect(result).toEqual({ messages: BLOCKS, blocks: BLOCKS, states: 0, stoppedBy: 'max-messages' });
+    const heights = Array.from({ length: BLOCKS }, (_, i) => i + 1);
+    expect(blocks.map((m) => m.value.height)).toEqual(heights);
+    expect(blocks.map((m) => m.offset)).toEqual(heights.map((h) => String(h - 1)));
+    expect(blocks.map((m) => m.key)).toEqual(heights.map(String));
+    expect(blocks.map((m) => m.value.eventId)).toEqual(heights.map((h) => `block:${h}`));
+    // firstTxSeq counts the listed transactions before each block: no block was skipped or repeated.
+    let seq = 0;
+    for (const { value } of blocks) {
+      expect(value.firstTxSeq).toBe(seq);
+      seq += value.txs.length;
+    }
+    expect(seq, 'the devnet history has transactions').toBeGreaterThan(0);
+  });
+
+  it('publishes one state message per write of the block events, keyed by write.key, in chain order per key', async () => {
+    expect(blocks, 'needs the block messages of the test before').toHaveLength(BLOCKS);
+    const expected = new Map<string, string>(); // eventId → key
+    for (const { value } of blocks)
+      for (const tx of value.txs) for (const w of tx.writes) expected.set(`state:${w.pos}`, w.key);
+    expect(expected.size).toBeGreaterThan(0);
+
+    const states: StateMessage[] = [];
+    const lastPos = new Map<string, string>();
+    const result = await consume({
+      brokers,
+      topicPrefix: config.TOPIC_PREFIX,
+      groupId: uniqueName('it-state'),
+      topics: ['state'],
+      maxMessages: expected.size,
+      signal: AbortSignal.timeout(30_000),
+      onMessage: (m) => {
+        if (m.kind !== 'state') throw new Error(`unexpected ${m.kind} message`);
+        expect(m.key).toBe(m.value.write.key);
+        const before = lastPos.get(m.key);
+        if (before !== undefined) expect(m.value.write.pos > before, `${m.key} in order`).toBe(true);
+        lastPos.set(m.key, m.value.write.pos);
+        states.push(m.value);
+      },
+      print: () => {},
+    });
+    expect(result).toEqual({ messages: expected.size, blocks: 0, states: expected.size, stoppedBy: 'max-messages' });
+    expect(new Map(states.map((s) => [s.eventId, s.write.key]))).toEqual(expected);
+    expect(states.every((s) => s.eventId === `state:${s.write.pos}`)).toBe(true);
+    stateCount = states.length;
+  });
+
+  it('validates for real: the schemas reject a message that breaks the contract', async () => {
+    const validators = await loadValidators();
+    const block = blocks.find((b) => b.value.txs.length > 0)!.value;
+    const broken: BlockMessage[] = [
+      { ...block, schemaVersion: 2 as 1 },
+      { ...block, height: 0 },
+      { ...block, txs: [{ ...block.txs[0]!, summary: { ...block.txs[0]!.summary, amount: '1.5' } }] },
+    ];
+    for (const value of broken) expect(validators.blocks(value), JSON.stringify(value).slice(0, 80)).toBe(false);
+    const { eventId: _, ...withoutId } = block;
+    expect(validators.blocks(withoutId)).toBe(false);
+    expect(validators.blocks(block)).toBe(true);
+  });
+
+  it('stops at the first message that breaks the contract, without committing it', async () => {
+    const prefix = `${uniqueName('it-bad')}.`;
+    const [first, second] = blocks.map((b) => b.value);
+    await log.publish(`${prefix}mtc.blocks.v1`, [
+      { key: '1', value: first },
+      { key: '2', value: second },
+      { key: '3', value: { ...second, height: 3, hash: 42 } },
+    ]);
+    const groupId = uniqueName('it-bad');
+    const read = async (): Promise<{ offsets: string[]; error: unknown }> => {
+      const offsets: string[] = [];
+      const error = await consume({
+        brokers,
+        topicPrefix: prefix,
+        groupId,
+        signal: AbortSignal.timeout(20_000),
+        onMessage: (m) => void offsets.push(m.offset),
+        print: () => {},
+      }).then(
+        (r) => new Error(`resolved: ${JSON.stringify(r)}`),
+        (e: unknown) => e,
+      );
+      return { offsets, error };
+    };
+    const run1 = await read();
+    expect(run1.offsets).toEqual(['0', '1']);
+    expect(run1.error).toMatchObject({
+      name: 'ContractViolation',
+      message: expect.stringMatching(/mtc\.blocks\.v1\[0\]@2: \/hash must be string/) as unknown,
+    });
+    // The group resumes at the bad message: it was never committed.
+    const run2 = await read();
+    expect(run2.offsets).toEqual([]);
+    expect(run2.error).toMatchObject({ name: 'ContractViolation' });
+  });
+
+  it('runs as a program: one line per block, then a summary; exits 0 after MAX_MESSAGES', async () => {
+    expect(stateCount, 'needs the state count of the test before').toBeGreaterThan(0);
+    const run = runConsumer({ TOPICS: 'blocks,state', MAX_MESSAGES: String(BLOCKS + stateCount) });
+    expect(await run.exit, run.stderr()).toBe(0);
+    const lines = run.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(BLOCKS);
+    expect(lines[0]).toMatch(/^block 1 {2}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ {2}\d+ txs?\b/);
+    expect(lines.at(-1)).toMatch(new RegExp(`^block ${BLOCKS} `));
+    expect(run.stderr()).toContain(
+      `consumed ${BLOCKS + stateCount} messages (${BLOCKS} blocks, ${stateCount} state writes), all valid; stopped by max-messages`,
+    );
+  });
+
+  it('runs as a program: stops cleanly on SIGINT', async () => {
+    const run = runConsumer({ TOPICS: 'blocks' });
+    await waitFor(() => run.stdout().includes('\n'), { timeoutMs: 30_000, intervalMs: 20, what: 'a first line' });
+    run.child.kill('SIGINT');
+    expect(await run.exit, run.stderr()).toBe(0);
+    expect(run.stderr()).toMatch(/consumed \d+ messages \(\d+ blocks, 0 state writes\), all valid; stopped by signal/);
+  });
+
+  function runConsumer(env: Record<string, string>) {
+    const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', CONSUMER], {
+      env: {
+        ...process.env,
+        KAFKA_BROKERS: brokers.join(','),
+        TOPIC_PREFIX: config.TOPIC_PREFIX,
+        GROUP_ID: uniqueName('it-cli'),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exit = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => {
+        children.delete(child);
+        resolve(code);
+      }),
+    );
+    return { child, exit, stdout: () => stdout, stderr: () => stderr };
+  }
+});

@@ -1,0 +1,131 @@
+import type { Devnet } from '@mtc/devnet';
+import type { RawEntry } from '@mtc/domain';
+import type { ReadStore } from '@mtc/ports';
+import { COLLECTIONS, type WalletDoc } from '@mtc/read-models';
+import { expect } from 'vitest';
+import { getJson } from './explorer-process.ts';
+
+/**
+ * Assertions that an API serves exactly the devnet's chain: every block, every transaction, every
+ * list page, the daily statistics. Shared by the embedded and the distributed end-to-end tests.
+ */
+
+/** What /tx/{id} must serve for one node entry (spec: Transaction detail). */
+export function expectedDetail(e: RawEntry, blockHash: string, height: number): unknown {
+  const v = e.values ?? {};
+  return {
+    id: e.id,
+    type: e.type,
+    db_id: e.db_id ?? blockHash,
+    db_sn: e.db_sn ?? String(height),
+    token: String(e.token ?? ''),
+    values: {
+      tx_id: e.id,
+      job_type: typeof v['job_type'] === 'string' ? v['job_type'] : e.type,
+      jobdate: typeof v['jobdate'] === 'number' ? v['jobdate'] : e.timestamp,
+      mrc402: v['mrc402'] ?? null,
+    },
+    address: e.address ?? '',
+    datakey: e.datakey ?? '',
+    timestamp: e.timestamp,
+    parameters: Array.isArray(e.parameters)
+      ? e.parameters.map((p) => (typeof p === 'string' ? p : JSON.stringify(p)))
+      : [JSON.stringify(e.parameters)],
+    validationCode: e.validationCode ?? 0,
+  };
+}
+
+export function totalTransactions(devnet: Devnet): number {
+  let total = 0;
+  for (let h = 1; h <= devnet.height(); h++) total += devnet.block(h)!.transaction.length;
+  return total;
+}
+
+export async function expectBlocksMatch(api: string, devnet: Devnet): Promise<void> {
+  for (let h = 1; h <= devnet.height(); h++) {
+    const raw = devnet.block(h)!;
+    const { status, body } = await getJson(`${api}/api/block/${h}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ id: raw.id, sn: raw.sn, timestamp: raw.timestamp, transaction: raw.transaction });
+  }
+  const byHash = await getJson(`${api}/api/block/${devnet.block(7)!.id}`);
+  expect(byHash.body).toMatchObject({ sn: '7' });
+}
+
+export async function expectTransactionsMatch(api: string, devnet: Devnet): Promise<void> {
+  for (let h = 1; h <= devnet.height(); h++) {
+    const raw = devnet.block(h)!;
+    for (const t of raw.transaction) {
+      const { status, body } = await getJson(`${api}/api/tx/${t.id}`);
+      expect(status).toBe(200);
+      expect(body).toEqual(devnet.transaction(t.id)!.map((e) => expectedDetail(e, raw.id, h)));
+    }
+  }
+}
+
+/** Every block and transaction once, newest first, across all pages: no gap, no duplicate. */
+export async function expectListsComplete(api: string, devnet: Devnet): Promise<void> {
+  const heights: number[] = [];
+  for (let page = 1; ; page++) {
+    const { body } = await getJson<{ blocks: { height: number }[]; totalPages: number }>(
+      `${api}/api/blocks?page=${page}&limit=50`,
+    );
+    heights.push(...body.blocks.map((b) => b.height));
+    if (page >= body.totalPages) break;
+  }
+  expect(heights).toEqual(Array.from({ length: devnet.height() }, (_, i) => devnet.height() - i));
+
+  const expectedIds: string[] = [];
+  for (let h = devnet.height(); h >= 1; h--)
+    expectedIds.push(
+      ...devnet
+        .block(h)!
+        .transaction.map((t) => t.id)
+        .reverse(),
+    );
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const { body } = await getJson<{ transactions: { id: string }[]; totalPages: number }>(
+      `${api}/api/transactions?page=${page}&limit=50`,
+    );
+    ids.push(...body.transactions.map((t) => t.id));
+    if (page >= body.totalPages) break;
+  }
+  expect(ids).toEqual(expectedIds);
+}
+
+export async function expectDailyCountsComplete(api: string, devnet: Devnet): Promise<void> {
+  const { body } = await getJson<{ history: { count: number }[] }>(`${api}/api/tx-stats?days=30`);
+  expect(body.history.reduce((s, d) => s + d.count, 0)).toBe(totalTransactions(devnet));
+}
+
+/** The wallets as the chain holds them, in the read models' normalised form ("" amounts are 0). */
+export function expectedWallets(devnet: Devnet): Map<string, { token: number; balance: string; unlockdate: number }[]> {
+  const out = new Map<string, { token: number; balance: string; unlockdate: number }[]>();
+  for (const [address, wallet] of Object.entries(devnet.worldState().wallets)) {
+    out.set(
+      address,
+      wallet.balance.map((b) => ({
+        token: b.token,
+        balance: b.balance === '' ? '0' : b.balance,
+        unlockdate: b.unlockdate,
+      })),
+    );
+  }
+  return out;
+}
+
+/** Compares the read models' wallets with the chain's; the mismatches, for a readable failure. */
+export async function walletMismatches(store: ReadStore, devnet: Devnet): Promise<string[]> {
+  const expected = expectedWallets(devnet);
+  const docs = await store.collection<WalletDoc>(COLLECTIONS.wallets).find({});
+  const got = new Map(
+    docs.map((d) => [d._id, d.balances.map((b) => ({ token: b.token, balance: b.balance, unlockdate: b.unlockdate }))]),
+  );
+  const problems: string[] = [];
+  if (got.size !== expected.size) problems.push(`${got.size} wallets indexed, ${expected.size} on chain`);
+  for (const [address, balances] of expected) {
+    if (JSON.stringify(got.get(address)) !== JSON.stringify(balances)) problems.push(address);
+  }
+  return problems;
+}
