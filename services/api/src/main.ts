@@ -17,7 +17,7 @@ const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).extend({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.string().default('info'),
-  OPS_PORT: port.default(9103),
+  OPS_PORT: port.default(9120),
   OPS_HOST: z.string().default('127.0.0.1'),
 });
 

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { createMongoReadStore, openEventLog, topicsOf, AdapterConfigSchema } from '@mtc/adapters';
+import { describeWithInfra } from '@mtc/adapters/contract';
+import { createDevnet, startDevnetServer, type Devnet } from '@mtc/devnet';
+import type { EventLog, ReadStore } from '@mtc/ports';
+import { dumpReadModels } from '@mtc/read-models';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { getJson, waitFor } from '../support/explorer-process.ts';
+import {
+  expectBlocksMatch,
+  expectDailyCountsComplete,
+  expectListsComplete,
+  expectTransactionsMatch,
+  totalTransactions,
+  walletMismatches,
+} from '../support/ground-truth.ts';
+import { spawnService, waitForOutput, type ServiceProcess } from '../support/service-process.ts';
+
+/**
+ * Distributed mode on real Kafka, the MongoDB stand-in and Redis: follower, two projectors in one
+ * consumer group and the API as separate processes. One projector is SIGKILLed mid-run and
+ * restarted. Afterwards the API must equal the devnet's ground truth, and the read models must
+ * equal (by canonical hash) those of a single projector and those of a replay from offset 0.
+ */
+const DAY = 86_400;
+
+describeWithInfra(
+  'pipeline end to end (distributed: Kafka, MongoDB, Redis)',
+  ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'],
+  (infra) => {
+    const run = randomBytes(4).toString('hex');
+    const base = { ...infra, TOPIC_PREFIX: `e2e-${run}.`, OPS_PORT: '0' };
+    const stores = {
+      pair: { MONGO_DATABASE: `e2e_${run}_pair`, REDIS_PREFIX: `e2e:${run}:pair:`, PROJECTOR_GROUP: `e2e-${run}-pair` },
+      single: {
+        MONGO_DATABASE: `e2e_${run}_single`,
+        REDIS_PREFIX: `e2e:${run}:single:`,
+        PROJECTOR_GROUP: `e2e-${run}-single`,
+      },
+      replay: {
+        MONGO_DATABASE: `e2e_${run}_replay`,
+        REDIS_PREFIX: `e2e:${run}:replay:`,
+        REBUILD_GROUP: `e2e-${run}-replay`,
+      },
+    };
+    let devnet: Devnet;
+    let node: { url: string; close(): Promise<void> };
+    let log: EventLog;
+    const processes: ServiceProcess[] = [];
+    const opened: ReadStore[] = [];
+    let apiUrl = '';
+
+    const start = (main: string, env: Record<string, string>): ServiceProcess => {
+      const p = spawnService(main, { ...base, CHAIN_NODE_URL: node.url, ...env });
+      processes.push(p);
+      return p;
+    };
+    const store = async (database: string): Promise<ReadStore> => {
+      const s = await createMongoReadStore({ url: infra.MONGO_URL, database });
+      opened.push(s);
+      return s;
+    };
+    const lagOf = async (group: string): Promise<number> => {
+      const topics = topicsOf(AdapterConfigSchema.parse(base));
+      const lags = await Promise.all([
+        log.lag(topics.blocks, `${group}.chain`),
+        log.lag(topics.state, `${group}.state`),
+      ]);
+      return lags.flat().reduce((sum, p) => sum + p.lag, 0);
+    };
+    const caughtUp = (group: string) =>
+      waitFor(`group ${group} to catch up`, async () => ((await lagOf(group)) === 0 ? true : undefined), 240_000, 250);
+
+    beforeAll(async () => {
+      const now = Math.floor(Date.now() / 1000);
+      devnet = createDevnet({ seed: 777, genesisTime: now - 10 * DAY, historyBlocks: 800, blockIntervalSec: 900 });
+      node = await startDevnetServer(devnet, { port: 0, faultRate: 0.02 });
+      log = await openEventLog(AdapterConfigSchema.parse(base));
+    }, 60_000);
+
+    afterAll(async () => {
+      await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+      for (const s of opened) {
+        await s.drop();
+        await s.close();
+      }
+      await log?.close();
+      await node?.close();
+    }, 60_000);
+
+    it('has a history of at least 2,000 transactions', () => {
+      expect(totalTransactions(devnet)).toBeGreaterThanOrEqual(2000);
+    });
+
+    it('indexes the chain with two projectors in one group, one of them SIGKILLed and restarted', async () => {
+      const migrate = start('services/projector/src/migrate.ts', stores.pair);
+      expect(await migrate.exited).toBe(0);
+      start('services/follower/src/main.ts', {});
+      let p1 = start('services/projector/src/main.ts', stores.pair);
+      start('services/projector/src/main.ts', stores.pair);
+      const api = start('services/api/src/main.ts', { ...stores.pair, PORT: '0' });
+      apiUrl = (await waitForOutput(api, /Explorer API: (http:\/\/\S+)\/api\/chain/))[1]!;
+
+      // Kill one projector while the index is part-way.
+      await waitFor(
+        'indexing to start',
+        async () => {
+          const { body } = await getJson<{ localBlock: number }>(`${apiUrl}/api/chain`);
+          return body.localBlock > 0 ? true : undefined;
+        },
+        120_000,
+      );
+      await p1.kill('SIGKILL');
+      const { body: atKill } = await getJson<{ localBlock: number }>(`${apiUrl}/api/chain`);
+      expect(atKill.localBlock).toBeLessThan(devnet.height());
+      p1 = start('services/projector/src/main.ts', stores.pair);
+
+      await waitFor(
+        'the index to reach the node head',
+        async () => {
+          const { body } = await getJson<{ localBlock: number }>(`${apiUrl}/api/chain`);
+          return body.localBlock === devnet.height() ? true : undefined;
+        },
+        240_000,
+        250,
+      );
+      await caughtUp(stores.pair.PROJECTOR_GROUP);
+    }, 300_000);
+
+    it('serves every block and transaction as the node has it, each once', async () => {
+      await expectBlocksMatch(apiUrl, devnet);
+      await expectTransactionsMatch(apiUrl, devnet);
+      await expectListsComplete(apiUrl, devnet);
+      await expectDailyCountsComplete(apiUrl, devnet);
+    }, 240_000);
+
+    it('holds every wallet exactly as the chain does', async () => {
+      expect(await walletMismatches(await store(stores.pair.MONGO_DATABASE), devnet)).toEqual([]);
+    });
+
+    it('builds the same read models with a single projector', async () => {
+      start('services/projector/src/main.ts', stores.single);
+      await caughtUp(stores.single.PROJECTOR_GROUP);
+      const pair = await dumpReadModels(await store(stores.pair.MONGO_DATABASE));
+      const single = await dumpReadModels(await store(stores.single.MONGO_DATABASE));
+      expect(single).toEqual(pair);
+      expect(pair.counts['blocks']).toBe(devnet.height());
+    }, 300_000);
+
+    it('builds the same read models again when replaying the topics from offset 0 into fresh collections', async () => {
+      const rebuild = start('services/projector/src/rebuild.ts', stores.replay);
+      expect(await rebuild.exited).toBe(0);
+      const printed = JSON.parse(
+        rebuild
+          .output()
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('{"sha256"'))
+          .at(-1) ?? '{}',
+      ) as unknown;
+      const pair = await dumpReadModels(await store(stores.pair.MONGO_DATABASE));
+      expect(printed).toEqual(pair);
+      expect(await dumpReadModels(await store(stores.replay.MONGO_DATABASE))).toEqual(pair);
+    }, 300_000);
+  },
+);

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A service of this repository as a real child process, so that a test can SIGKILL it. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export function spawnService(main: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', main],
+    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    exited,
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Waits for a line the service prints, e.g. its URL; fails with its output if it exits first. */
+export async function waitForOutput(
+  service: ServiceProcess,
+  pattern: RegExp,
+  timeoutMs = 60_000,
+): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = pattern.exec(service.output());
+    if (m) return m;
+    if (service.child.exitCode !== null)
+      throw new Error(`service exited with ${service.child.exitCode}:\n${service.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${service.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
