@@ -12,6 +12,16 @@ KAFKA_PORT=${KAFKA_PORT:-9092}
 KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-9093}
 MONGO_PORT=${MONGO_PORT:-27017}
 REDIS_PORT=${REDIS_PORT:-6379}
+POSTGRES_PORT=${POSTGRES_PORT:-5433}  # private cluster for FerretDB's postgresql backend (not Debian's 5432)
+
+# FerretDB's storage: postgresql (default; a private PostgreSQL cluster under .infra/postgres) or
+# sqlite (one file per database; deadlocks under concurrent writers, see infra/README.md).
+FERRETDB_BACKEND=${FERRETDB_BACKEND:-postgresql}
+case $FERRETDB_BACKEND in
+  postgresql | postgres | pg) FERRETDB_BACKEND=postgresql ;;
+  sqlite) ;;
+  *) printf '[infra] ERROR: FERRETDB_BACKEND=%s: use postgresql or sqlite\n' "$FERRETDB_BACKEND" >&2; exit 1 ;;
+esac
 
 KAFKA_HOME="$STATE_DIR/kafka"          # lib/ (jars), classes/ (KafkaCheck), data/, cluster-id
 KAFKA_LIB="$KAFKA_HOME/lib"
@@ -20,6 +30,14 @@ KAFKA_DATA="$KAFKA_HOME/data"
 FERRETDB_BIN="$BIN_DIR/ferretdb"
 FERRETDB_DATA="$STATE_DIR/ferretdb/data"
 REDIS_HOME="$STATE_DIR/redis"
+
+PG_VERSION=${PG_VERSION:-15}              # Debian bookworm's postgresql-15
+PG_BIN="/usr/lib/postgresql/$PG_VERSION/bin"
+PG_HOME="$STATE_DIR/postgres"
+PG_DATA="$PG_HOME/data"
+PG_SUPERUSER=postgres                     # bootstrap superuser of the private cluster (initdb -U)
+PG_DATABASE=ferretdb                      # database (and owning role) FerretDB stores into
+FERRETDB_POSTGRESQL_URL="postgres://$PG_DATABASE@127.0.0.1:$POSTGRES_PORT/$PG_DATABASE?sslmode=disable"
 
 log() { printf '[infra] %s\n' "$*" >&2; }
 die() { printf '[infra] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -41,6 +59,7 @@ pid_marker() {
     kafka) echo "kafka.Kafka" ;;
     ferretdb) echo "$FERRETDB_BIN" ;;
     redis) echo "redis-server" ;;
+    postgres) echo "$PG_DATA" ;;  # the postmaster runs as: postgres -D $PG_DATA ...
   esac
 }
 
@@ -54,6 +73,14 @@ running_pid() {
   kill -0 "$pid" 2>/dev/null || return 1
   grep -qaF -- "$(pid_marker "$1")" "/proc/$pid/cmdline" 2>/dev/null || return 1
   echo "$pid"
+}
+
+# Prints the storage backend of the running FerretDB (pid $1): the value of its -handler flag
+# ("sqlite" for builds from before the flag existed).
+ferretdb_backend_of() {
+  local handler
+  handler=$(tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | sed -n '/^-handler$/{n;p;q}')
+  echo "${handler:-sqlite}"
 }
 
 # True if something accepts TCP connections on 127.0.0.1:$1.
@@ -77,16 +104,16 @@ take_lock() {
   flock -w 600 9 || die "another infra/up.sh or down.sh holds $RUN_DIR/infra.lock"
 }
 
-# Stops service $1 with SIGTERM, waits up to $2 seconds, then SIGKILL. Idempotent.
+# Stops service $1 with signal $3 (default TERM), waits up to $2 seconds, then SIGKILL. Idempotent.
 stop_service() {
-  local name=$1 timeout=${2:-30} pid i
+  local name=$1 timeout=${2:-30} signal=${3:-TERM} pid i
   if ! pid=$(running_pid "$name"); then
     rm -f "$(pidfile "$name")"
     log "$name: not running"
     return 0
   fi
   log "$name: stopping pid $pid"
-  kill -TERM "$pid" 2>/dev/null || true
+  kill -"$signal" "$pid" 2>/dev/null || true
   for ((i = 0; i < timeout * 10; i++)); do
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1

@@ -2,6 +2,7 @@
 # Round-trips one item through each server started by infra/up.sh:
 #   Kafka: create a scratch topic, produce + consume one record (with a group), delete the topic
 #   FerretDB: insert + find one document in a scratch database, drop it
+#   PostgreSQL (when FerretDB runs on it): query FerretDB's database as FerretDB's role
 #   Redis: SET + GET + DEL one key
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -17,6 +18,22 @@ smoke_ferretdb() {
   "$FERRETDB_BIN" smoke -uri "mongodb://127.0.0.1:$MONGO_PORT" -timeout 10s
 }
 
+smoke_postgres() {
+  local pid backend out
+  pid=$(running_pid ferretdb) || die "ferretdb: not running"
+  backend=$(ferretdb_backend_of "$pid")
+  if [[ $backend != postgresql ]]; then
+    echo "postgres: skipped (ferretdb runs on $backend)"
+    return 0
+  fi
+  out=$("$PG_BIN/psql" -X -tA -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$POSTGRES_PORT" -U "$PG_DATABASE" -d "$PG_DATABASE" \
+    -c "SELECT current_setting('server_version') || ', ' || current_setting('server_encoding') || ' ' ||
+        current_setting('lc_collate') || ', ' || count(*) || ' FerretDB schema(s)'
+        FROM pg_namespace WHERE nspowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)") ||
+    die "postgres: query on 127.0.0.1:$POSTGRES_PORT/$PG_DATABASE failed"
+  echo "postgres: $out"
+}
+
 smoke_redis() {
   local key="infra:smoke:$$" value got
   value="hello $(date +%s)"
@@ -30,6 +47,7 @@ smoke_redis() {
 main() {
   smoke_redis
   smoke_ferretdb
+  smoke_postgres
   smoke_kafka
   log "smoke OK"
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs (if missing) and starts the local test servers on 127.0.0.1, then writes .infra/env:
 #   Kafka 3.9 (KRaft, single node)  KAFKA_PORT=9092 (controller KAFKA_CONTROLLER_PORT=9093)
-#   FerretDB 1.24 on SQLite         MONGO_PORT=27017
+#   FerretDB 1.24                   MONGO_PORT=27017
+#     on PostgreSQL 15 (default)    POSTGRES_PORT=5433, a private cluster under .infra/postgres
+#     or on SQLite                  FERRETDB_BACKEND=sqlite
 #   Redis (Debian redis-server)     REDIS_PORT=6379
 # Idempotent: a server that already runs is only checked. See infra/README.md.
 set -euo pipefail
@@ -172,6 +174,102 @@ start_kafka() {
   log "kafka: ready on 127.0.0.1:$KAFKA_PORT ($(since "$t0"))"
 }
 
+# ---------------------------------------------------------------- PostgreSQL (FerretDB's backend)
+
+# initdb and postgres refuse to run as root: as root they run as Debian's `postgres` account
+# (setpriv execs, so the pid stays the server's).
+AS_PG=()
+if [[ $EUID -eq 0 ]]; then AS_PG=(setpriv --reuid=postgres --regid=postgres --init-groups --); fi
+
+install_postgres() {
+  [[ -x $PG_BIN/postgres && -x $PG_BIN/initdb && -x $PG_BIN/pg_isready && -x $PG_BIN/psql ]] && return 0
+  local aptlog="$LOG_DIR/apt-postgresql.log" t0 had_main=false
+  t0=$(now)
+  [[ -d /etc/postgresql/$PG_VERSION/main ]] && had_main=true
+  log "postgres: installing Debian's postgresql-$PG_VERSION with apt-get (output in $aptlog)"
+  if ! { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "postgresql-$PG_VERSION"; } >"$aptlog" 2>&1; then
+    show_log_tail "$aptlog"
+    die "postgres: apt-get install postgresql-$PG_VERSION failed"
+  fi
+  [[ -x $PG_BIN/postgres ]] || die "postgres: $PG_BIN/postgres missing after the install (set PG_VERSION?)"
+  # Debian's package creates a system cluster "$PG_VERSION/main" on 5432 and starts it where an init
+  # system runs. It is not used here: stop it and keep it from starting at boot. A cluster that
+  # existed before this install belongs to someone else and is left alone.
+  if ! $had_main && [[ -f /etc/postgresql/$PG_VERSION/main/start.conf ]]; then
+    as_root pg_ctlcluster "$PG_VERSION" main stop >/dev/null 2>&1 || true
+    echo manual | as_root tee "/etc/postgresql/$PG_VERSION/main/start.conf" >/dev/null
+    log "postgres: Debian's system cluster $PG_VERSION/main stopped and set to start=manual (unused)"
+  fi
+  log "postgres: installed in $(since "$t0")"
+}
+
+# Creates the private cluster once: UTF8 with the C.UTF-8 locale (FerretDB refuses other
+# encodings/locales), trust auth (loopback TCP only, see start_postgres). Initialised in a
+# temporary directory and renamed, so an interrupted run leaves no half-made cluster.
+init_postgres() {
+  if [[ -f $PG_DATA/PG_VERSION ]]; then
+    [[ $(<"$PG_DATA/PG_VERSION") == "$PG_VERSION" ]] ||
+      die "postgres: $PG_DATA was made by PostgreSQL $(<"$PG_DATA/PG_VERSION"), not $PG_VERSION; run infra/down.sh --purge or set PG_VERSION"
+    return 0
+  fi
+  local t0 tmp="$PG_HOME/data.init"
+  t0=$(now)
+  log "postgres: initdb $PG_DATA"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  if [[ $EUID -eq 0 ]]; then chown postgres:postgres "$tmp"; fi
+  chmod 700 "$tmp"
+  "${AS_PG[@]}" "$PG_BIN/initdb" -D "$tmp" -U "$PG_SUPERUSER" --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+    --no-instructions >"$LOG_DIR/initdb.log" 2>&1 ||
+    { show_log_tail "$LOG_DIR/initdb.log"; die "postgres: initdb failed"; }
+  mv "$tmp" "$PG_DATA"
+  log "postgres: initdb done in $(since "$t0")"
+}
+
+pg_ready() {
+  "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$POSTGRES_PORT" -U "$PG_SUPERUSER" -d postgres -t 2
+}
+
+pg_sql() {
+  "$PG_BIN/psql" -X -q -tA -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$POSTGRES_PORT" -U "$PG_SUPERUSER" -d postgres -c "$1"
+}
+
+# FerretDB's role and database (it makes one schema per MongoDB database in it). Idempotent.
+create_ferretdb_database() {
+  if [[ $(pg_sql "SELECT 1 FROM pg_roles WHERE rolname = '$PG_DATABASE'") != 1 ]]; then
+    log "postgres: creating role $PG_DATABASE"
+    pg_sql "CREATE ROLE $PG_DATABASE LOGIN" >&2
+  fi
+  if [[ $(pg_sql "SELECT 1 FROM pg_database WHERE datname = '$PG_DATABASE'") != 1 ]]; then
+    log "postgres: creating database $PG_DATABASE"
+    pg_sql "CREATE DATABASE $PG_DATABASE OWNER $PG_DATABASE TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'" >&2
+  fi
+}
+
+start_postgres() {
+  local t0 pid logfile="$LOG_DIR/postgres.log"
+  t0=$(now)
+  install_postgres
+  init_postgres
+  if pid=$(running_pid postgres); then
+    log "postgres: already running (pid $pid), checking"
+  else
+    check_port_free postgres "$POSTGRES_PORT"
+    # Settings on the command line (they win over postgresql.conf, and a changed POSTGRES_PORT
+    # applies at the next start): loopback TCP only, no unix socket (nothing in /var/run/postgresql),
+    # small memory, fsync on; synchronous_commit=off only risks the last few commits on a crash.
+    spawn postgres "$logfile" "${AS_PG[@]}" "$PG_BIN/postgres" -D "$PG_DATA" \
+      -c port="$POSTGRES_PORT" -c listen_addresses=127.0.0.1 -c unix_socket_directories= \
+      -c shared_buffers=32MB -c max_connections=100 -c synchronous_commit=off \
+      -c logging_collector=off -c log_line_prefix='%m [%p] %q%u@%d ' -c log_min_messages=warning
+    log "postgres: started pid $(running_pid postgres || echo '?'), waiting for pg_isready"
+  fi
+  wait_until postgres "$logfile" pg_ready
+  create_ferretdb_database
+  log "postgres: ready on 127.0.0.1:$POSTGRES_PORT ($(since "$t0"))"
+}
+
 # ---------------------------------------------------------------- FerretDB
 
 install_ferretdb() {
@@ -198,14 +296,26 @@ start_ferretdb() {
   t0=$(now)
   install_ferretdb
   if pid=$(running_pid ferretdb); then
-    log "ferretdb: already running (pid $pid), checking"
+    local running
+    running=$(ferretdb_backend_of "$pid")
+    log "ferretdb: already running (pid $pid, $running backend), checking"
+    if [[ $running != "$FERRETDB_BACKEND" ]]; then
+      log "ferretdb: WARNING it runs on $running, not on FERRETDB_BACKEND=$FERRETDB_BACKEND; to switch: infra/down.sh && FERRETDB_BACKEND=$FERRETDB_BACKEND infra/up.sh"
+    fi
   else
     check_port_free ferretdb "$MONGO_PORT"
-    mkdir -p "$FERRETDB_DATA"
+    local storage=()
+    if [[ $FERRETDB_BACKEND == postgresql ]]; then
+      storage=(-handler postgresql -postgresql-url "$FERRETDB_POSTGRESQL_URL")
+    else
+      mkdir -p "$FERRETDB_DATA"
+      storage=(-handler sqlite -sqlite-dir "$FERRETDB_DATA")
+    fi
     spawn ferretdb "$logfile" "$FERRETDB_BIN" serve -listen-addr "127.0.0.1:$MONGO_PORT" \
-      -sqlite-dir "$FERRETDB_DATA" -log-level "$FERRETDB_LOG_LEVEL"
-    log "ferretdb: started pid $(running_pid ferretdb || echo '?'), waiting for ping"
+      "${storage[@]}" -log-level "$FERRETDB_LOG_LEVEL"
+    log "ferretdb: started pid $(running_pid ferretdb || echo '?') on $FERRETDB_BACKEND, waiting for ping"
   fi
+  # FerretDB's ping also queries its backend (it connects to PostgreSQL lazily).
   wait_until ferretdb "$logfile" "$FERRETDB_BIN" ping -uri "$uri" -timeout 1s
   log "ferretdb: ready on 127.0.0.1:$MONGO_PORT ($(since "$t0"))"
 }
@@ -283,8 +393,9 @@ main() {
   t0=$(now)
   mkdir -p "$STATE_DIR" "$LOG_DIR" "$RUN_DIR"
   take_lock
-  # Redis and FerretDB are quick; starting them first overlaps nothing but keeps errors early.
+  # Redis, PostgreSQL and FerretDB are quick; starting them first overlaps nothing but keeps errors early.
   start_redis
+  if [[ $FERRETDB_BACKEND == postgresql ]]; then start_postgres; fi
   start_ferretdb
   start_kafka
   write_env_file

@@ -53,11 +53,15 @@ const running = new Map<string, ChildProcess>();
 let stopping = false;
 
 function start(service: Service): void {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', service.main], {
-    cwd: root,
-    env: { ...env, ...service.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', service.main],
+    {
+      cwd: root,
+      env: { ...env, ...service.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.set(service.name, child);
   const prefix = `${service.name.padEnd(12)}|`;
   for (const stream of [child.stdout, child.stderr]) {
@@ -95,18 +99,24 @@ function stopAll(): void {
 process.on('SIGINT', stopAll);
 process.on('SIGTERM', stopAll);
 // Collections and indexes first, once: then the projectors start without racing DDL.
-const migrate = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'services/projector/src/migrate.ts'], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const migrate = spawn(
+  process.execPath,
+  ['--disable-warning=ExperimentalWarning', 'services/projector/src/migrate.ts'],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 const migrated = await new Promise<number | null>((resolve) => migrate.once('exit', resolve));
 if (migrated !== 0) {
   console.error('start:distributed: migrate failed');
   process.exit(1);
 }
 for (const service of services) start(service);
-console.log(`started ${services.map((s) => s.name).join(', ')}; API on http://127.0.0.1:${env['PORT'] ?? '3000'}/api/chain`);
+console.log(
+  `started ${services.map((s) => s.name).join(', ')}; API on http://127.0.0.1:${env['PORT'] ?? '3000'}/api/chain`,
+);
 
 function readInfraEnv(): Record<string, string> {
   const file = fileURLToPath(new URL('../.infra/env', import.meta.url));

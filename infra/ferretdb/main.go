@@ -7,7 +7,8 @@
 //
 // Usage:
 //
-//	ferretdb [serve] -listen-addr 127.0.0.1:27017 -sqlite-dir /abs/dir [-log-level info]
+//	ferretdb [serve] -listen-addr 127.0.0.1:27017 -handler postgresql -postgresql-url postgres://user@127.0.0.1:5433/db [-log-level info]
+//	ferretdb [serve] -listen-addr 127.0.0.1:27017 -handler sqlite -sqlite-dir /abs/dir [-log-level info]
 //	ferretdb ping  -uri mongodb://127.0.0.1:27017 [-timeout 2s]   # MongoDB `ping` over the wire
 //	ferretdb smoke -uri mongodb://127.0.0.1:27017                 # insert + find one document
 package main
@@ -52,38 +53,54 @@ func main() {
 	}
 }
 
-// serve runs FerretDB with the SQLite backend until SIGTERM or SIGINT.
+// serve runs FerretDB with the PostgreSQL or the SQLite backend until SIGTERM or SIGINT.
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	listenAddr := fs.String("listen-addr", "127.0.0.1:27017", "TCP listen address")
-	sqliteDir := fs.String("sqlite-dir", "", "directory for the SQLite files (one per database); required")
+	handler := fs.String("handler", "sqlite", "storage backend: postgresql or sqlite")
+	pgURL := fs.String("postgresql-url", "", "PostgreSQL URL, for -handler postgresql (the database must exist)")
+	sqliteDir := fs.String("sqlite-dir", "", "directory for the SQLite files (one per database), for -handler sqlite")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	_ = fs.Parse(args)
 
-	if *sqliteDir == "" {
-		return errors.New("-sqlite-dir is required")
-	}
-	dir, err := filepath.Abs(*sqliteDir)
-	if err != nil {
-		return err
-	}
-	// FerretDB requires an existing directory and a trailing slash in the URI.
-	if err = os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-
 	var level slog.Level
-	if err = level.UnmarshalText([]byte(*logLevel)); err != nil {
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listenAddr},
-		Logger:    logger,
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
-	})
+	config := &ferretdb.Config{
+		Listener: ferretdb.ListenerConfig{TCP: *listenAddr},
+		Logger:   logger,
+		Handler:  *handler,
+	}
+	var storage string
+	switch *handler {
+	case "postgresql":
+		if *pgURL == "" {
+			return errors.New("-postgresql-url is required with -handler postgresql")
+		}
+		config.PostgreSQLURL = *pgURL
+		storage = *pgURL
+	case "sqlite":
+		if *sqliteDir == "" {
+			return errors.New("-sqlite-dir is required with -handler sqlite")
+		}
+		dir, err := filepath.Abs(*sqliteDir)
+		if err != nil {
+			return err
+		}
+		// FerretDB requires an existing directory and a trailing slash in the URI.
+		if err = os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		config.SQLiteURL = "file:" + dir + "/"
+		storage = dir
+	default:
+		return fmt.Errorf("-handler %q: use postgresql or sqlite", *handler)
+	}
+
+	f, err := ferretdb.New(config)
 	if err != nil {
 		return err
 	}
@@ -91,7 +108,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
-	logger.Info("ferretdb wrapper starting", "listen", *listenAddr, "sqlite", dir, "pid", os.Getpid())
+	logger.Info("ferretdb wrapper starting", "listen", *listenAddr, "handler", *handler, "storage", storage, "pid", os.Getpid())
 	err = f.Run(ctx)
 	logger.Info("ferretdb wrapper stopped")
 	return err

@@ -19,6 +19,7 @@ import {
  * The topic contract (docs/topics.md), end to end on a real Kafka: what the follower publishes is
  * read back by the example downstream consumer, which validates every value against the committed
  * JSON Schemas in docs/schemas/ (with ajv, as a third party would, not with our zod schemas).
+ * The tests run in order: the later ones use the block messages the first one read.
  */
 const BLOCKS = 200;
 const CONSUMER = fileURLToPath(new URL('../../examples/topic-consumer/consume.ts', import.meta.url));
@@ -90,7 +91,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
       seq += value.txs.length;
     }
     expect(seq, 'the devnet history has transactions').toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('publishes one state message per write of the block events, keyed by write.key, in chain order per key', async () => {
     expect(blocks, 'needs the block messages of the test before').toHaveLength(BLOCKS);
@@ -122,7 +123,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(new Map(states.map((s) => [s.eventId, s.write.key]))).toEqual(expected);
     expect(states.every((s) => s.eventId === `state:${s.write.pos}`)).toBe(true);
     stateCount = states.length;
-  });
+  }, 60_000);
 
   it('validates for real: the schemas reject a message that breaks the contract', async () => {
     const validators = await loadValidators();
@@ -172,7 +173,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     const run2 = await read();
     expect(run2.offsets).toEqual([]);
     expect(run2.error).toMatchObject({ name: 'ContractViolation' });
-  });
+  }, 60_000);
 
   it('runs as a program: one line per block, then a summary; exits 0 after MAX_MESSAGES', async () => {
     expect(stateCount, 'needs the state count of the test before').toBeGreaterThan(0);
@@ -185,7 +186,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(run.stderr()).toContain(
       `consumed ${BLOCKS + stateCount} messages (${BLOCKS} blocks, ${stateCount} state writes), all valid; stopped by max-messages`,
     );
-  });
+  }, 60_000);
 
   it('runs as a program: stops cleanly on SIGINT', async () => {
     const run = runConsumer({ TOPICS: 'blocks' });
@@ -193,7 +194,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     run.child.kill('SIGINT');
     expect(await run.exit, run.stderr()).toBe(0);
     expect(run.stderr()).toMatch(/consumed \d+ messages \(\d+ blocks, 0 state writes\), all valid; stopped by signal/);
-  });
+  }, 60_000);
 
   function runConsumer(env: Record<string, string>) {
     const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', CONSUMER], {

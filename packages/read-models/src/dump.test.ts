@@ -26,6 +26,8 @@ describe('dumpReadModels', () => {
   });
 
   it('sorts keys at every level', () => {
-    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}',
+    );
   });
 });

@@ -46,7 +46,11 @@ const consumerLag = new Gauge({
   registers: [registry],
 });
 
-const [log, store, counters] = await Promise.all([openEventLog(config, logger), openReadStore(config), openCounters(config)]);
+const [log, store, counters] = await Promise.all([
+  openEventLog(config, logger),
+  openReadStore(config),
+  openCounters(config),
+]);
 shutdown.add('store', () => store.close());
 shutdown.add('counters', () => counters.close());
 shutdown.add('log', () => log.close());
@@ -87,7 +91,10 @@ const measureLag = async (): Promise<number> => {
   }
   return total;
 };
-const lagTimer = setInterval(() => void measureLag().catch((err: unknown) => logger.warn({ err }, 'lag not measured')), 5000);
+const lagTimer = setInterval(
+  () => void measureLag().catch((err: unknown) => logger.warn({ err }, 'lag not measured')),
+  5000,
+);
 shutdown.add('lag timer', async () => clearInterval(lagTimer));
 const ops = await startOpsServer({
   port: config.OPS_PORT,

@@ -1,4 +1,11 @@
-import { AdapterConfigSchema, describeAdapters, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
+import {
+  AdapterConfigSchema,
+  describeAdapters,
+  openCounters,
+  openEventLog,
+  openReadStore,
+  topicsOf,
+} from '@mtc/adapters';
 import { COLLECTION_SPECS, dumpReadModels } from '@mtc/read-models';
 import { createServiceContext, envBoolean, sleep } from '@mtc/runtime';
 import { z } from 'zod';
@@ -19,7 +26,11 @@ const Config = AdapterConfigSchema.extend({
 
 const ctx = createServiceContext('rebuild', Config);
 const { config, logger, shutdown } = ctx;
-const [log, store, counters] = await Promise.all([openEventLog(config, logger), openReadStore(config), openCounters(config)]);
+const [log, store, counters] = await Promise.all([
+  openEventLog(config, logger),
+  openReadStore(config),
+  openCounters(config),
+]);
 shutdown.add('store', () => store.close());
 shutdown.add('counters', () => counters.close());
 shutdown.add('log', () => log.close());
@@ -29,7 +40,9 @@ if (config.REBUILD_DROP) await store.drop();
 const nonEmpty = [];
 for (const { name } of COLLECTION_SPECS) if ((await store.collection(name).count()) > 0) nonEmpty.push(name);
 if (nonEmpty.length > 0) {
-  await ctx.fail(new Error(`the target store is not empty (${nonEmpty.join(', ')}): use a fresh one or REBUILD_DROP=true`));
+  await ctx.fail(
+    new Error(`the target store is not empty (${nonEmpty.join(', ')}): use a fresh one or REBUILD_DROP=true`),
+  );
 }
 
 const topics = topicsOf(config);

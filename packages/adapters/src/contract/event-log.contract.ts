@@ -328,7 +328,7 @@ export function describeEventLogContract(
       expect(values(c.records)).toEqual(messages('d', 3).map((m) => m.value));
     });
 
-    it('reports a group\'s lag: everything before it consumes, nothing once it committed all', async () => {
+    it("reports a group's lag: everything before it consumes, nothing once it committed all", async () => {
       const log = await openLog();
       const topic = topicName();
       const group = groupName();

@@ -237,7 +237,8 @@ function bySize(messages: { key: string; value: string }[]): { key: string; valu
   let size = 0;
   for (const m of messages) {
     const bytes = Buffer.byteLength(m.value) + Buffer.byteLength(m.key);
-    if (bytes > MAX_MESSAGE_BYTES) throw new Error(`a message of ${bytes} bytes exceeds the topic limit of ${MAX_MESSAGE_BYTES}`);
+    if (bytes > MAX_MESSAGE_BYTES)
+      throw new Error(`a message of ${bytes} bytes exceeds the topic limit of ${MAX_MESSAGE_BYTES}`);
     const last = chunks.at(-1);
     if (last && size + bytes <= MAX_REQUEST_BYTES) {
       last.push(m);

@@ -54,7 +54,8 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
         for (const index of spec.indexes) {
           const key = Object.fromEntries(index.fields.map(([f, d]) => [f, d]));
           const name = index.fields.map(([f, d]) => `${f}_${d}`).join('_');
-          if (!present.has(name)) await db.collection(spec.name).createIndex(key, { name, unique: index.unique ?? false });
+          if (!present.has(name))
+            await db.collection(spec.name).createIndex(key, { name, unique: index.unique ?? false });
         }
       }
     },
