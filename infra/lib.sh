@@ -37,7 +37,14 @@ PG_HOME="$STATE_DIR/postgres"
 PG_DATA="$PG_HOME/data"
 PG_SUPERUSER=postgres                     # bootstrap superuser of the private cluster (initdb -U)
 PG_DATABASE=ferretdb                      # database (and owning role) FerretDB stores into
-FERRETDB_POSTGRESQL_URL="postgres://$PG_DATABASE@127.0.0.1:$POSTGRES_PORT/$PG_DATABASE?sslmode=disable"
+# FerretDB v1 keeps a pooled connection for the read part of every update/delete while it takes a
+# second one for the write: when all pooled connections are held that way (as many concurrent
+# write commands as the pool has connections), every command waits for ever. FerretDB's default
+# pool is 50; ours is FERRETDB_PG_POOL (PostgreSQL's max_connections is set above it). Idle
+# connections are closed after a minute.
+FERRETDB_PG_POOL=${FERRETDB_PG_POOL:-400}
+[[ $FERRETDB_PG_POOL =~ ^[1-9][0-9]*$ ]] || { printf '[infra] ERROR: FERRETDB_PG_POOL=%s is not a number\n' "$FERRETDB_PG_POOL" >&2; exit 1; }
+FERRETDB_POSTGRESQL_URL="postgres://$PG_DATABASE@127.0.0.1:$POSTGRES_PORT/$PG_DATABASE?sslmode=disable&pool_max_conns=$FERRETDB_PG_POOL&pool_max_conn_idle_time=1m"
 
 log() { printf '[infra] %s\n' "$*" >&2; }
 die() { printf '[infra] ERROR: %s\n' "$*" >&2; exit 1; }

@@ -258,14 +258,21 @@ start_postgres() {
     check_port_free postgres "$POSTGRES_PORT"
     # Settings on the command line (they win over postgresql.conf, and a changed POSTGRES_PORT
     # applies at the next start): loopback TCP only, no unix socket (nothing in /var/run/postgresql),
-    # small memory, fsync on; synchronous_commit=off only risks the last few commits on a crash.
+    # small memory, fsync on; synchronous_commit=off only risks the last few commits on a crash;
+    # max_connections above FerretDB's pool (see FERRETDB_PG_POOL in lib.sh); log_min_messages=log
+    # keeps start/stop/checkpoint lines but not the ERROR of every duplicate key a client causes.
     spawn postgres "$logfile" "${AS_PG[@]}" "$PG_BIN/postgres" -D "$PG_DATA" \
       -c port="$POSTGRES_PORT" -c listen_addresses=127.0.0.1 -c unix_socket_directories= \
-      -c shared_buffers=32MB -c max_connections=100 -c synchronous_commit=off \
-      -c logging_collector=off -c log_line_prefix='%m [%p] %q%u@%d ' -c log_min_messages=warning
+      -c shared_buffers=32MB -c max_connections=$((FERRETDB_PG_POOL + 20)) -c synchronous_commit=off \
+      -c logging_collector=off -c log_line_prefix='%m [%p] %q%u@%d ' -c log_min_messages=log
     log "postgres: started pid $(running_pid postgres || echo '?'), waiting for pg_isready"
   fi
   wait_until postgres "$logfile" pg_ready
+  local max
+  max=$(pg_sql "SHOW max_connections")
+  if ((max < FERRETDB_PG_POOL + 10)); then
+    log "postgres: WARNING max_connections=$max is below FERRETDB_PG_POOL=$FERRETDB_PG_POOL + 10 (started with another pool size); restart: infra/down.sh && infra/up.sh"
+  fi
   create_ferretdb_database
   log "postgres: ready on 127.0.0.1:$POSTGRES_PORT ($(since "$t0"))"
 }

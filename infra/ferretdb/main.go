@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -67,7 +68,7 @@ func serve(args []string) error {
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(quietHandler{slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})})
 
 	config := &ferretdb.Config{
 		Listener: ferretdb.ListenerConfig{TCP: *listenAddr},
@@ -114,6 +115,38 @@ func serve(args []string) error {
 	return err
 }
 
+// quietHandler drops the ERROR record that FerretDB's pgx tracer writes for every statement
+// PostgreSQL rejects with unique_violation (SQLSTATE 23505): that is each duplicate key (E11000)
+// a client is answered, e.g. every guarded upsert that loses, and it would log the whole document.
+type quietHandler struct{ slog.Handler }
+
+func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError && isUniqueViolation(r) {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h quietHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return quietHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h quietHandler) WithGroup(name string) slog.Handler {
+	return quietHandler{h.Handler.WithGroup(name)}
+}
+
+func isUniqueViolation(r slog.Record) bool {
+	found := false
+	r.Attrs(func(a slog.Attr) bool {
+		if err, ok := a.Value.Any().(error); ok && a.Key == "err" &&
+			strings.HasSuffix(err.Error(), "(SQLSTATE 23505)") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // withClient connects a real MongoDB Go driver to -uri and runs fn.
 func withClient(name string, args []string, fn func(context.Context, *mongo.Client) error) error {
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
@@ -149,7 +182,12 @@ func ping(ctx context.Context, client *mongo.Client) error {
 // smoke inserts one document into a scratch database, reads it back and drops the database.
 func smoke(ctx context.Context, client *mongo.Client) error {
 	db := client.Database("infra_smoke")
-	defer func() { _ = db.Drop(context.Background()) }()
+	defer func() {
+		// Not ctx: the database is dropped even after a failure, but never waits for ever.
+		dropCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = db.Drop(dropCtx)
+	}()
 
 	coll := db.Collection("smoke")
 	want := fmt.Sprintf("hello-%d", time.Now().UnixNano())
