@@ -24,7 +24,11 @@ type Stored = Document & { _id: string };
 type Op = AnyBulkWriteOperation<Stored>;
 
 export async function createMongoReadStore(options: MongoReadStoreOptions): Promise<ReadStore> {
-  const client = new MongoClient(options.url, { retryWrites: false, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 });
+  const client = new MongoClient(options.url, {
+    retryWrites: false,
+    serverSelectionTimeoutMS: 10_000,
+    maxPoolSize: 20,
+  });
   await client.connect();
   const db: Db = client.db(options.database);
 
