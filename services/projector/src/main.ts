@@ -1,27 +1,19 @@
-import {
-  AdapterConfigSchema,
-  describeAdapters,
-  openCounters,
-  openEventLog,
-  openReadStore,
-  topicsOf,
-} from '@mtc/adapters';
+import { topicsOf } from '@mtc/adapters';
 import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
+import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
 import { createProjector, DEFAULT_PROJECTOR_GROUP } from './projector.ts';
 
 /**
  * A projector on its own: log → read models. Several may run in one consumer group; they share
  * the topic's partitions and any of them may be killed at any time.
  */
-const Config = AdapterConfigSchema.extend({
-  LOG_LEVEL: z.string().default('info'),
+const Config = ProjectorBaseConfig.extend({
   OPS_PORT: port.default(9102),
   OPS_HOST: z.string().default('127.0.0.1'),
   PROJECTOR_GROUP: z.string().min(1).default(DEFAULT_PROJECTOR_GROUP),
   PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
-  STATS_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(0),
   /** Ready while the group's lag, summed over both topics, stays at or below this many messages. */
   READY_MAX_LAG: z.coerce.number().int().min(0).default(1000),
 });
@@ -46,15 +38,7 @@ const consumerLag = new Gauge({
   registers: [registry],
 });
 
-const [log, store, counters] = await Promise.all([
-  openEventLog(config, logger),
-  openReadStore(config),
-  openCounters(config),
-]);
-shutdown.add('store', () => store.close());
-shutdown.add('counters', () => counters.close());
-shutdown.add('log', () => log.close());
-logger.info(describeAdapters(config), 'adapters');
+const { log, store, counters } = await openProjectorPorts(ctx);
 
 let lastHeight = 0;
 const subscription = await createProjector({

@@ -1,14 +1,8 @@
-import {
-  AdapterConfigSchema,
-  describeAdapters,
-  openCounters,
-  openEventLog,
-  openReadStore,
-  topicsOf,
-} from '@mtc/adapters';
+import { topicsOf } from '@mtc/adapters';
 import { COLLECTION_SPECS, dumpReadModels } from '@mtc/read-models';
 import { createServiceContext, envBoolean, sleep } from '@mtc/runtime';
 import { z } from 'zod';
+import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
 import { createProjector } from './projector.ts';
 
 /**
@@ -17,24 +11,15 @@ import { createProjector } from './projector.ts';
  * stops once the group has caught up with the log, and prints the canonical dump of the result.
  * Serving switches over by pointing the API at the rebuilt store.
  */
-const Config = AdapterConfigSchema.extend({
-  LOG_LEVEL: z.string().default('info'),
+const Config = ProjectorBaseConfig.extend({
   REBUILD_GROUP: z.string().min(1).default(`mtc-rebuild-${Date.now()}`),
   REBUILD_DROP: envBoolean.default(false),
-  STATS_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(0),
 });
 
 const ctx = createServiceContext('rebuild', Config);
 const { config, logger, shutdown } = ctx;
-const [log, store, counters] = await Promise.all([
-  openEventLog(config, logger),
-  openReadStore(config),
-  openCounters(config),
-]);
-shutdown.add('store', () => store.close());
-shutdown.add('counters', () => counters.close());
-shutdown.add('log', () => log.close());
-logger.info({ ...describeAdapters(config), group: config.REBUILD_GROUP }, 'rebuilding read models from offset 0');
+const { log, store, counters } = await openProjectorPorts(ctx);
+logger.info({ group: config.REBUILD_GROUP }, 'rebuilding read models from offset 0');
 
 if (config.REBUILD_DROP) await store.drop();
 const nonEmpty = [];
