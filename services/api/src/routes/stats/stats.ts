@@ -42,8 +42,10 @@ export const txStatsRoute = defineRoute({
     const { dates, todayStart } = statsDays(nowMs, app.config.STATS_UTC_OFFSET_MINUTES, query.days);
     const [docs, todaySoFar, yesterdaySameTime] = await Promise.all([
       app.models.dailyTx.getMany(dates),
-      app.counters.txCountBetween(todayStart, now),
-      app.counters.txCountBetween(todayStart - DAY_S, now - DAY_S),
+      // Buckets are whole minutes: count through the current one, or the newest blocks would be
+      // missing from todaySoFar (and yesterday's figure is cut at the same minute).
+      app.counters.txCountBetween(todayStart, now + 60),
+      app.counters.txCountBetween(todayStart - DAY_S, now - DAY_S + 60),
     ]);
     const counts = new Map(docs.map((d) => [d._id, d.count]));
     return {
