@@ -42,8 +42,8 @@ export interface FollowerDeps {
   signal: AbortSignal;
   topics?: TopicNames;
   options?: Partial<FollowerOptions>;
-  /** Called after each publish with the newest published height and the node's height. */
-  onProgress?: (published: number, nodeHeight: number) => void;
+  /** Called after each publish: the newest published height, the node's height, blocks in the batch. */
+  onProgress?: (published: number, nodeHeight: number, blocks: number) => void;
 }
 
 export interface Follower {
@@ -152,7 +152,7 @@ export function createFollower(deps: FollowerDeps): Follower {
           events.map((e) => ({ key: String(e.height), value: e })),
         );
         logger.debug({ from: heights[0], to: last, head }, 'published blocks');
-        deps.onProgress?.(last, head);
+        deps.onProgress?.(last, head, events.length);
       }
     }
   }

@@ -42,8 +42,9 @@ const follower = createFollower({
   signal: shutdown.signal,
   topics: topicsOf(config),
   options: { blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY, pollIntervalMs: config.FOLLOWER_POLL_MS },
-  onProgress: (height, head) => {
-    blocks.inc(height - last.published);
+  onProgress: (height, head, count) => {
+    // Count this batch, not the height: a restarted follower resumes at its log's last block.
+    blocks.inc(count);
     last = { published: height, head };
     published.set(height);
     nodeHeight.set(head);
