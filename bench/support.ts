@@ -6,7 +6,7 @@ import { createDevnet, startDevnetServer, type Devnet, type DevnetServer } from 
 import { topicNames, type TopicNames } from '@mtc/domain';
 import { createFollower } from '@mtc/follower';
 import type { Counters, EventLog, ReadStore } from '@mtc/ports';
-import { createProjector, DEFAULT_PROJECTOR_GROUP } from '@mtc/projector';
+import { createProjector, DEFAULT_PROJECTOR_GROUP, projectorLag, totalLag } from '@mtc/projector';
 import { COLLECTIONS, HEAD_ID, type HeadDoc } from '@mtc/read-models';
 import { silentLogger } from '@mtc/runtime';
 import { z } from 'zod';
@@ -188,8 +188,7 @@ async function headHeight(store: ReadStore): Promise<number> {
 }
 
 async function caughtUp(log: EventLog, topics: TopicNames, group = DEFAULT_PROJECTOR_GROUP): Promise<boolean> {
-  const lags = await Promise.all([log.lag(topics.blocks, `${group}.chain`), log.lag(topics.state, `${group}.state`)]);
-  return lags.flat().every((p) => p.lag === 0);
+  return totalLag(await projectorLag(log, topics, group)) === 0;
 }
 
 /** Polls `check` until true; resolves with the ms since `started`. The overall timeout bounds it. */

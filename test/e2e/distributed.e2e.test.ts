@@ -3,6 +3,7 @@ import { createMongoReadStore, openEventLog, topicsOf, AdapterConfigSchema } fro
 import { describeWithInfra } from '@mtc/adapters/contract';
 import { createDevnet, startDevnetServer, type Devnet } from '@mtc/devnet';
 import type { EventLog, ReadStore } from '@mtc/ports';
+import { projectorLag, totalLag } from '@mtc/projector';
 import { dumpReadModels } from '@mtc/read-models';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getJson, waitFor } from '../support/explorer-process.ts';
@@ -60,14 +61,8 @@ describeWithInfra(
       opened.push(s);
       return s;
     };
-    const lagOf = async (group: string): Promise<number> => {
-      const topics = topicsOf(AdapterConfigSchema.parse(base));
-      const lags = await Promise.all([
-        log.lag(topics.blocks, `${group}.chain`),
-        log.lag(topics.state, `${group}.state`),
-      ]);
-      return lags.flat().reduce((sum, p) => sum + p.lag, 0);
-    };
+    const lagOf = async (group: string): Promise<number> =>
+      totalLag(await projectorLag(log, topicsOf(AdapterConfigSchema.parse(base)), group));
     const caughtUp = (group: string) =>
       waitFor(`group ${group} to catch up`, async () => ((await lagOf(group)) === 0 ? true : undefined), 240_000, 250);
 

@@ -1,2 +1,9 @@
-export { createProjector, DEFAULT_PROJECTOR_GROUP, type Projector, type ProjectorDeps } from './projector.ts';
+export {
+  createProjector,
+  DEFAULT_PROJECTOR_GROUP,
+  projectorLag,
+  totalLag,
+  type Projector,
+  type ProjectorDeps,
+} from './projector.ts';
 export { projectBlocks, statsDay, type ProjectionOptions } from './projection.ts';

@@ -3,7 +3,7 @@ import { createMetricsRegistry, createServiceContext, port, startOpsServer } fro
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
 import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
-import { createProjector, DEFAULT_PROJECTOR_GROUP } from './projector.ts';
+import { createProjector, DEFAULT_PROJECTOR_GROUP, projectorLag, totalLag } from './projector.ts';
 
 /**
  * A projector on its own: log → read models. Several may run in one consumer group; they share
@@ -63,17 +63,9 @@ shutdown.add('projector', () => subscription.stop());
 const topics = topicsOf(config);
 /** Reads the group's lag per partition into the gauge; the total. */
 const measureLag = async (): Promise<number> => {
-  let total = 0;
-  for (const [topic, group] of [
-    [topics.blocks, `${config.PROJECTOR_GROUP}.chain`],
-    [topics.state, `${config.PROJECTOR_GROUP}.state`],
-  ] as const) {
-    for (const { partition, lag } of await log.lag(topic, group)) {
-      consumerLag.set({ topic, partition: String(partition) }, lag);
-      total += lag;
-    }
-  }
-  return total;
+  const lags = await projectorLag(log, topics, config.PROJECTOR_GROUP);
+  for (const { topic, partition, lag } of lags) consumerLag.set({ topic, partition: String(partition) }, lag);
+  return totalLag(lags);
 };
 const lagTimer = setInterval(
   () => void measureLag().catch((err: unknown) => logger.warn({ err }, 'lag not measured')),

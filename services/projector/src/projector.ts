@@ -31,6 +31,30 @@ export interface Projector {
 
 export const DEFAULT_PROJECTOR_GROUP = 'mtc-projector';
 
+/** The consumer group of each subscription, derived from the projector's group name. */
+function subscriptions(topics: TopicNames, group: string): Record<'state' | 'chain', { topic: string; group: string }> {
+  return {
+    state: { topic: topics.state, group: `${group}.state` },
+    chain: { topic: topics.blocks, group: `${group}.chain` },
+  };
+}
+
+/** What a projector group has not yet committed, per topic partition (see docs/topics.md). */
+export async function projectorLag(
+  log: EventLog,
+  topics: TopicNames,
+  group: string,
+): Promise<{ topic: string; partition: number; lag: number }[]> {
+  const per = await Promise.all(
+    Object.values(subscriptions(topics, group)).map(async (s) =>
+      (await log.lag(s.topic, s.group)).map((p) => ({ topic: s.topic, ...p })),
+    ),
+  );
+  return per.flat();
+}
+
+export const totalLag = (lags: readonly { lag: number }[]): number => lags.reduce((sum, p) => sum + p.lag, 0);
+
 export function createProjector(deps: ProjectorDeps): Projector {
   const logger = deps.logger.child({ component: 'projector' });
   const retry = <T>(what: string, op: () => Promise<T>): Promise<T> =>
@@ -66,11 +90,9 @@ export function createProjector(deps: ProjectorDeps): Projector {
   return {
     async start() {
       await deps.store.ensureCollections(COLLECTION_SPECS);
-      const state = await deps.log.consume(
-        { topic: topics.state, group: `${group}.state`, maxBatch },
-        projectStateBatch,
-      );
-      const chain = await deps.log.consume({ topic: topics.blocks, group: `${group}.chain`, maxBatch }, projectChain);
+      const subs = subscriptions(topics, group);
+      const state = await deps.log.consume({ ...subs.state, maxBatch }, projectStateBatch);
+      const chain = await deps.log.consume({ ...subs.chain, maxBatch }, projectChain);
       return {
         done: Promise.all([state.done, chain.done]).then(() => undefined),
         stop: async () => {

@@ -3,7 +3,7 @@ import { COLLECTION_SPECS, dumpReadModels } from '@mtc/read-models';
 import { createServiceContext, envBoolean, sleep } from '@mtc/runtime';
 import { z } from 'zod';
 import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
-import { createProjector } from './projector.ts';
+import { createProjector, projectorLag, totalLag } from './projector.ts';
 
 /**
  * `npm run rebuild`: replays both topics from offset 0 with a new consumer group into the
@@ -43,10 +43,7 @@ const subscription = await createProjector({
 }).start();
 subscription.done.catch((error: unknown) => ctx.fail(error));
 
-const behind = async (): Promise<number> => {
-  const lags = await Promise.all([log.lag(topics.blocks, `${group}.chain`), log.lag(topics.state, `${group}.state`)]);
-  return lags.flat().reduce((sum, p) => sum + p.lag, 0);
-};
+const behind = async (): Promise<number> => totalLag(await projectorLag(log, topics, group));
 for (let left = await behind(); left > 0; left = await behind()) {
   logger.info({ left }, 'rebuilding');
   await sleep(1000, shutdown.signal);
