@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readEnvFile } from '@mtc/runtime';
 
 /**
  * `npm run start:distributed`: the services as separate processes against Kafka, MongoDB and
@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
  * Ctrl-C stops them all.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
-const env: Record<string, string | undefined> = { ...readInfraEnv(), ...process.env };
+const env: Record<string, string | undefined> = {
+  ...readEnvFile(fileURLToPath(new URL('../.infra/env', import.meta.url))),
+  ...process.env,
+};
 for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL']) {
   if (!env[key]) {
     console.error(`start:distributed: ${key} is not set (run npm run infra:up, or set it)`);
@@ -117,15 +120,3 @@ for (const service of services) start(service);
 console.log(
   `started ${services.map((s) => s.name).join(', ')}; API on http://127.0.0.1:${env['PORT'] ?? '3000'}/api/chain`,
 );
-
-function readInfraEnv(): Record<string, string> {
-  const file = fileURLToPath(new URL('../.infra/env', import.meta.url));
-  if (!existsSync(file)) return {};
-  return Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line && !line.startsWith('#') && line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
-}

@@ -5,3 +5,4 @@ export * from './shutdown.ts';
 export * from './ops-server.ts';
 export * from './service.ts';
 export * from './concurrency.ts';
+export * from './env-file.ts';

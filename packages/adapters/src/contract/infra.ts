@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readEnvFile } from '@mtc/runtime';
 import { describe } from 'vitest';
 
 /**
@@ -12,13 +12,7 @@ export type InfraKey = 'KAFKA_BROKERS' | 'MONGO_URL' | 'REDIS_URL';
 const ENV_FILE = fileURLToPath(new URL('../../../../.infra/env', import.meta.url));
 
 export function infraSetting(key: InfraKey): string | undefined {
-  if (process.env[key]) return process.env[key];
-  if (!existsSync(ENV_FILE)) return undefined;
-  for (const line of readFileSync(ENV_FILE, 'utf8').split('\n')) {
-    const [k, ...rest] = line.split('=');
-    if (k?.trim() === key) return rest.join('=').trim() || undefined;
-  }
-  return undefined;
+  return process.env[key] || readEnvFile(ENV_FILE)[key] || undefined;
 }
 
 /** `describe` when every key is configured; otherwise skip (or fail under REQUIRE_INFRA=1). */

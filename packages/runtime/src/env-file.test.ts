@@ -1,0 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readEnvFile } from './env-file.ts';
+
+describe('readEnvFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mtc-env-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads KEY=value lines, keeping "=" inside values and skipping comments and blanks', () => {
+    const file = join(dir, 'env');
+    writeFileSync(file, '# servers\nKAFKA_BROKERS=127.0.0.1:9092\n\nMONGO_URL=mongodb://h:1/?a=b\nnot a setting\n');
+    expect(readEnvFile(file)).toEqual({ KAFKA_BROKERS: '127.0.0.1:9092', MONGO_URL: 'mongodb://h:1/?a=b' });
+  });
+
+  it('reads a missing file as empty', () => {
+    expect(readEnvFile(join(dir, 'absent'))).toEqual({});
+  });
+});
