@@ -1,50 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const MAIN = fileURLToPath(new URL('../../services/explorer/src/main.ts', import.meta.url));
+import { spawnService, waitForOutput, type ServiceProcess } from './service-process.ts';
 
 /** The all-in-one explorer as a real child process, so that a test can SIGKILL it. */
-export interface ExplorerProcess {
+export interface ExplorerProcess extends ServiceProcess {
   apiUrl: string;
-  child: ChildProcess;
-  /** Output so far, for failure messages. */
-  output(): string;
-  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export async function spawnExplorer(env: Record<string, string>, timeoutMs = 60_000): Promise<ExplorerProcess> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const apiUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`explorer did not start:\n${out}`)), timeoutMs);
-    const onData = (): void => {
-      const m = /Explorer API: (http:\/\/[^\s]+)\/api\/chain/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`explorer exited with ${code}:\n${out}`));
-    });
-  });
-  return {
-    apiUrl,
-    child,
-    output: () => out,
-    kill: async (signal) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
-  };
+  const service = spawnService('services/explorer/src/main.ts', { PORT: '0', ...env });
+  const [, apiUrl] = await waitForOutput(service, /Explorer API: (http:\/\/\S+)\/api\/chain/, timeoutMs);
+  return { ...service, apiUrl: apiUrl! };
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs` with the last error. */
