@@ -145,9 +145,13 @@ function decodeActivity(entries: readonly RawEntry[]): Activity[] {
         const t = record(e.parameters);
         out.push({
           kind: 'tokenCreate',
+          jobType: e.type,
           tokenId,
           owner: str(t['owner']),
           totalsupply: lenientAmount(t['totalsupply']),
+          name: str(t['name']),
+          symbol: str(t['symbol']),
+          decimal: int(t['decimal']),
         });
         break;
       }
@@ -160,6 +164,7 @@ function decodeActivity(entries: readonly RawEntry[]): Activity[] {
         const match = reserve.find((r) => r['address'] === p[1]);
         out.push({
           kind: 'tokenReserve',
+          jobType: e.type,
           tokenId,
           from: p[0] ?? '',
           to: p[1] ?? '',
@@ -177,6 +182,7 @@ function decodeActivity(entries: readonly RawEntry[]): Activity[] {
         );
         out.push({
           kind: e.type === 'tokenIncrease' ? 'tokenMint' : 'tokenBurn',
+          jobType: e.type,
           tokenId,
           owner: ownerEntry?.datakey ?? str(e.values?.['owner']),
           amount: lenientAmount(p[1]),
@@ -186,7 +192,7 @@ function decodeActivity(entries: readonly RawEntry[]): Activity[] {
         break;
       }
       case 'NewWallet':
-        if (e.datakey) out.push({ kind: 'walletCreate', address: e.datakey });
+        if (e.datakey) out.push({ kind: 'walletCreate', jobType: e.type, address: e.datakey });
         break;
       default:
         break;

@@ -68,50 +68,196 @@ export const StateWrite = z.discriminatedUnion('kind', [
 ]);
 export type StateWrite = z.infer<typeof StateWrite>;
 
-/** What a transaction did, in business terms (valid transactions only). */
-export const Activity = z.discriminatedUnion('kind', [
+/**
+ * What a transaction did, in business terms (valid transactions only): one typed event per kind, so
+ * a consumer can follow transfers, mints, burns, creates, sales and auctions without reading raw
+ * entries. `jobType` is the node entry type the event was read from. New kinds are additions: a
+ * consumer must skip a `kind` it does not know (see `UnknownActivity`).
+ */
+const tokenId = z.number().int().nonnegative();
+const unix = z.number().int();
+
+/** One payout of a DEX settlement (CC-t `mtc.go` TDexPaymentInfo), as the chaincode recorded it. */
+export const Payment = z.object({
+  from: z.string(),
+  to: z.string(),
+  amount,
+  token: tokenId,
+  type: z.string(),
+});
+export type Payment = z.infer<typeof Payment>;
+
+export const ActivityKinds = [
+  'transfer',
+  'walletCreate',
+  'tokenCreate',
+  'tokenReserve',
+  'tokenMint',
+  'tokenBurn',
+  'tokenUpdate',
+  'sell',
+  'sellCancel',
+  'buy',
+  'buyRequest',
+  'buyRequestCancel',
+  'buyRequestAccept',
+  'auction',
+  'auctionCancel',
+  'bid',
+  'auctionFinish',
+  'other',
+] as const;
+export type ActivityKind = (typeof ActivityKinds)[number];
+
+const dex = { jobType: z.string(), dexId: z.string(), tokenId };
+
+export const KnownActivity = z.discriminatedUnion('kind', [
+  /** A plain transfer, one recipient of a multitransfer, or a receive (jobType says which). */
   z.object({
     kind: z.literal('transfer'),
     jobType: z.string(),
     from: z.string(),
     to: z.string(),
     amount,
-    tokenId: z.number().int().nonnegative(),
+    tokenId,
     unlockdate: z.number().int().nonnegative(),
     tag: z.string(),
     memo: z.string(),
   }),
+  z.object({ kind: z.literal('walletCreate'), jobType: z.string(), address: z.string() }),
   z.object({
     kind: z.literal('tokenCreate'),
-    tokenId: z.number().int().nonnegative(),
+    jobType: z.string(),
+    tokenId,
     owner: z.string(),
     totalsupply: amount,
+    name: z.string(),
+    symbol: z.string(),
+    decimal: z.number().int(),
   }),
   z.object({
     kind: z.literal('tokenReserve'),
-    tokenId: z.number().int().nonnegative(),
+    jobType: z.string(),
+    tokenId,
     from: z.string(),
     to: z.string(),
     amount,
     unlockdate: z.number().int().nonnegative(),
   }),
+  z.object({ kind: z.literal('tokenMint'), jobType: z.string(), tokenId, owner: z.string(), amount, memo: z.string() }),
+  z.object({ kind: z.literal('tokenBurn'), jobType: z.string(), tokenId, owner: z.string(), amount, memo: z.string() }),
   z.object({
-    kind: z.literal('tokenMint'),
-    tokenId: z.number().int().nonnegative(),
+    kind: z.literal('tokenUpdate'),
+    jobType: z.string(),
+    tokenId,
     owner: z.string(),
+    url: z.string(),
+    information: z.string(),
+    imageChanged: z.boolean(),
+  }),
+  /** An MRC-010 sell order: `amount` moved from the seller's balance into its saleamount escrow. */
+  z.object({
+    kind: z.literal('sell'),
+    ...dex,
+    seller: z.string(),
     amount,
-    memo: z.string(),
+    price: amount,
+    payToken: tokenId,
+    minTradeUnit: amount,
+  }),
+  /** A sell order cancelled: the remainder goes back from escrow to the seller. */
+  z.object({ kind: z.literal('sellCancel'), ...dex, seller: z.string(), amount }),
+  /** A purchase from a sell order, with the payouts (seller, platform fee). */
+  z.object({
+    kind: z.literal('buy'),
+    ...dex,
+    seller: z.string(),
+    buyer: z.string(),
+    amount,
+    payToken: tokenId,
+    payments: z.array(Payment),
+  }),
+  /** A request to buy (`mrc010reqsell`): the buyer escrows the price and fee. */
+  z.object({
+    kind: z.literal('buyRequest'),
+    ...dex,
+    buyer: z.string(),
+    amount,
+    price: amount,
+    payToken: tokenId,
+    escrow: amount,
+  }),
+  z.object({ kind: z.literal('buyRequestCancel'), ...dex, buyer: z.string(), refund: amount }),
+  /** A seller filling (part of) a request to buy. */
+  z.object({
+    kind: z.literal('buyRequestAccept'),
+    ...dex,
+    seller: z.string(),
+    buyer: z.string(),
+    amount,
+    payToken: tokenId,
+    payments: z.array(Payment),
   }),
   z.object({
-    kind: z.literal('tokenBurn'),
-    tokenId: z.number().int().nonnegative(),
-    owner: z.string(),
+    kind: z.literal('auction'),
+    ...dex,
+    seller: z.string(),
     amount,
-    memo: z.string(),
+    startPrice: amount,
+    buyNowPrice: amount,
+    payToken: tokenId,
+    startDate: unix,
+    endDate: unix,
   }),
-  z.object({ kind: z.literal('walletCreate'), address: z.string() }),
+  z.object({ kind: z.literal('auctionCancel'), ...dex, seller: z.string(), amount }),
+  /** A bid; the previous bidder (if any) is refunded in the same transaction. */
+  z.object({
+    kind: z.literal('bid'),
+    ...dex,
+    seller: z.string(),
+    bidder: z.string(),
+    price: amount,
+    payToken: tokenId,
+    payments: z.array(Payment),
+  }),
+  /** The end of an auction: `winning` or `buynow` with a winner, or `failure` (tokens back to the seller). */
+  z.object({
+    kind: z.literal('auctionFinish'),
+    ...dex,
+    outcome: z.enum(['winning', 'buynow', 'failure']),
+    seller: z.string(),
+    winner: z.string(),
+    amount,
+    price: amount,
+    payToken: tokenId,
+    payments: z.array(Payment),
+  }),
+  /** A job type no family decodes (legacy or unknown): shown as generic activity, never dropped. */
+  z.object({ kind: z.literal('other'), jobType: z.string(), key: z.string() }),
 ]);
-export type Activity = z.infer<typeof Activity>;
+export type KnownActivity = z.infer<typeof KnownActivity>;
+
+/**
+ * An activity of a kind this version does not know (a newer follower published it). Consumers,
+ * ours included, skip it: the topic contract only ever adds kinds.
+ */
+export const UnknownActivity = z
+  .looseObject({ kind: z.string(), jobType: z.string() })
+  .refine((a) => !(ActivityKinds as readonly string[]).includes(a.kind), 'a known kind must match its schema');
+export type UnknownActivity = z.infer<typeof UnknownActivity>;
+
+export const Activity = z.union([KnownActivity, UnknownActivity]);
+export type Activity = KnownActivity;
+
+/** Narrows a parsed activity to the kinds this version knows. */
+export function isKnownActivity(a: KnownActivity | UnknownActivity): a is KnownActivity {
+  return (ActivityKinds as readonly string[]).includes(a.kind);
+}
+
+/** The asset an activity is about: the MRC-010 token id in decimal, or null (wallet creation, other). */
+export function activityAsset(a: KnownActivity): string | null {
+  return 'tokenId' in a ? String(a.tokenId) : null;
+}
 
 /** The one-line view of a transaction that lists show. */
 export const TxSummary = z.object({
@@ -165,14 +311,39 @@ export const StateEvent = z.object({
 });
 export type StateEvent = z.infer<typeof StateEvent>;
 
+/**
+ * Topic `mtc.activity.v1`, key = the asset (MRC-010 token id in decimal; an address for wallet
+ * creation; `other` for generic activity): one message per activity of a valid transaction, so a
+ * consumer can follow one asset's history in order without reading whole blocks. Published before
+ * the block it belongs to; a replay may repeat messages (de-duplicate by `eventId`).
+ */
+export const ActivityEvent = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  /** `activity:<pos>`: unique and deterministic. */
+  eventId: z.string(),
+  /** `height:txIndex:activityIndex`, zero-padded: string order is chain order. */
+  pos: z.string(),
+  height: z.number().int().positive(),
+  txId: z.string(),
+  /** The transaction's timestamp (the client's clock, unix s). */
+  timestamp: z.number().int(),
+  activity: Activity,
+});
+export type ActivityEvent = z.infer<typeof ActivityEvent>;
+
 export interface TopicNames {
   blocks: string;
   state: string;
+  activity: string;
 }
 
-export const TOPICS: TopicNames = { blocks: 'mtc.blocks.v1', state: 'mtc.state.v1' };
+export const TOPICS: TopicNames = { blocks: 'mtc.blocks.v1', state: 'mtc.state.v1', activity: 'mtc.activity.v1' };
 
 /** The topic names under a deployment prefix (tests and side-by-side deployments). */
 export function topicNames(prefix = ''): TopicNames {
-  return { blocks: `${prefix}${TOPICS.blocks}`, state: `${prefix}${TOPICS.state}` };
+  return {
+    blocks: `${prefix}${TOPICS.blocks}`,
+    state: `${prefix}${TOPICS.state}`,
+    activity: `${prefix}${TOPICS.activity}`,
+  };
 }

@@ -4,3 +4,4 @@ export * from './node.ts';
 export * from './position.ts';
 export * from './events.ts';
 export * from './decode.ts';
+export * from './job-types.ts';

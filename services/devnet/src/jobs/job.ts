@@ -29,6 +29,11 @@ export interface Job {
   readonly fcn: string;
   /** Relative share among randomly planned calls. */
   readonly weight: number;
+  /**
+   * Every job type (entry `type`) this function can write, named from `@mtc/domain`'s job-type
+   * tables: a test holds the decoder to decoding or explicitly ignoring each of them.
+   */
+  readonly writes: readonly string[];
   plan(ctx: PlanContext): Call | null;
   execute(stub: Stub, call: Call): void;
 }

@@ -1,3 +1,4 @@
+import { MRC010 } from '@mtc/domain';
 import { isMtAddress } from '../world/address.ts';
 import { expectArgs, getAddressInfo, nonceCheck, parseInt64, setAddressInfo } from '../chaincode/base.ts';
 import { ChaincodeError } from '../chaincode/errors.ts';
@@ -26,6 +27,7 @@ const MAX_RECIPIENTS = 100;
 export const multiTransferJob: Job = {
   fcn: 'multitransfer',
   weight: 8,
+  writes: [MRC010.multiTransfer, MRC010.receive],
   plan(ctx) {
     const { rng, now } = ctx;
     const funded = pickFundedWallet(ctx);
@@ -92,7 +94,7 @@ export const multiTransferJob: Job = {
       const lock = parseInt64(item.unlockdate, '1102,Invalid unlock date');
       const toWallet = getAddressInfo(stub, item.address);
       moveToken(stub, fromWallet, toWallet, tokenId, item.amount, lock);
-      setAddressInfo(stub, toWallet, 'receive', [
+      setAddressInfo(stub, toWallet, MRC010.receive, [
         from,
         item.address,
         item.amount,
@@ -104,7 +106,7 @@ export const multiTransferJob: Job = {
         nonce,
       ]);
     }
-    setAddressInfo(stub, fromWallet, 'multi_transfer', args);
+    setAddressInfo(stub, fromWallet, MRC010.multiTransfer, args);
   },
 };
 

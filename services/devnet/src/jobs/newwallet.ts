@@ -1,3 +1,4 @@
+import { MRC010 } from '@mtc/domain';
 import { addressChecksum } from '@mtc/domain';
 import { expectArgs, setAddressInfo } from '../chaincode/base.ts';
 import { ChaincodeError } from '../chaincode/errors.ts';
@@ -13,6 +14,7 @@ import type { Job } from './job.ts';
 export const newWalletJob: Job = {
   fcn: 'newwallet',
   weight: 15,
+  writes: [MRC010.newWallet],
   plan({ world, rng, walletCap }) {
     if (world.wallets.length >= walletCap) return null;
     // One key may own several addresses (the node indexes ADDR_BY_PUBLICKEY for that).
@@ -50,6 +52,6 @@ export const newWalletJob: Job = {
       pending: null,
       nonce: stub.randomString(40),
     };
-    setAddressInfo(stub, wallet, 'NewWallet', [address, publicKey, addinfo]);
+    setAddressInfo(stub, wallet, MRC010.newWallet, [address, publicKey, addinfo]);
   },
 };

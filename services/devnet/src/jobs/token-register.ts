@@ -1,3 +1,4 @@
+import { MRC010 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../chaincode/base.ts';
 import { ChaincodeError } from '../chaincode/errors.ts';
 import type { Rng } from '../rng.ts';
@@ -21,6 +22,7 @@ import { portion } from './job.ts';
 export const tokenRegisterJob: Job = {
   fcn: 'tokenRegister',
   weight: 1,
+  writes: [MRC010.tokenRegister, MRC010.tokenReserve],
   plan(ctx) {
     const { world, rng, now } = ctx;
     if (world.wallets.length === 0) return null;
@@ -83,7 +85,7 @@ export const tokenRegisterJob: Job = {
     token.token = id;
     token.jobdate = stub.now;
     token.createdate = stub.now;
-    token.job_type = 'tokenRegister';
+    token.job_type = MRC010.tokenRegister;
     token.id = String(id);
     token.job_args = JSON.stringify(token);
     stub.putState(tokenKey(id), token);
@@ -111,7 +113,7 @@ export const tokenRegisterJob: Job = {
       if (supply - value < 0n) {
         throw new ChaincodeError('1103,The reserve amount is greater than totalsupply');
       }
-      setAddressInfo(stub, holder, 'token_reserve', [token.owner, r.address, r.value, String(id)]);
+      setAddressInfo(stub, holder, MRC010.tokenReserve, [token.owner, r.address, r.value, String(id)]);
     }
     stub.putState(TOKEN_MAX_NO, String(id));
   },

@@ -1,3 +1,4 @@
+import { MRC010 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract, spendable } from '../chaincode/balance.ts';
 import { ChaincodeError } from '../chaincode/errors.ts';
@@ -14,6 +15,7 @@ import { portion } from './job.ts';
 export const tokenIncreaseJob: Job = {
   fcn: 'tokenIncrease',
   weight: 3,
+  writes: [MRC010.ownerIncrease, MRC010.tokenIncrease],
   plan({ world, rng }) {
     if (world.tokens.length === 0) return null;
     const tokenId = rng.pick(world.tokens);
@@ -37,9 +39,9 @@ export const tokenIncreaseJob: Job = {
     const owner = getAddressInfo(stub, token.owner);
     nonceCheck(stub, owner, nonce);
     mrc010Add(stub, owner, tokenId, amount, 0);
-    setAddressInfo(stub, owner, 'ownerIncrease', args);
+    setAddressInfo(stub, owner, MRC010.ownerIncrease, args);
     token.totalsupply = (notNegative(token.totalsupply) + increase).toString();
-    setMrc010(stub, token, 'tokenIncrease', args);
+    setMrc010(stub, token, MRC010.tokenIncrease, args);
   },
 };
 
@@ -51,6 +53,7 @@ export const tokenIncreaseJob: Job = {
 export const tokenBurningJob: Job = {
   fcn: 'tokenBurning',
   weight: 3,
+  writes: [MRC010.ownerBurning, MRC010.tokenBurning],
   plan({ world, rng, now }) {
     for (let attempt = 0; attempt < 8 && world.tokens.length > 0; attempt++) {
       const tokenId = rng.pick(world.tokens);
@@ -79,9 +82,9 @@ export const tokenBurningJob: Job = {
     const owner = getAddressInfo(stub, token.owner);
     nonceCheck(stub, owner, nonce);
     mrc010Subtract(stub, owner, tokenId, amount, 'normal');
-    setAddressInfo(stub, owner, 'ownerBurning', args);
+    setAddressInfo(stub, owner, MRC010.ownerBurning, args);
     token.burnningamount = (notNegative(token.burnningamount) + burn).toString();
-    setMrc010(stub, token, 'tokenBurning', args);
+    setMrc010(stub, token, MRC010.tokenBurning, args);
   },
 };
 

@@ -1,3 +1,4 @@
+import { MRC010 } from '@mtc/domain';
 import { isMtAddress } from '../world/address.ts';
 import { expectArgs, getAddressInfo, nonceCheck, parseInt64, setAddressInfo } from '../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../chaincode/balance.ts';
@@ -17,6 +18,7 @@ import { pickFundedWallet, pickOtherWallet, planUnlockdate, portion } from './jo
 export const transferJob: Job = {
   fcn: 'transfer',
   weight: 55,
+  writes: [MRC010.transfer, MRC010.receive],
   plan(ctx) {
     const { rng, now } = ctx;
     const funded = pickFundedWallet(ctx);
@@ -56,8 +58,8 @@ export const transferJob: Job = {
     const toWallet = getAddressInfo(stub, to);
     nonceCheck(stub, fromWallet, nonce);
     moveToken(stub, fromWallet, toWallet, tokenId, amount, lock);
-    setAddressInfo(stub, fromWallet, 'transfer', args);
-    setAddressInfo(stub, toWallet, 'receive', args);
+    setAddressInfo(stub, fromWallet, MRC010.transfer, args);
+    setAddressInfo(stub, toWallet, MRC010.receive, args);
   },
 };
 
