@@ -17,7 +17,18 @@ export default tseslint.config(
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/unbound-method': 'off' },
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      // A committed `.only` silently skips every other test of its file.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name=/^(describe|it|test|suite)$/][property.name='only']",
+          message: 'Focused tests (.only) must not be committed: they skip the rest of the file.',
+        },
+      ],
+    },
   },
   {
     files: ['**/*.js'],

@@ -131,3 +131,27 @@ export async function walletMismatches(store: ReadStore, devnet: Devnet): Promis
   }
   return problems;
 }
+
+/**
+ * Today so far and yesterday at the same time, at `now` (unix s), in a stats zone `offsetMinutes`
+ * from UTC: the listed transactions of the blocks whose time falls in [midnight, now] resp. the
+ * same span a day earlier, at the counters' minute resolution (the current minute counts whole).
+ */
+export function expectedTxStats(
+  devnet: Devnet,
+  now: number,
+  offsetMinutes: number,
+): { todaySoFar: number; yesterdaySameTime: number } {
+  const day = 86_400;
+  const offset = offsetMinutes * 60;
+  const midnight = Math.floor((now + offset) / day) * day - offset;
+  const minuteEnd = (t: number): number => (Math.floor(t / 60) + 1) * 60;
+  let todaySoFar = 0;
+  let yesterdaySameTime = 0;
+  for (let h = 1; h <= devnet.height(); h++) {
+    const b = devnet.block(h)!;
+    if (b.timestamp >= midnight && b.timestamp < minuteEnd(now)) todaySoFar += b.transaction.length;
+    if (b.timestamp >= midnight - day && b.timestamp < minuteEnd(now - day)) yesterdaySameTime += b.transaction.length;
+  }
+  return { todaySoFar, yesterdaySameTime };
+}

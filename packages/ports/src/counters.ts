@@ -14,6 +14,11 @@ export interface Counters {
    * counted is ignored, atomically with the increment, so replays never double count.
    */
   addBlockTxs(blocks: readonly BlockTxCount[]): Promise<void>;
+  /**
+   * The highest height counted so far, 0 when nothing is (a fresh store, or one that lost its data:
+   * the projector then refills the recent buckets from the read models).
+   */
+  highestCounted(): Promise<number>;
   /** Sum of the buckets whose minute lies in [fromTs, toTs) (both floored to the minute). */
   txCountBetween(fromTs: number, toTs: number): Promise<number>;
   close(): Promise<void>;

@@ -13,20 +13,32 @@
  */
 export type Scalar = string | number | boolean | null;
 
-export type Doc = { _id: string } & { [field: string]: unknown };
+/** A stored document: a JSON object keyed by a string `_id`. Read-model types name their fields. */
+export type Doc = { _id: string };
+/** A document whose fields are not typed (adapters, dumps, contract tests). */
+export type AnyDoc = { _id: string; [field: string]: unknown };
+
+/** Field names of a document type (all of them for an untyped `Doc`). */
+export type FieldOf<T extends Doc> = string extends keyof T ? string : keyof T & string;
 
 export type Condition = Scalar | { $gt?: Scalar; $gte?: Scalar; $lt?: Scalar; $lte?: Scalar; $in?: Scalar[] };
-export type Filter = Record<string, Condition>;
+/** Conditions on the document's own top-level fields, all of which must hold. */
+export type Filter<T extends Doc = AnyDoc> = { [K in FieldOf<T>]?: Condition };
 
-export type SortSpec = readonly (readonly [field: string, direction: 1 | -1])[];
+export type SortSpec<T extends Doc = AnyDoc> = readonly (readonly [field: FieldOf<T>, direction: 1 | -1])[];
 
-export interface FindOptions {
-  sort?: SortSpec;
+export interface FindOptions<T extends Doc = AnyDoc> {
+  sort?: SortSpec<T>;
   limit?: number;
+  /**
+   * Documents to pass over first. Only for bounded windows over an index that matches the sort
+   * (a few thousand at most): deep lists page by key range instead.
+   */
+  skip?: number;
 }
 
-export interface IndexSpec {
-  fields: SortSpec;
+export interface IndexSpec<T extends Doc = AnyDoc> {
+  fields: SortSpec<T>;
   unique?: boolean;
 }
 
@@ -37,9 +49,9 @@ export interface CollectionSpec {
 
 export type Write =
   /** Insert or replace the whole document. For immutable facts (a block, a transaction). */
-  | { op: 'put'; collection: string; doc: Doc }
+  | { op: 'put'; collection: string; doc: AnyDoc }
   /** Replace the whole document only if the stored `pos` is older (or there is none). */
-  | { op: 'putIfNewer'; collection: string; doc: Doc & { pos: string } }
+  | { op: 'putIfNewer'; collection: string; doc: AnyDoc & { pos: string } }
   /**
    * Add `inc` to numeric fields (missing fields count as 0) and set `set` fields, only if the
    * stored `pos` is older than `pos` (or the document is missing); then store `pos`.
@@ -55,18 +67,18 @@ export type Write =
   /** Delete by id; deleting a missing document is a no-op. */
   | { op: 'delete'; collection: string; id: string };
 
-export interface Collection<T extends Doc> {
+export interface Collection<T extends Doc = AnyDoc> {
   get(id: string): Promise<T | null>;
   /** Documents for the ids that exist, in no particular order. */
   getMany(ids: readonly string[]): Promise<T[]>;
-  find(filter: Filter, options?: FindOptions): Promise<T[]>;
-  count(filter?: Filter): Promise<number>;
+  find(filter: Filter<T>, options?: FindOptions<T>): Promise<T[]>;
+  count(filter?: Filter<T>): Promise<number>;
 }
 
 export interface ReadStore {
   /** Creates collections and their indexes if missing. Safe to call at every start-up. */
   ensureCollections(specs: readonly CollectionSpec[]): Promise<void>;
-  collection<T extends Doc>(name: string): Collection<T>;
+  collection<T extends Doc = AnyDoc>(name: string): Collection<T>;
   write(writes: readonly Write[]): Promise<void>;
   /** Drops every collection: for rebuilds and tests. */
   drop(): Promise<void>;

@@ -1,7 +1,7 @@
 import { createMemoryReadStore } from '@mtc/adapters';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, dumpReadModels } from './dump.ts';
-import { COLLECTIONS } from './index.ts';
+import { COLLECTION_SPECS, COLLECTIONS } from './registry.ts';
 
 describe('dumpReadModels', () => {
   it('hashes equal read models equally, whatever order they were written in', async () => {
@@ -23,6 +23,18 @@ describe('dumpReadModels', () => {
     await a.write([{ op: 'put', collection: COLLECTIONS.txs, doc: { _id: 't', seq: 0 } }]);
     await b.write([{ op: 'put', collection: COLLECTIONS.txs, doc: { _id: 't', seq: 1 } }]);
     expect((await dumpReadModels(a)).sha256).not.toBe((await dumpReadModels(b)).sha256);
+  });
+
+  it('counts every collection of the registry: a document in any of them changes the hash', async () => {
+    const empty = await dumpReadModels(createMemoryReadStore());
+    expect(Object.keys(empty.counts).sort()).toEqual(Object.values(COLLECTIONS).sort());
+    for (const { name } of COLLECTION_SPECS) {
+      const store = createMemoryReadStore();
+      await store.write([{ op: 'put', collection: name, doc: { _id: 'x' } }]);
+      const dump = await dumpReadModels(store);
+      expect(dump.sha256, name).not.toBe(empty.sha256);
+      expect(dump.counts[name], name).toBe(1);
+    }
   });
 
   it('sorts keys at every level', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Doc, ReadStore } from '@mtc/ports';
-import { COLLECTION_SPECS } from './index.ts';
+import type { ReadStore } from '@mtc/ports';
+import { COLLECTION_SPECS } from './registry.ts';
 
 /**
  * A canonical dump of the read models: every collection's documents in `_id` order, keys sorted,
@@ -16,7 +16,7 @@ export async function dumpReadModels(store: ReadStore): Promise<ReadModelDump> {
   const hash = createHash('sha256');
   const counts: Record<string, number> = {};
   for (const { name } of COLLECTION_SPECS) {
-    const docs = await store.collection<Doc>(name).find({}, { sort: [['_id', 1]] });
+    const docs = await store.collection(name).find({}, { sort: [['_id', 1]] });
     counts[name] = docs.length;
     hash.update(`${name}\n`);
     for (const doc of docs) hash.update(`${canonicalJson(doc)}\n`);

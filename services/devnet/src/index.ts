@@ -3,6 +3,8 @@
  * all-in-one runner and end-to-end tests.
  */
 export { createDevnet } from './chain/devnet.ts';
+export { DEFAULT_JOBS } from './jobs/registry.ts';
+export type { Job } from './jobs/job.ts';
 export { openDevnet, type DevnetClock } from './chain/schedule.ts';
 export type { Devnet, WorldState } from './chain/devnet.ts';
 export type { DevnetOptions } from './chain/options.ts';

@@ -6,4 +6,4 @@ export {
   type Projector,
   type ProjectorDeps,
 } from './projector.ts';
-export { projectBlocks, statsDay, type ProjectionOptions } from './projection.ts';
+export { type ProjectionOptions } from './projector.ts';

@@ -1,8 +1,20 @@
 import { BlockEvent, StateEvent, TOPICS, type TopicNames } from '@mtc/domain';
 import type { Counters, EventLog, LogRecord, ReadStore, Subscription } from '@mtc/ports';
-import { COLLECTION_SPECS } from '@mtc/read-models';
+import {
+  COLLECTION_SPECS,
+  loadChainPrior,
+  openModels,
+  projectChainBatch,
+  projectState,
+  type HeadDoc,
+  type StatsOptions,
+} from '@mtc/read-models';
 import { isRetryable, withRetry, type Logger } from '@mtc/runtime';
-import { projectBlocks, projectState, type ProjectionOptions } from './projection.ts';
+
+export type ProjectionOptions = StatsOptions;
+
+/** How far back the today-so-far counters reach (today and yesterday at the same time, in any zone). */
+const COUNTER_WINDOW_S = 3 * 86_400;
 
 /**
  * The projector: two subscriptions, one per topic. The chain part consumes the block topic (one
@@ -22,6 +34,8 @@ export interface ProjectorDeps {
   topics?: TopicNames;
   options: ProjectionOptions & { group?: string; maxBatch?: number };
   onProgress?: (height: number, blocks: number) => void;
+  /** Wall clock in unix milliseconds; tests pin it. */
+  now?: () => number;
 }
 
 export interface Projector {
@@ -69,11 +83,42 @@ export function createProjector(deps: ProjectorDeps): Projector {
   const group = deps.options.group ?? DEFAULT_PROJECTOR_GROUP;
   const maxBatch = deps.options.maxBatch ?? 500;
 
+  const models = openModels(deps.store);
+  const now = deps.now ?? (() => Date.now());
+
+  /**
+   * The today-so-far counters live apart from the read models (Redis in distributed mode) and can
+   * lose their data on their own. When they report nothing counted while the store has indexed
+   * blocks, the recent buckets are refilled from the blocks collection before anything else counts.
+   */
+  const restoreCounters = async (head: HeadDoc | null): Promise<void> => {
+    if (!head || head.height === 0) return;
+    if ((await retry('counters', () => deps.counters.highestCounted())) > 0) return;
+    const since = Math.floor(now() / 1000) - COUNTER_WINDOW_S;
+    const recent = await retry('recent blocks', () =>
+      models.blocks.find({ timestamp: { $gte: since } }, { sort: [['timestamp', 1]] }),
+    );
+    const counts = recent
+      .filter((b) => b.height <= head.height)
+      .sort((a, b) => a.height - b.height)
+      .map((b) => ({ height: b.height, timestamp: b.timestamp, count: b.txCount }));
+    // The head itself too (possibly with no recent block), so the counters know where they stand.
+    if (counts.at(-1)?.height !== head.height)
+      counts.push({ height: head.height, timestamp: head.timestamp, count: 0 });
+    await retry('counters', () => deps.counters.addBlockTxs(counts));
+    logger.warn(
+      { blocks: recent.length, height: head.height },
+      'today-so-far counters were empty: restored from the store',
+    );
+  };
+
   const projectChain = async (records: readonly LogRecord[]): Promise<void> => {
     const events = records.map((r) => BlockEvent.parse(r.value));
-    const batch = projectBlocks(events, deps.options);
-    await retry('blocks', () => deps.store.write(batch.data));
-    await retry('head', () => deps.store.write(batch.head));
+    const prior = await retry('load', () => loadChainPrior(models, events));
+    await restoreCounters(prior.head);
+    const batch = projectChainBatch(events, prior, deps.options);
+    // Each phase durable before the next: the order is what keeps aggregates exact (chain-batch.ts).
+    for (const [i, phase] of batch.phases.entries()) await retry(`phase ${i + 1}`, () => deps.store.write(phase));
     await retry('counters', () => deps.counters.addBlockTxs(batch.counts));
     const last = events.at(-1);
     if (last) {

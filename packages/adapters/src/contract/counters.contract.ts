@@ -35,6 +35,14 @@ export function describeCountersContract(name: string, make: () => Promise<Count
 
     it('counts nothing before any block', async () => {
       expect(await counters.txCountBetween(M - 86_400, M + 86_400)).toBe(0);
+      expect(await counters.highestCounted()).toBe(0);
+    });
+
+    it('reports the highest height counted, which replays do not lower', async () => {
+      await counters.addBlockTxs(BLOCKS);
+      expect(await counters.highestCounted()).toBe(4);
+      await counters.addBlockTxs(BLOCKS.slice(0, 2));
+      expect(await counters.highestCounted()).toBe(4);
     });
 
     it('sums the minute buckets in [from, to), both floored to the minute', async () => {

@@ -1,4 +1,4 @@
-import type { CollectionSpec, Doc, Filter, FindOptions, ReadStore, Write } from '@mtc/ports';
+import type { CollectionSpec, AnyDoc, Filter, FindOptions, ReadStore, Write } from '@mtc/ports';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
@@ -38,7 +38,7 @@ const SPECS: readonly CollectionSpec[] = [
 ];
 
 /** Mixed types on purpose: equality and ranges must tell 1 from '1' from true. */
-const FIXTURE: readonly Doc[] = [
+const FIXTURE: readonly AnyDoc[] = [
   { _id: 'a', kind: 'x', n: 1, s: 'apple', flag: true },
   { _id: 'b', kind: 'x', n: 2, s: 'banana', flag: false },
   { _id: 'c', kind: 'y', n: 10, s: 'cherry' },
@@ -52,8 +52,8 @@ const FIXTURE: readonly Doc[] = [
 /** Positions as the projector writes them: fixed-width, so that string order is chain order. */
 const pos = (n: number): string => String(n).padStart(12, '0');
 
-const ids = (docs: readonly Doc[]): string[] => docs.map((d) => d._id);
-const sortedIds = (docs: readonly Doc[]): string[] => ids(docs).sort();
+const ids = (docs: readonly AnyDoc[]): string[] => docs.map((d) => d._id);
+const sortedIds = (docs: readonly AnyDoc[]): string[] => ids(docs).sort();
 
 export function describeReadStoreContract(name: string, make: () => Promise<ReadStore>): void {
   describe(`ReadStore contract: ${name}`, () => {
@@ -69,7 +69,7 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
       await store.close();
     });
 
-    const put = (collection: string, ...docs: Doc[]): Promise<void> =>
+    const put = (collection: string, ...docs: AnyDoc[]): Promise<void> =>
       store.write(docs.map((doc) => ({ op: 'put', collection, doc })));
 
     describe('put, get and getMany', () => {
@@ -92,7 +92,7 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
       });
 
       it('round-trips nested values, unicode and large numbers unchanged', async () => {
-        const doc: Doc = {
+        const doc: AnyDoc = {
           _id: 'nested',
           text: 'line one\nline two\t"quoted" \\ back, 한글, émoji 😀, nul-free',
           big: Number.MAX_SAFE_INTEGER,
@@ -110,7 +110,10 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
 
       it('hands out copies: changing a returned document changes nothing stored', async () => {
         await put(PLAIN, { _id: 'a', list: [1], map: { k: 'v' } });
-        const got = (await store.collection(PLAIN).get('a')) as Doc & { list: number[]; map: Record<string, string> };
+        const got = (await store.collection(PLAIN).get('a')) as AnyDoc & {
+          list: number[];
+          map: Record<string, string>;
+        };
         got.list.push(2);
         got.map['k'] = 'changed';
         expect(await store.collection(PLAIN).get('a')).toEqual({ _id: 'a', list: [1], map: { k: 'v' } });
@@ -133,7 +136,7 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
         beforeEach(async () => {
           await put(collection, ...FIXTURE.map((d) => ({ ...d })));
         });
-        const find = (filter: Filter, options?: FindOptions): Promise<Doc[]> =>
+        const find = (filter: Filter, options?: FindOptions): Promise<AnyDoc[]> =>
           store.collection(collection).find(filter, options);
         const findIds = async (filter: Filter, options?: FindOptions): Promise<string[]> =>
           ids(await find(filter, options));
@@ -211,6 +214,14 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
           expect(await findIds({ n: { $gte: -10 } }, { sort, limit: 3 })).toEqual(['b', 'a', 'c']);
         });
 
+        it('skips the first documents of the sorted result, with or without a limit', async () => {
+          const sort = [['n', -1]] as const;
+          expect(await findIds({ n: { $gt: -4 } }, { sort, skip: 1 })).toEqual(['b', 'a', 'd']);
+          expect(await findIds({ n: { $gt: -4 } }, { sort, skip: 1, limit: 2 })).toEqual(['b', 'a']);
+          expect(await findIds({ n: { $gt: -4 } }, { sort, skip: 4 })).toEqual([]);
+          expect(await findIds({}, { skip: 6, limit: 5 })).toEqual(['g', 'i']);
+        });
+
         it('returns whole documents', async () => {
           expect(await find({ n: 2 })).toEqual([{ _id: 'b', kind: 'x', n: 2, s: 'banana', flag: false }]);
         });
@@ -266,7 +277,7 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
         collection: PLAIN,
         doc: { _id: 'w', pos: pos(p), ...fields },
       });
-      const get = (): Promise<Doc | null> => store.collection(PLAIN).get('w');
+      const get = (): Promise<AnyDoc | null> => store.collection(PLAIN).get('w');
 
       it('inserts a missing document', async () => {
         await store.write([guarded(2, { v: 1 })]);
@@ -302,7 +313,7 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
         inc: incs,
         ...(set ? { set } : {}),
       });
-      const get = (): Promise<Doc | null> => store.collection(TALLIES).get('t');
+      const get = (): Promise<AnyDoc | null> => store.collection(TALLIES).get('t');
 
       it('creates a missing document, counting missing fields from 0', async () => {
         await store.write([inc(2, { count: 2, other: 1 }, { day: '2024-01-01' })]);

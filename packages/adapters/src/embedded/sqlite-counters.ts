@@ -48,6 +48,10 @@ export function createSqliteCounters(options: SqliteCountersOptions): Counters {
           ).run(top);
       });
     },
+    async highestCounted() {
+      const row = db.statement('SELECT height FROM counter_height WHERE id = 0').get();
+      return row ? Number(row['height']) : 0;
+    },
     async txCountBetween(fromTs: number, toTs: number) {
       const row = db
         .statement('SELECT coalesce(sum(count), 0) AS n FROM counter_minutes WHERE minute >= ? AND minute < ?')

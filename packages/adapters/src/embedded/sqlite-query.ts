@@ -101,7 +101,9 @@ function condition(field: string, cond: Condition, params: Params): string[] {
 }
 
 export function whereSql(filter: Filter, params: Params): string {
-  const clauses = Object.entries(filter).flatMap(([field, cond]) => condition(field, cond, params));
+  const clauses = Object.entries(filter).flatMap(([field, cond]) =>
+    cond === undefined ? [] : condition(field, cond, params),
+  );
   return clauses.length === 0 ? '' : ` WHERE ${clauses.join(' AND ')}`;
 }
 
@@ -114,9 +116,14 @@ export function orderSql(sort: SortSpec | undefined): string {
 export function findQuery(collection: string, filter: Filter, options: FindOptions = {}): SqlQuery {
   const params: Params = [];
   let sql = `SELECT doc FROM ${tableFor(collection)}${whereSql(filter, params)}${orderSql(options.sort)}`;
-  if (options.limit !== undefined) {
+  if (options.limit !== undefined || options.skip !== undefined) {
+    // SQLite needs a LIMIT to take an OFFSET; -1 is "no limit".
     sql += ' LIMIT ?';
-    params.push(Math.max(0, Math.trunc(options.limit)));
+    params.push(options.limit === undefined ? -1 : Math.max(0, Math.trunc(options.limit)));
+  }
+  if (options.skip !== undefined) {
+    sql += ' OFFSET ?';
+    params.push(Math.max(0, Math.trunc(options.skip)));
   }
   return { sql, params };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { Doc, Filter, FindOptions, ReadStore, Scalar, SortSpec } from '@mtc/ports';
+import type { AnyDoc, Filter, FindOptions, ReadStore, Scalar, SortSpec } from '@mtc/ports';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { describeReadStoreContract } from '../contract/index.ts';
 import { createMemoryReadStore } from '../memory/memory-store.ts';
@@ -183,8 +183,8 @@ describe('createSqliteReadStore', () => {
     const pick = (): Scalar | undefined => pool[rand(pool.length)];
     const scalar = (): Scalar => pick() ?? null;
 
-    const docs: Doc[] = Array.from({ length: 120 }, (_, i) => {
-      const doc: Doc = { _id: `d${String(i).padStart(3, '0')}` };
+    const docs: AnyDoc[] = Array.from({ length: 120 }, (_, i) => {
+      const doc: AnyDoc = { _id: `d${String(i).padStart(3, '0')}` };
       for (const f of ['a', 'b']) {
         const v = pick();
         if (v !== undefined) doc[f] = v;

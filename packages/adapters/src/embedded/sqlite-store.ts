@@ -1,6 +1,7 @@
 import type {
   Collection,
   CollectionSpec,
+  AnyDoc,
   Doc,
   Filter,
   FindOptions,
@@ -44,7 +45,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
       .all(...params)
       .map((r) => r['doc'] as string);
 
-  const collection = <T extends Doc>(name: string): Collection<T> => ({
+  const collection = <T extends Doc = AnyDoc>(name: string): Collection<T> => ({
     get: async (id) => {
       const row = db.statement(`SELECT doc FROM ${ensureTable(name)} WHERE _id = ?`).get(id);
       return row ? (JSON.parse(row['doc'] as string) as T) : null;
@@ -99,7 +100,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
           `INSERT INTO ${table} (_id, pos, doc) VALUES (?, ?, ?) ` +
           `ON CONFLICT(_id) DO UPDATE SET pos = excluded.pos, doc = json_set(${table}.doc, ${paths.join(', ')}) ` +
           `WHERE ${table}.pos IS NULL OR excluded.pos > ${table}.pos`;
-        const fresh: Doc = { _id: w.id };
+        const fresh: AnyDoc = { _id: w.id };
         for (const [f, by] of incs) fresh[f] = ((fresh[f] as number | undefined) ?? 0) + by;
         Object.assign(fresh, w.set ?? {}, { pos: w.pos });
         db.statement(sql).run(
@@ -161,7 +162,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
 }
 
 /** `pos` of an unguarded document, kept so that later guarded writes compare against it. */
-function posOf(doc: Doc): string | null {
+function posOf(doc: AnyDoc): string | null {
   return typeof doc['pos'] === 'string' ? doc['pos'] : null;
 }
 

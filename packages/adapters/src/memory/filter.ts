@@ -1,8 +1,8 @@
-import type { Condition, Doc, Filter, Scalar, SortSpec } from '@mtc/ports';
+import type { Condition, AnyDoc, Filter, Scalar, SortSpec } from '@mtc/ports';
 
 /** Reference semantics of the ReadStore query subset, shared by the in-memory store and tests. */
-export function matches(doc: Doc, filter: Filter): boolean {
-  return Object.entries(filter).every(([field, cond]) => test(doc[field], cond));
+export function matches(doc: AnyDoc, filter: Filter): boolean {
+  return Object.entries(filter).every(([field, cond]) => cond === undefined || test(doc[field], cond));
 }
 
 function test(value: unknown, cond: Condition): boolean {
@@ -55,7 +55,7 @@ function codePointRank(unit: number): number {
   return unit;
 }
 
-export function sortDocs<T extends Doc>(docs: T[], sort: SortSpec | undefined): T[] {
+export function sortDocs<T extends AnyDoc>(docs: T[], sort: SortSpec | undefined): T[] {
   const keys: SortSpec = sort && sort.length > 0 ? sort : [['_id', 1]];
   return docs.sort((x, y) => {
     for (const [field, dir] of keys) {

@@ -1,5 +1,15 @@
 import { MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
-import type { Collection, CollectionSpec, Doc, Filter, FindOptions, ReadStore, SortSpec, Write } from '@mtc/ports';
+import type {
+  AnyDoc,
+  Collection,
+  CollectionSpec,
+  Doc,
+  Filter,
+  FindOptions,
+  ReadStore,
+  SortSpec,
+  Write,
+} from '@mtc/ports';
 
 /**
  * ReadStore on MongoDB (≥ 6; also runs on wire-compatible stand-ins). The only module that imports
@@ -32,7 +42,7 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
   await client.connect();
   const db: Db = client.db(options.database);
 
-  const collection = <T extends Doc>(name: string): Collection<T> => {
+  const collection = <T extends Doc = AnyDoc>(name: string): Collection<T> => {
     const c = db.collection<Stored>(name);
     return {
       get: async (id) => (await c.findOne({ _id: id })) as unknown as T | null,
@@ -40,6 +50,7 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
         ids.length === 0 ? [] : ((await c.find({ _id: { $in: [...ids] } }).toArray()) as unknown as T[]),
       find: async (filter: Filter, opts: FindOptions = {}) => {
         let cursor = c.find(filter).sort(toSort(opts.sort));
+        if (opts.skip !== undefined) cursor = cursor.skip(opts.skip);
         if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
         return (await cursor.toArray()) as unknown as T[];
       },

@@ -58,6 +58,10 @@ export async function createRedisCounters(options: RedisCountersOptions): Promis
       }
       await redis.eval(ADD_SCRIPT, keys.length, ...keys, ...args);
     },
+    async highestCounted() {
+      const top = await redis.get(`${prefix}txs:height`);
+      return top === null ? 0 : Number(top);
+    },
     async txCountBetween(fromTs: number, toTs: number) {
       const first = Math.floor(fromTs / 60);
       const end = Math.floor(toTs / 60);

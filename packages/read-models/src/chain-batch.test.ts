@@ -1,0 +1,273 @@
+import { createMemoryReadStore } from '@mtc/adapters';
+import { addressChecksum, blockPos, type BlockEvent, type KnownActivity } from '@mtc/domain';
+import { describe, expect, it } from 'vitest';
+import type { HolderDoc, HolderStatsDoc } from './holders/holders.ts';
+import { holdersPage, lockedHolders } from './holders/holders.ts';
+import { openModels } from './registry.ts';
+import { seriesPage, seriesTotal } from './series/series.ts';
+import { addressTxs } from './series/address-txs.ts';
+import { tokenTxs } from './series/token-txs.ts';
+import { chainBuilder, projectInto, token } from './testing/events.ts';
+import { dumpReadModels } from './dump.ts';
+import { statsDay } from './chain/project.ts';
+
+const addr = (c: string): string => `MT${c.repeat(30)}${addressChecksum(c.repeat(30))}`;
+const A = addr('a');
+const B = addr('b');
+const C = addr('c');
+const DAY1 = Date.UTC(2026, 0, 1, 23, 0) / 1000;
+const DAY2 = Date.UTC(2026, 0, 2, 1, 0) / 1000;
+
+const transfer = (from: string, to: string, amount: string, tokenId: number): KnownActivity => ({
+  kind: 'transfer',
+  jobType: 'transfer',
+  from,
+  to,
+  amount,
+  tokenId,
+  unlockdate: 0,
+  tag: '',
+  memo: '',
+});
+
+/**
+ * A small history: token 5 reserved to A (with a lock) and B, A pays C, 500 more minted to B, an
+ * invalid transaction that changes nothing, then A sends all it has left of token 5 to C (A stops
+ * holding it). Holder count and total both change in the later blocks, so a delta applied twice or
+ * computed from the wrong previous state shows.
+ */
+function history(): BlockEvent[] {
+  const chain = chainBuilder(DAY1);
+  return [
+    chain.block(
+      [
+        {
+          tokens: [token(5, { owner: A })],
+          wallets: [
+            {
+              address: A,
+              balances: [
+                [0, '0'],
+                [5, '600'],
+                [5, '100', DAY2 + 86_400],
+              ],
+            },
+            {
+              address: B,
+              balances: [
+                [0, '0'],
+                [5, '300'],
+              ],
+            },
+          ],
+          activity: [
+            {
+              kind: 'tokenCreate',
+              jobType: 'tokenRegister',
+              tokenId: 5,
+              owner: A,
+              totalsupply: '1000',
+              name: 'Token 5',
+              symbol: 'T5',
+              decimal: 8,
+            },
+            {
+              kind: 'tokenReserve',
+              jobType: 'token_reserve',
+              tokenId: 5,
+              from: A,
+              to: A,
+              amount: '700',
+              unlockdate: 0,
+            },
+            {
+              kind: 'tokenReserve',
+              jobType: 'token_reserve',
+              tokenId: 5,
+              from: A,
+              to: B,
+              amount: '300',
+              unlockdate: 0,
+            },
+          ],
+        },
+      ],
+      DAY1,
+    ),
+    chain.block([], DAY1 + 60),
+    chain.block(
+      [
+        {
+          wallets: [
+            {
+              address: A,
+              jobType: 'transfer',
+              balances: [
+                [0, '0'],
+                [5, '400'],
+                [5, '100', DAY2 + 86_400],
+              ],
+            },
+            {
+              address: C,
+              jobType: 'receive',
+              balances: [
+                [0, '0'],
+                [5, '200'],
+              ],
+            },
+          ],
+          activity: [transfer(A, C, '200', 5)],
+        },
+        {
+          // The owner mints 500 to itself; B is sent nothing, so only the totals move.
+          wallets: [
+            {
+              address: B,
+              jobType: 'ownerIncrease',
+              balances: [
+                [0, '0'],
+                [5, '800'],
+              ],
+            },
+          ],
+          activity: [{ kind: 'tokenMint', jobType: 'tokenIncrease', tokenId: 5, owner: B, amount: '500', memo: '' }],
+        },
+        {
+          valid: false,
+          wallets: [{ address: B, jobType: 'transfer', balances: [[0, '0']] }],
+          activity: [transfer(B, C, '300', 5)],
+        },
+      ],
+      DAY2,
+    ),
+    chain.block(
+      [
+        {
+          wallets: [
+            { address: A, jobType: 'transfer', balances: [[0, '0']] },
+            {
+              address: C,
+              jobType: 'receive',
+              balances: [
+                [0, '0'],
+                [5, '700'],
+              ],
+            },
+          ],
+          activity: [transfer(A, C, '500', 5)],
+        },
+      ],
+      DAY2 + 60,
+    ),
+  ];
+}
+
+async function projected(batches: BlockEvent[][], crashAfterWrites?: number) {
+  const store = createMemoryReadStore();
+  await projectInto(store, batches, crashAfterWrites === undefined ? {} : { crashAfterWrites });
+  return store;
+}
+
+describe('projectChainBatch', () => {
+  it('writes blocks, transactions, daily counts and then the head', async () => {
+    const m = openModels(await projected([history()]));
+    expect(await m.blocks.count()).toBe(4);
+    expect(await m.txs.count()).toBe(5);
+    expect(await m.dailyTx.find({}, { sort: [['_id', 1]] })).toEqual([
+      { _id: '2026-01-01', count: 1, pos: blockPos(1) },
+      { _id: '2026-01-02', count: 4, pos: blockPos(4) },
+    ]);
+    expect(await m.head.get('indexed')).toMatchObject({ height: 4, txCount: 5 });
+  });
+
+  it('keeps one holder row per holding address, and drops it when the address stops holding', async () => {
+    const m = openModels(await projected([history()]));
+    const rows = await holdersPage(m.holders, 5, { skip: 0, limit: 10 });
+    // C 700 > B 300; A sent everything and its zero entry is gone.
+    expect(rows.map((r) => [r.address, r.balance])).toEqual([
+      [B, '800'],
+      [C, '700'],
+    ]);
+    expect(await m.holders.get(`5:${A}`)).toBeNull();
+    // A zero MTC entry (kept by the chaincode in every wallet) does not make a holder.
+    expect(await m.holders.find({ token: 0 })).toEqual([]);
+  });
+
+  it('maintains each token holder count and total balance from the previous state', async () => {
+    const m = openModels(await projected([history()]));
+    expect(await m.holderStats.get('5')).toMatchObject<Partial<HolderStatsDoc>>({
+      holders: 2,
+      totalBalance: '1500',
+    });
+    // Half way: A (600 + 100 locked), B and C all hold.
+    const half = openModels(await projected([history().slice(0, 3)]));
+    expect(await half.holderStats.get('5')).toMatchObject({ holders: 3, totalBalance: '1500' });
+    expect(await half.holders.get(`5:${A}`)).toMatchObject<Partial<HolderDoc>>({
+      balance: '500',
+      locks: [{ amount: '100', unlockdate: DAY2 + 86_400 }],
+      lockUntil: DAY2 + 86_400,
+    });
+  });
+
+  it('finds the rows with a lock still ahead of the reader clock', async () => {
+    const m = openModels(await projected([history().slice(0, 3)]));
+    expect((await lockedHolders(m.holders, 5, DAY2, 100)).map((r) => r.address)).toEqual([A]);
+    expect(await lockedHolders(m.holders, 5, DAY2 + 86_400, 100)).toEqual([]);
+  });
+
+  it('numbers each address and token series in chain order and pages it newest first', async () => {
+    const m = openModels(await projected([history()]));
+    expect(await seriesTotal(m.seriesCounters, addressTxs, A)).toBe(3);
+    expect(await seriesTotal(m.seriesCounters, addressTxs, B)).toBe(2); // the invalid tx wrote nothing
+    const page1 = await seriesPage(m.addressTxs, A, 3, 1, 2);
+    expect(page1.map((r) => [r.n, r.height, r.jobType])).toEqual([
+      [3, 4, 'transfer'],
+      [2, 3, 'transfer'],
+    ]);
+    expect((await seriesPage(m.addressTxs, A, 3, 2, 2)).map((r) => r.n)).toEqual([1]);
+    expect(await seriesPage(m.addressTxs, A, 3, 3, 2)).toEqual([]);
+    // Token 5: create, two reserves, a mint, two transfers (the invalid one is not activity).
+    expect(await seriesTotal(m.seriesCounters, tokenTxs, '5')).toBe(6);
+    expect((await m.tokenHistory.find({ key: '5' }, { sort: [['n', 1]] })).map((r) => r.type)).toEqual([
+      'create',
+      'reserve',
+      'reserve',
+      'mint',
+    ]);
+  });
+
+  it('gives the same read models when the log is replayed, whole or in overlapping batches', async () => {
+    const h = history();
+    const once = await dumpReadModels(await projected([h]));
+    expect(await dumpReadModels(await projected([h, h]))).toEqual(once);
+    expect(await dumpReadModels(await projected([h.slice(0, 2), h.slice(1), h]))).toEqual(once);
+    expect(await dumpReadModels(await projected([h.slice(0, 1), h.slice(0, 3), h.slice(2)]))).toEqual(once);
+  });
+
+  it('stays exact after a crash at any write of a batch, replayed in other batch boundaries', async () => {
+    const h = history();
+    const once = await dumpReadModels(await projected([h]));
+    // A crash hits a batch after any number of its writes (a store call need not be atomic); the
+    // replay restarts at that batch's first block with other batch boundaries, as a consumer with
+    // another maxBatch would: shorter batches than the crashed one, and a longer one.
+    const cases = [
+      { crashed: h.slice(1), replay: [h.slice(1, 3), h.slice(3)] },
+      { crashed: h.slice(1, 3), replay: [h.slice(1)] },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const { writes } = await projectInto(createMemoryReadStore(), [h.slice(0, 1), c.crashed]);
+      for (let k = 0; k <= writes; k++) {
+        const store = await projected([h.slice(0, 1), c.crashed], k);
+        await projectInto(store, c.replay);
+        expect(await dumpReadModels(store), `case ${i}, crash after write ${k} of ${writes}`).toEqual(once);
+      }
+    }
+  });
+
+  it('counts transactions per day in the configured time zone', () => {
+    expect(statsDay(DAY2, 0)).toBe('2026-01-02');
+    expect(statsDay(DAY1, 540)).toBe('2026-01-02');
+    expect(statsDay(DAY2, -120)).toBe('2026-01-01');
+  });
+});

@@ -1,0 +1,100 @@
+import type { BlockEvent } from '@mtc/domain';
+import type { BlockTxCount, Write } from '@mtc/ports';
+import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/project.ts';
+import type { HeadDoc } from './chain/docs.ts';
+import {
+  holdingsOf,
+  projectHolders,
+  type HolderDoc,
+  type HolderStatsDoc,
+  type WalletWrite,
+} from './holders/holders.ts';
+import type { Models } from './registry.ts';
+import { addressTxItems, addressTxs } from './series/address-txs.ts';
+import { counterId, projectSeries, type SeriesCounterDoc } from './series/series.ts';
+import { tokenHistory, tokenHistoryItems } from './series/token-history.ts';
+import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
+
+/**
+ * The block topic's projection: everything that needs total chain order or the previous state —
+ * facts, holders and their aggregates, the numbered series, the head. A batch becomes phases of
+ * writes, each durable before the next starts (the order is what keeps aggregates exact, see
+ * `projectHolders` and `projectSeries`):
+ *
+ *   1. facts (blocks, transactions, daily counts) and series rows
+ *   2. aggregates: series counters, holder stats
+ *   3. holder rows
+ *   4. the head
+ *
+ * Blocks at or below the stored head are skipped: the head is written last, so they are complete.
+ */
+export interface ChainPrior {
+  head: HeadDoc | null;
+  holders: HolderDoc[];
+  holderStats: HolderStatsDoc[];
+  counters: SeriesCounterDoc[];
+}
+
+export interface ChainBatch {
+  phases: Write[][];
+  /** Per-block transaction counts for the today-so-far counters. */
+  counts: BlockTxCount[];
+}
+
+function walletWrites(events: readonly BlockEvent[]): WalletWrite[] {
+  const out: WalletWrite[] = [];
+  for (const e of events)
+    for (const tx of e.txs)
+      for (const w of tx.writes)
+        if (w.kind === 'wallet') out.push({ pos: w.pos, address: w.key, balances: w.wallet.balances });
+  return out.sort((a, b) => (a.pos < b.pos ? -1 : a.pos > b.pos ? 1 : 0));
+}
+
+const SERIES = [
+  { model: addressTxs, items: addressTxItems },
+  { model: tokenTxs, items: tokenTxItems },
+  { model: tokenHistory, items: tokenHistoryItems },
+] as const;
+
+export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): BlockEvent[] {
+  const after = head?.height ?? 0;
+  return events.filter((e) => e.height > after);
+}
+
+/** Reads what a batch's projection needs from the store. */
+export async function loadChainPrior(models: Models, events: readonly BlockEvent[]): Promise<ChainPrior> {
+  const head = await models.head.get('indexed');
+  const todo = unapplied(events, head);
+  const writes = walletWrites(todo);
+  const addresses = [...new Set(writes.map((w) => w.address))];
+  const counterIds = new Set<string>();
+  for (const s of SERIES) for (const item of s.items(todo)) counterIds.add(counterId(s.model.name, item.key));
+  const [rows, counters] = await Promise.all([
+    addresses.length > 0 ? models.holders.find({ address: { $in: addresses } }) : Promise.resolve([]),
+    counterIds.size > 0 ? models.seriesCounters.getMany([...counterIds]) : Promise.resolve([]),
+  ]);
+  const tokens = new Set(rows.map((r) => String(r.token)));
+  for (const w of writes) for (const t of holdingsOf(w.address, w.balances, w.pos).keys()) tokens.add(String(t));
+  const holderStats = tokens.size > 0 ? await models.holderStats.getMany([...tokens]) : [];
+  return { head, holders: rows, holderStats, counters };
+}
+
+export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPrior, options: StatsOptions): ChainBatch {
+  const todo = unapplied(events, prior.head);
+  const last = todo.at(-1);
+  if (!last) return { phases: [], counts: [] };
+  const stored = new Map(prior.counters.map((c) => [c._id, c]));
+  const facts = projectFacts(todo, options);
+  const seriesRows: Write[] = [];
+  const seriesCounters: Write[] = [];
+  for (const s of SERIES) {
+    const { rows, counters } = projectSeries(s.model as never, s.items(todo) as never, stored);
+    seriesRows.push(...rows);
+    seriesCounters.push(...counters);
+  }
+  const holders = projectHolders(walletWrites(todo), { rows: prior.holders, stats: prior.holderStats });
+  return {
+    phases: [[...facts, ...seriesRows], [...seriesCounters, ...holders.stats], holders.rows, [headWrite(last)]],
+    counts: txCounts(todo),
+  };
+}

@@ -1,0 +1,76 @@
+import { blockPos, type BlockEvent } from '@mtc/domain';
+import type { BlockTxCount, Write } from '@mtc/ports';
+import { blocks, dailyTx, head, HEAD_ID, txs, type BlockDoc, type HeadDoc, type TxDoc } from './docs.ts';
+
+/**
+ * The chain's facts: blocks and transactions put by their natural key, daily counts incremented
+ * under the block's position, and the head. Pure; replaying a block changes nothing.
+ */
+export interface StatsOptions {
+  /** Offset of the statistics day from UTC, in minutes (0 = UTC days). */
+  statsUtcOffsetMinutes: number;
+}
+
+export function projectFacts(events: readonly BlockEvent[], options: StatsOptions): Write[] {
+  const out: Write[] = [];
+  for (const e of events) {
+    out.push({ op: 'put', collection: blocks.name, doc: blockDoc(e) });
+    for (const tx of e.txs) {
+      const doc: TxDoc = {
+        _id: tx.id,
+        seq: tx.seq,
+        height: e.height,
+        index: tx.index,
+        timestamp: tx.timestamp,
+        valid: tx.valid,
+        summary: tx.summary,
+        entries: tx.entries,
+      };
+      out.push({ op: 'put', collection: txs.name, doc });
+    }
+    // Statistics days follow the block's time (its first transaction's client clock): one rule for
+    // the daily counts and the today-so-far counters, so the two always agree.
+    if (e.txs.length > 0) {
+      out.push({
+        op: 'incIfNewer',
+        collection: dailyTx.name,
+        id: statsDay(e.timestamp, options.statsUtcOffsetMinutes),
+        pos: blockPos(e.height),
+        inc: { count: e.txs.length },
+      });
+    }
+  }
+  return out;
+}
+
+export function txCounts(events: readonly BlockEvent[]): BlockTxCount[] {
+  return events.map((e) => ({ height: e.height, timestamp: e.timestamp, count: e.txs.length }));
+}
+
+export function headWrite(last: BlockEvent): Write {
+  const doc: HeadDoc = {
+    _id: HEAD_ID,
+    pos: blockPos(last.height),
+    height: last.height,
+    hash: last.hash,
+    timestamp: last.timestamp,
+    txCount: last.firstTxSeq + last.txs.length,
+  };
+  return { op: 'putIfNewer', collection: head.name, doc };
+}
+
+function blockDoc(e: BlockEvent): BlockDoc {
+  return {
+    _id: String(e.height),
+    height: e.height,
+    hash: e.hash,
+    timestamp: e.timestamp,
+    txCount: e.txs.length,
+    txs: e.txs.map((t) => ({ id: t.id, timestamp: t.timestamp })),
+  };
+}
+
+/** `YYYY-MM-DD` of a unix time in the statistics time zone. */
+export function statsDay(unixSeconds: number, utcOffsetMinutes: number): string {
+  return new Date((unixSeconds + utcOffsetMinutes * 60) * 1000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,75 @@
+import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
+import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
+import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
+import { collectionSpec } from './model.ts';
+import { addressTxs, type AddressTxDoc } from './series/address-txs.ts';
+import { seriesCounters, type SeriesCounterDoc } from './series/series.ts';
+import { tokenHistory, type TokenHistoryDoc } from './series/token-history.ts';
+import { tokenTxs, type TokenTxDoc } from './series/token-txs.ts';
+import { tokenImages, tokens, type TokenDoc, type TokenImageDoc } from './tokens/tokens.ts';
+import { wallets, type WalletDoc } from './wallets/wallets.ts';
+
+/**
+ * Every read model, once. The projector creates their collections from this list, the API reads
+ * them through `openModels`, the canonical dump hashes them all, and test fixtures seed them by
+ * running the projections — so a model added here is wired everywhere, and one left out fails.
+ */
+export interface Models {
+  head: Collection<HeadDoc>;
+  blocks: Collection<BlockDoc>;
+  txs: Collection<TxDoc>;
+  dailyTx: Collection<DailyTxDoc>;
+  wallets: Collection<WalletDoc>;
+  tokens: Collection<TokenDoc>;
+  tokenImages: Collection<TokenImageDoc>;
+  holders: Collection<HolderDoc>;
+  holderStats: Collection<HolderStatsDoc>;
+  seriesCounters: Collection<SeriesCounterDoc>;
+  addressTxs: Collection<AddressTxDoc>;
+  tokenTxs: Collection<TokenTxDoc>;
+  tokenHistory: Collection<TokenHistoryDoc>;
+}
+
+export const READ_MODELS = {
+  head,
+  blocks,
+  txs,
+  dailyTx,
+  wallets,
+  tokens,
+  tokenImages,
+  holders,
+  holderStats,
+  seriesCounters,
+  addressTxs,
+  tokenTxs,
+  tokenHistory,
+} as const satisfies Record<keyof Models, { name: string }>;
+
+export const COLLECTION_SPECS: readonly CollectionSpec[] = Object.values(READ_MODELS).map((m) =>
+  collectionSpec(m as never),
+);
+
+export function openModels(store: ReadStore): Models {
+  const open = <K extends keyof Models>(key: K): Models[K] => store.collection(READ_MODELS[key].name) as Models[K];
+  return {
+    head: open('head'),
+    blocks: open('blocks'),
+    txs: open('txs'),
+    dailyTx: open('dailyTx'),
+    wallets: open('wallets'),
+    tokens: open('tokens'),
+    tokenImages: open('tokenImages'),
+    holders: open('holders'),
+    holderStats: open('holderStats'),
+    seriesCounters: open('seriesCounters'),
+    addressTxs: open('addressTxs'),
+    tokenTxs: open('tokenTxs'),
+    tokenHistory: open('tokenHistory'),
+  };
+}
+
+/** Collection names by model key. */
+export const COLLECTIONS = Object.fromEntries(Object.entries(READ_MODELS).map(([k, m]) => [k, m.name])) as {
+  readonly [K in keyof Models]: string;
+};

@@ -1,0 +1,26 @@
+import type { StateEvent } from '@mtc/domain';
+import type { Write } from '@mtc/ports';
+import { tokenWrites } from './tokens/tokens.ts';
+import { walletWrite } from './wallets/wallets.ts';
+
+/**
+ * The state topic's projection: records as written, put if newer by chain position, so state events
+ * may arrive in any order across entities (partitions) and repeat. Pure.
+ */
+export function projectState(events: readonly StateEvent[]): Write[] {
+  const out: Write[] = [];
+  for (const { write: w } of events) {
+    switch (w.kind) {
+      case 'wallet':
+        out.push(walletWrite(w.pos, w.wallet));
+        break;
+      case 'token':
+        out.push(...tokenWrites(w.pos, w.token));
+        break;
+      case 'other':
+        // DEX orders and NFT records get their read models with the endpoints that show them.
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,221 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDevnet, DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, spawnExplorer, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
+import {
+  chainIndex,
+  expectedAddress,
+  expectedHolders,
+  expectedToken,
+  holdingsOf,
+  readAllPages,
+  validEntries,
+  type ExpectedHolder,
+} from '../support/fungible-truth.ts';
+import { expectedTxStats, totalTransactions } from '../support/ground-truth.ts';
+
+/**
+ * Every fungible endpoint against the devnet's ground truth, on a history of 20,000+ transactions
+ * that covers every MRC-010 job type (DEX included), indexed by the real all-in-one process. The
+ * API's clock is pinned (CLOCK_NOW_UNIX) to a moment inside the last day of the history, so locks,
+ * today-so-far and yesterday-at-the-same-time have known answers.
+ */
+describe('fungible endpoints end to end (embedded adapters)', () => {
+  let devnet: Devnet;
+  let node: { url: string; close(): Promise<void> };
+  let dataDir: string;
+  let explorer: ExplorerProcess | undefined;
+  let api = '';
+  let now = 0;
+  let world: ReturnType<Devnet['worldState']>;
+
+  beforeAll(async () => {
+    const wall = Math.floor(Date.now() / 1000);
+    const blocks = 7_500;
+    const interval = 30;
+    devnet = createDevnet({
+      seed: 2026,
+      genesisTime: wall - blocks * interval,
+      historyBlocks: blocks,
+      blockIntervalSec: interval,
+    });
+    world = devnet.worldState();
+    // A moment after the last block, so everything indexed is in the past of the API's clock.
+    now = devnet.block(devnet.height())!.timestamp + 90;
+    node = await startDevnetServer(devnet, { port: 0, faultRate: 0.01 });
+    dataDir = await mkdtemp(join(tmpdir(), 'mtc-fungible-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await explorer?.kill('SIGTERM');
+    await node?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('has a history of 20,000+ transactions covering every job type the devnet writes', () => {
+    expect(totalTransactions(devnet)).toBeGreaterThanOrEqual(20_000);
+    const seen = new Set<string>();
+    for (const { entry } of validEntries(devnet)) seen.add(entry.type);
+    const missing = [...new Set(DEFAULT_JOBS.flatMap((j) => j.writes))].filter((t) => !seen.has(t));
+    expect(missing).toEqual([]);
+  });
+
+  it('indexes the whole history', async () => {
+    explorer = await spawnExplorer({
+      CHAIN_NODE_URL: node.url,
+      DATA_DIR: dataDir,
+      CLOCK_NOW_UNIX: String(now),
+      FOLLOWER_BLOCK_CONCURRENCY: '8',
+    });
+    api = explorer.apiUrl;
+    await waitFor(
+      'the index to reach the node head',
+      async () => {
+        const { body } = await getJson<{ localBlock: number }>(`${api}/api/chain`);
+        return body.localBlock === devnet.height() ? true : undefined;
+      },
+      600_000,
+      250,
+    );
+  }, 620_000);
+
+  it('serves every address as the chain holds it: balances, locks, sale and auction amounts', async () => {
+    const problems: string[] = [];
+    for (const [address, wallet] of Object.entries(world.wallets)) {
+      const { status, body } = await getJson(`${api}/api/address/${address}`);
+      const want = expectedAddress(address, wallet, world.tokens, now);
+      if (status !== 200 || JSON.stringify(body) !== JSON.stringify(want)) problems.push(address);
+    }
+    const [first] = problems;
+    if (first)
+      expect((await getJson(`${api}/api/address/${first}`)).body).toEqual(
+        expectedAddress(first, world.wallets[first]!, world.tokens, now),
+      );
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('lists every address activity once, newest first, with the chain total', async () => {
+    const { addressTxs } = chainIndex(devnet);
+    for (const [address, ids] of addressTxs) {
+      const { rows, total } = await readAllPages<{ tx_id: string; db_sn: string }>(
+        `${api}/api/address/${address}/txs`,
+        (b) => b['data'] as { tx_id: string; db_sn: string }[],
+      );
+      expect(total, address).toBe(ids.length);
+      expect(
+        rows.map((r) => r.tx_id),
+        address,
+      ).toEqual([...ids].reverse());
+    }
+  }, 600_000);
+
+  it('serves every token with its supply figures, and token 0 as /mtc-stats', async () => {
+    for (const token of Object.values(world.tokens)) {
+      const { status, body } = await getJson<Record<string, unknown>>(`${api}/api/token/${token.token}`);
+      expect(status).toBe(200);
+      expect(body).toMatchObject(expectedToken(token, world.wallets));
+    }
+    const mtc = expectedToken(world.tokens['0']!, world.wallets);
+    const { body } = await getJson(`${api}/api/mtc-stats`);
+    expect(body).toEqual({
+      token: 0,
+      name: mtc['name'],
+      symbol: mtc['symbol'],
+      decimal: mtc['decimal'],
+      totalsupply: mtc['totalsupply'],
+      circulation_supply: mtc['circulation_supply'],
+      remainamount: mtc['remainamount'],
+      burnningamount: mtc['burnningamount'],
+      softcap: mtc['softcap'],
+      hardcap: mtc['hardcap'],
+      status: mtc['status'],
+      createdate: mtc['createdate'],
+    });
+  }, 300_000);
+
+  it('lists every token once, ascending, token 0 first', async () => {
+    const { rows } = await readAllPages<{ token: number }>(
+      `${api}/api/tokens`,
+      (b) => b['items'] as { token: number }[],
+    );
+    expect(rows.map((r) => r.token)).toEqual(
+      Object.values(world.tokens)
+        .map((t) => t.token)
+        .sort((a, b) => a - b),
+    );
+  });
+
+  it('lists every token holder by balance, summing to total_balance, each equal to the address balance entry', async () => {
+    for (const token of Object.values(world.tokens)) {
+      const want = expectedHolders(world.wallets, token.token, now);
+      const { rows, total, first } = await readAllPages<ExpectedHolder>(
+        `${api}/api/token/${token.token}/holders`,
+        (b) => b['holders'] as ExpectedHolder[],
+      );
+      expect(total, `token ${token.token} holders`).toBe(want.holders.length);
+      expect(first['total_balance']).toBe(want.total.toString());
+      expect(rows).toEqual(want.holders);
+      // Invariants: the rows sum to total_balance; nothing negative; each row is the address's entry.
+      expect(rows.reduce((s, r) => s + BigInt(r.balance), 0n).toString()).toBe(first['total_balance']);
+      for (const r of rows) {
+        expect(r.balance).toMatch(/^[0-9]+$/);
+        const h = holdingsOf(world.wallets[r.address]!, now).find((x) => x.token === token.token)!;
+        expect(r.balance).toBe(h.balance.toString());
+      }
+    }
+  }, 600_000);
+
+  it('groups every active lock by address', async () => {
+    for (const token of Object.values(world.tokens)) {
+      const want = expectedHolders(world.wallets, token.token, now).holders.filter((h) => h.locks.length > 0);
+      const { body } = await getJson<{ locked_addresses: number; locks: { address: string }[] }>(
+        `${api}/api/token/${token.token}/locks`,
+      );
+      expect(body.locked_addresses, `token ${token.token} locks`).toBe(want.length);
+      expect(body.locks.map((l) => l.address).sort()).toEqual(want.map((h) => h.address).sort());
+    }
+  }, 300_000);
+
+  it('tells every token lifecycle from creation: create, reserves, mints, burns', async () => {
+    const { lifecycle } = chainIndex(devnet);
+    for (const token of Object.values(world.tokens)) {
+      const want = lifecycle.get(token.token) ?? [];
+      const { body } = await getJson<{ total: number; events: { tx_id: string }[] }>(
+        `${api}/api/token/${token.token}/history`,
+      );
+      expect(body.total).toBe(want.length);
+      expect(body.events.map((e) => e.tx_id)).toEqual(want.map((e) => e.txId));
+    }
+  }, 300_000);
+
+  it('lists every transfer of a token in its activity, each row once', async () => {
+    const { transfers } = chainIndex(devnet);
+    for (const token of Object.values(world.tokens)) {
+      const { rows } = await readAllPages<{ tx_id: string }>(
+        `${api}/api/token/${token.token}/txs`,
+        (b) => b['data'] as { tx_id: string }[],
+      );
+      const ids = new Set(rows.map((r) => r.tx_id));
+      for (const id of transfers.get(token.token) ?? [])
+        expect(ids.has(id), `${id} in token ${token.token} txs`).toBe(true);
+    }
+  }, 600_000);
+
+  it('counts today so far and yesterday at the same time from the chain, at the pinned clock', async () => {
+    const { body } = await getJson<{ todaySoFar: number; yesterdaySameTime: number }>(`${api}/api/tx-stats`);
+    const want = expectedTxStats(devnet, now, 0);
+    expect(want.todaySoFar).toBeGreaterThan(0);
+    expect(want.yesterdaySameTime).toBeGreaterThan(0);
+    expect(body).toMatchObject(want);
+  });
+
+  it('finds an address, a token id and a token symbol', async () => {
+    const [address] = Object.keys(world.wallets);
+    expect((await getJson(`${api}/api/search?q=${address}`)).body).toEqual({ redirect: `/address/${address}/tx/1` });
+    const token = Object.values(world.tokens).at(-1)!;
+    const bySymbol = (await getJson<Record<string, unknown>>(`${api}/api/search?q=${token.symbol}`)).body;
+    expect(JSON.stringify(bySymbol)).toContain(String(token.token));
+  });
+});
