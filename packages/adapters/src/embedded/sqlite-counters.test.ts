@@ -21,6 +21,7 @@ describeCountersContract('sqlite (file shared with the read store)', async () =>
   const counters = createSqliteCounters({ path });
   return {
     addBlockTxs: (blocks) => counters.addBlockTxs(blocks),
+    highestCounted: () => counters.highestCounted(),
     txCountBetween: (from, to) => counters.txCountBetween(from, to),
     close: async () => {
       await counters.close();
