@@ -1,15 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { createMongoReadStore, openEventLog, topicsOf, AdapterConfigSchema } from '@mtc/adapters';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AdapterConfigSchema,
+  createMongoReadStore,
+  createSqliteReadStore,
+  openEventLog,
+  topicsOf,
+} from '@mtc/adapters';
 import { describeWithInfra } from '@mtc/adapters/contract';
-import { createDevnet, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { createDevnet, DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
 import type { EventLog, ReadStore } from '@mtc/ports';
 import { projectorLag, totalLag } from '@mtc/projector';
 import { dumpReadModels } from '@mtc/read-models';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { getJson, waitFor } from '../support/explorer-process.ts';
+import { getJson, spawnExplorer, waitFor } from '../support/explorer-process.ts';
+import { validEntries } from '../support/fungible-truth.ts';
 import {
   expectBlocksMatch,
   expectDailyCountsComplete,
+  expectedTxStats,
   expectListsComplete,
   expectTransactionsMatch,
   totalTransactions,
@@ -19,11 +30,13 @@ import { spawnService, waitForOutput, type ServiceProcess } from '../support/ser
 
 /**
  * Distributed mode on real Kafka, the MongoDB stand-in and Redis: follower, two projectors in one
- * consumer group and the API as separate processes. One projector is SIGKILLed mid-run and
- * restarted. Afterwards the API must equal the devnet's ground truth, and the read models must
- * equal (by canonical hash) those of a single projector and those of a replay from offset 0.
+ * consumer group and the API as separate processes, on a history of 3,000+ transactions that
+ * covers every job type the devnet writes. One projector is SIGKILLed mid-run and restarted.
+ * Afterwards the API must equal the devnet's ground truth, and the read models must equal (by
+ * canonical hash) those of a single projector, of a replay from offset 0 and of the embedded mode
+ * indexing the same chain. The API's clock is pinned inside the history's last day, so the
+ * today-so-far figures (Redis) have a known answer, also after Redis lost them.
  */
-const DAY = 86_400;
 
 describeWithInfra(
   'pipeline end to end (distributed: Kafka, MongoDB, Redis)',
@@ -50,6 +63,7 @@ describeWithInfra(
     const processes: ServiceProcess[] = [];
     const opened: ReadStore[] = [];
     let apiUrl = '';
+    let clock = 0;
 
     const start = (main: string, env: Record<string, string>): ServiceProcess => {
       const p = spawnService(main, { ...base, CHAIN_NODE_URL: node.url, ...env });
@@ -68,7 +82,15 @@ describeWithInfra(
 
     beforeAll(async () => {
       const now = Math.floor(Date.now() / 1000);
-      devnet = createDevnet({ seed: 777, genesisTime: now - 10 * DAY, historyBlocks: 800, blockIntervalSec: 900 });
+      const blocks = 1_200;
+      const interval = 150;
+      devnet = createDevnet({
+        seed: 777,
+        genesisTime: now - blocks * interval,
+        historyBlocks: blocks,
+        blockIntervalSec: interval,
+      });
+      clock = devnet.block(devnet.height())!.timestamp + 90;
       node = await startDevnetServer(devnet, { port: 0, faultRate: 0.02 });
       log = await openEventLog(AdapterConfigSchema.parse(base));
     }, 60_000);
@@ -83,8 +105,11 @@ describeWithInfra(
       await node?.close();
     }, 60_000);
 
-    it('has a history of at least 2,000 transactions', () => {
-      expect(totalTransactions(devnet)).toBeGreaterThanOrEqual(2000);
+    it('has a history of 3,000+ transactions covering every job type the devnet writes', () => {
+      expect(totalTransactions(devnet)).toBeGreaterThanOrEqual(3000);
+      const seen = new Set<string>();
+      for (const { entry } of validEntries(devnet)) seen.add(entry.type);
+      expect([...new Set(DEFAULT_JOBS.flatMap((j) => j.writes))].filter((t) => !seen.has(t))).toEqual([]);
     });
 
     it('indexes the chain with two projectors in one group, one of them SIGKILLed and restarted', async () => {
@@ -93,7 +118,7 @@ describeWithInfra(
       start('services/follower/src/main.ts', {});
       let p1 = start('services/projector/src/main.ts', stores.pair);
       start('services/projector/src/main.ts', stores.pair);
-      const api = start('services/api/src/main.ts', { ...stores.pair, PORT: '0' });
+      const api = start('services/api/src/main.ts', { ...stores.pair, PORT: '0', CLOCK_NOW_UNIX: String(clock) });
       apiUrl = (await waitForOutput(api, /Explorer API: (http:\/\/\S+)\/api\/chain/))[1]!;
 
       // Kill one projector while the index is part-way.
@@ -133,6 +158,29 @@ describeWithInfra(
       expect(await walletMismatches(await store(stores.pair.MONGO_DATABASE), devnet)).toEqual([]);
     });
 
+    it('counts today so far and yesterday at the same time in Redis, and again after Redis lost them', async () => {
+      const want = expectedTxStats(devnet, clock, 0);
+      expect(want.todaySoFar).toBeGreaterThan(0);
+      expect((await getJson(`${apiUrl}/api/tx-stats`)).body).toMatchObject(want);
+      // Counters under a fresh key prefix are counters that lost everything: a projector refills
+      // them from the read models by itself, and an API reading them answers as before.
+      const lost = { ...stores.pair, REDIS_PREFIX: `e2e:${run}:lost:` };
+      start('services/projector/src/main.ts', lost);
+      const api = start('services/api/src/main.ts', { ...lost, PORT: '0', CLOCK_NOW_UNIX: String(clock) });
+      const url = (await waitForOutput(api, /Explorer API: (http:\/\/\S+)\/api\/chain/))[1]!;
+      await waitFor(
+        'the counters to be refilled',
+        async () => {
+          const { body } = await getJson<typeof want>(`${url}/api/tx-stats`);
+          return body.todaySoFar === want.todaySoFar && body.yesterdaySameTime === want.yesterdaySameTime
+            ? true
+            : undefined;
+        },
+        60_000,
+        250,
+      );
+    }, 120_000);
+
     it('builds the same read models with a single projector', async () => {
       start('services/projector/src/main.ts', stores.single);
       await caughtUp(stores.single.PROJECTOR_GROUP);
@@ -156,6 +204,33 @@ describeWithInfra(
       const pair = await dumpReadModels(await store(stores.pair.MONGO_DATABASE));
       expect(printed).toEqual(pair);
       expect(await dumpReadModels(await store(stores.replay.MONGO_DATABASE))).toEqual(pair);
+    }, 300_000);
+
+    it('builds the same read models as the embedded mode indexing the same chain', async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'mtc-e2e-embedded-'));
+      const explorer = await spawnExplorer({ CHAIN_NODE_URL: node.url, DATA_DIR: dataDir });
+      try {
+        await waitFor(
+          'the embedded index to reach the node head',
+          async () => {
+            const { body } = await getJson<{ localBlock: number }>(`${explorer.apiUrl}/api/chain`);
+            return body.localBlock === devnet.height() ? true : undefined;
+          },
+          240_000,
+          250,
+        );
+        await explorer.kill('SIGTERM');
+        const embedded = createSqliteReadStore({ path: join(dataDir, 'read-models.sqlite') });
+        try {
+          const pair = await dumpReadModels(await store(stores.pair.MONGO_DATABASE));
+          expect(await dumpReadModels(embedded)).toEqual(pair);
+        } finally {
+          await embedded.close();
+        }
+      } finally {
+        await explorer.kill('SIGTERM');
+        await rm(dataDir, { recursive: true, force: true });
+      }
     }, 300_000);
   },
 );

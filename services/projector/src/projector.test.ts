@@ -85,6 +85,14 @@ describe('createProjector', () => {
     expect(await m.txs.count()).toBe(8);
   });
 
+  it('refills the today-so-far counters at start when they lost their data, with no new block', async () => {
+    await publish(blocks.slice(0, 4));
+    await runUntil(counters(), 4);
+    const fresh = counters();
+    await runUntil(fresh, 4);
+    expect(await fresh.txCountBetween(NOW - 86_400, NOW + 60)).toBe(8);
+  });
+
   it('refills the today-so-far counters from the store when they lost their data', async () => {
     const first = counters();
     await publish(blocks.slice(0, 4));

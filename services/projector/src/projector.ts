@@ -135,6 +135,8 @@ export function createProjector(deps: ProjectorDeps): Projector {
   return {
     async start() {
       await deps.store.ensureCollections(COLLECTION_SPECS);
+      // At start too, not only with the next block: a quiet chain may bring none for a while.
+      await restoreCounters(await retry('head', () => models.head.get('indexed')));
       const subs = subscriptions(topics, group);
       const state = await deps.log.consume({ ...subs.state, maxBatch }, projectStateBatch);
       const chain = await deps.log.consume({ ...subs.chain, maxBatch }, projectChain);
