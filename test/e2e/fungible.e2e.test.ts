@@ -14,7 +14,8 @@ import {
   validEntries,
   type ExpectedHolder,
 } from '../support/fungible-truth.ts';
-import { expectedTxStats, totalTransactions } from '../support/ground-truth.ts';
+import { expectedTxStats, totalTransactions, walletMismatches } from '../support/ground-truth.ts';
+import { createSqliteReadStore } from '@mtc/adapters';
 
 /**
  * Every fungible endpoint against the devnet's ground truth, on a history of 20,000+ transactions
@@ -80,6 +81,15 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
       250,
     );
   }, 620_000);
+
+  it('keeps every wallet record field as the chain wrote it (registration, memo, entries, MRC-402 map)', async () => {
+    const store = createSqliteReadStore({ path: join(dataDir, 'read-models.sqlite') });
+    try {
+      expect(await walletMismatches(store, devnet)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('serves every address as the chain holds it: balances, locks, sale and auction amounts', async () => {
     const problems: string[] = [];

@@ -1,7 +1,7 @@
 import type { Devnet } from '@mtc/devnet';
 import type { RawEntry } from '@mtc/domain';
 import type { ReadStore } from '@mtc/ports';
-import { COLLECTIONS, type WalletDoc } from '@mtc/read-models';
+import { canonicalJson, COLLECTIONS, type WalletDoc } from '@mtc/read-models';
 import { expect } from 'vitest';
 import { getJson } from './explorer-process.ts';
 
@@ -101,35 +101,75 @@ export async function expectDailyCountsComplete(api: string, devnet: Devnet): Pr
   expect(body.todaySoFar).toBe(body.history.at(-1)?.count);
 }
 
-/** The wallets as the chain holds them, in the read models' normalised form ("" amounts are 0). */
-export function expectedWallets(devnet: Devnet): Map<string, { token: number; balance: string; unlockdate: number }[]> {
-  const out = new Map<string, { token: number; balance: string; unlockdate: number }[]>();
+/**
+ * The wallets as the chain holds them, in the read models' normalised form: "" and absent amounts
+ * are 0 (legacy 3-field entries have no sale/auction amounts), `mrc402` null when never written.
+ */
+export function expectedWallets(devnet: Devnet): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const amount = (v: unknown): string => (typeof v === 'string' && v !== '' ? v : '0');
   for (const [address, wallet] of Object.entries(devnet.worldState().wallets)) {
-    out.set(
-      address,
-      wallet.balance.map((b) => ({
-        token: b.token,
-        balance: b.balance === '' ? '0' : b.balance,
-        unlockdate: b.unlockdate,
+    const w = wallet as unknown as Record<string, unknown> & { balance: Record<string, unknown>[] };
+    const mrc402 = w['mrc402'] as Record<string, Record<string, unknown>> | null | undefined;
+    out.set(address, {
+      regdate: w['regdate'],
+      addinfo: w['addinfo'] ?? '',
+      balances: w.balance.map((b) => ({
+        token: b['token'],
+        balance: amount(b['balance']),
+        unlockdate: b['unlockdate'],
+        saleamount: amount(b['saleamount']),
+        auctionamount: amount(b['auctionamount']),
       })),
-    );
+      mrc402:
+        mrc402 === null || mrc402 === undefined
+          ? null
+          : Object.fromEntries(
+              Object.entries(mrc402).map(([id, h]) => [
+                id,
+                {
+                  balance: amount(h['balance']),
+                  saleamount: amount(h['saleamount']),
+                  auctionamount: amount(h['auctionamount']),
+                },
+              ]),
+            ),
+    });
   }
   return out;
 }
 
-/** Compares the read models' wallets with the chain's; the mismatches, for a readable failure. */
+/**
+ * Compares every field the read models keep of each wallet (registration, memo, balance entries,
+ * MRC-402 map) with the chain's world state; the mismatching addresses, for a readable failure.
+ */
 export async function walletMismatches(store: ReadStore, devnet: Devnet): Promise<string[]> {
   const expected = expectedWallets(devnet);
   const docs = await store.collection<WalletDoc>(COLLECTIONS.wallets).find({});
   const got = new Map(
-    docs.map((d) => [d._id, d.balances.map((b) => ({ token: b.token, balance: b.balance, unlockdate: b.unlockdate }))]),
+    docs.map((d) => [
+      d._id,
+      {
+        regdate: d.regdate,
+        addinfo: d.addinfo,
+        balances: d.balances.map((b) => ({
+          token: b.token,
+          balance: b.balance,
+          unlockdate: b.unlockdate,
+          saleamount: b.saleamount,
+          auctionamount: b.auctionamount,
+        })),
+        mrc402: d.mrc402,
+      },
+    ]),
   );
   const problems: string[] = [];
   if (got.size !== expected.size) problems.push(`${got.size} wallets indexed, ${expected.size} on chain`);
-  for (const [address, balances] of expected) {
-    if (JSON.stringify(got.get(address)) !== JSON.stringify(balances)) problems.push(address);
+  for (const [address, want] of expected) {
+    if (canonicalJson(got.get(address)) !== canonicalJson(want))
+      problems.push(`${address}: indexed ${canonicalJson(got.get(address))} chain ${canonicalJson(want)}`);
   }
-  return problems;
+  return problems.slice(0, 5);
 }
 
 /**
