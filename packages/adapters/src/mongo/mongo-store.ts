@@ -136,12 +136,20 @@ function toOperation(w: Write): Op {
   }
 }
 
+/**
+ * Writes per bulk call at most: large bulk writes stall wire-compatible stand-ins (FerretDB 1.x on
+ * PostgreSQL deadlocked for good on one 1,000-document insert), and a real MongoDB gains little
+ * from bigger calls at these document sizes.
+ */
+const BULK_CHUNK = 200;
+
 async function bulkInOrder(db: Db, name: string, ops: Op[]): Promise<void> {
   let from = 0;
   while (from < ops.length) {
     try {
-      await db.collection<Stored>(name).bulkWrite(ops.slice(from), { ordered: true });
-      return;
+      const end = Math.min(ops.length, from + BULK_CHUNK);
+      await db.collection<Stored>(name).bulkWrite(ops.slice(from, end), { ordered: true });
+      from = end;
     } catch (error) {
       const first = error instanceof MongoBulkWriteError ? [error.writeErrors].flat()[0] : undefined;
       // A guarded write that lost to a newer document: skip it and carry on after it. A duplicate
