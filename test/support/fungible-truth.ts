@@ -16,7 +16,8 @@ import { getJson } from './explorer-process.ts';
 type Wallet = ReturnType<Devnet['worldState']>['wallets'][string];
 type Token = ReturnType<Devnet['worldState']>['tokens'][string];
 
-const big = (v: string | undefined): bigint => (v && /^[0-9]+$/.test(v) ? BigInt(v) : 0n);
+/** Chain amounts: "" and absent are 0; sale and auction escrow can go negative (a chaincode quirk). */
+const big = (v: string | undefined): bigint => (v && /^-?[0-9]+$/.test(v) ? BigInt(v) : 0n);
 const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export interface Lock {
@@ -39,8 +40,9 @@ export function holdingsOf(wallet: Wallet, now: number): Holding[] {
     let h = by.get(e.token);
     if (!h) by.set(e.token, (h = { token: e.token, balance: 0n, sale: 0n, auction: 0n, locks: [] }));
     h.balance += big(e.balance);
-    h.sale += big(e.saleamount);
-    h.auction += big(e.auctionamount);
+    // Legacy entries have no sale/auction fields.
+    h.sale += big('saleamount' in e ? e.saleamount : undefined);
+    h.auction += big('auctionamount' in e ? e.auctionamount : undefined);
     if (e.unlockdate > now && big(e.balance) > 0n) h.locks.push({ amount: e.balance, unlockdate: e.unlockdate });
   }
   return [...by.values()].sort((a, b) => a.token - b.token);
@@ -89,7 +91,7 @@ export function expectedHolders(
   const rows: { h: Holding; address: string }[] = [];
   for (const [address, w] of Object.entries(wallets)) {
     const h = holdingsOf(w, now).find((x) => x.token === token);
-    if (h && h.balance + h.sale + h.auction > 0n) rows.push({ h, address });
+    if (h && (h.balance !== 0n || h.sale !== 0n || h.auction !== 0n)) rows.push({ h, address });
   }
   rows.sort((a, b) =>
     a.h.balance === b.h.balance ? byteOrder(a.address, b.address) : a.h.balance > b.h.balance ? -1 : 1,

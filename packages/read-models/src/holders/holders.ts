@@ -7,7 +7,8 @@ import { defineModel } from '../model.ts';
  * count and `totalBalance`, maintained at projection time (never counted or summed per request).
  *
  * An address holds a token while its wallet has an entry of it with a non-zero balance, sale or
- * auction amount: for tokens other than 0 that is exactly "has an entry" (the chaincode drops
+ * auction amount (escrow can even be negative: `mrc010unauction` lowers saleamount, a chaincode
+ * quirk the index reproduces rather than corrects): for tokens other than 0 that is exactly "has an entry" (the chaincode drops
  * all-zero entries); token 0 keeps its zero entry in every wallet, which does not make a holder.
  * `balance` is the sum of the token's entries, locked ones included; sale and auction escrow are
  * apart. Locks depend on the reader's clock (an entry is locked while its unlock date is ahead), so
@@ -64,6 +65,11 @@ export const holderStats = defineModel<HolderStatsDoc>('holder_stats');
 
 export const holderId = (token: number, address: string): string => `${token}:${address}`;
 
+/** Sale and auction escrow as written: an integer string, possibly negative; "" is 0. */
+function signedAmount(value: string): bigint {
+  return value.startsWith('-') ? -parseAmount(value.slice(1)) : parseAmount(value);
+}
+
 /** What a wallet holds, by token, after a write at `pos`. */
 export function holdingsOf(address: string, balances: readonly BalanceEntry[], pos: string): Map<number, HolderDoc> {
   const sums = new Map<number, { balance: bigint; sale: bigint; auction: bigint; locks: HolderLock[] }>();
@@ -72,20 +78,20 @@ export function holdingsOf(address: string, balances: readonly BalanceEntry[], p
     if (!s) sums.set(e.token, (s = { balance: 0n, sale: 0n, auction: 0n, locks: [] }));
     const balance = parseAmount(e.balance);
     s.balance += balance;
-    s.sale += parseAmount(e.saleamount);
-    s.auction += parseAmount(e.auctionamount);
+    s.sale += signedAmount(e.saleamount);
+    s.auction += signedAmount(e.auctionamount);
     if (e.unlockdate > 0 && balance > 0n) s.locks.push({ amount: e.balance, unlockdate: e.unlockdate });
   }
   const out = new Map<number, HolderDoc>();
   for (const [token, s] of sums) {
-    if (s.balance + s.sale + s.auction === 0n) continue;
+    if (s.balance === 0n && s.sale === 0n && s.auction === 0n) continue;
     out.set(token, {
       _id: holderId(token, address),
       token,
       address,
       balance: formatAmount(s.balance),
-      saleamount: formatAmount(s.sale),
-      auctionamount: formatAmount(s.auction),
+      saleamount: s.sale.toString(),
+      auctionamount: s.auction.toString(),
       rank: amountSortKey(s.balance),
       locks: s.locks,
       lockUntil: s.locks.reduce((m, l) => Math.max(m, l.unlockdate), 0),
