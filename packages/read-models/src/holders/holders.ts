@@ -129,7 +129,7 @@ export function projectHolders(writes: readonly WalletWrite[], prior: HolderPrio
   const held = new Map<string, Map<number, HolderDoc>>();
   for (const row of prior.rows) {
     let m = held.get(row.address);
-    if (!m) held.set(row.address, (m = new Map()));
+    if (!m) held.set(row.address, (m = new Map<number, HolderDoc>()));
     m.set(row.token, row);
   }
   const storedPos = new Map(prior.stats.map((s) => [s.token, s.pos]));
