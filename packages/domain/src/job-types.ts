@@ -58,6 +58,28 @@ export const DEX010 = {
 } as const;
 
 /**
+ * The `type` of each PaymentInfo item `{from_addr, to_addr, amount, token, trade_amount, trade_id,
+ * type}` in the JSON a DEX010 write carries in its job_args (CC-t `token.go` mrc010DexProcess,
+ * mrc010DexProcessReqSell, Mrc010AuctionBid). These are payment roles, not entry types; the
+ * chaincode sums a wallet's payments and names its write after the strongest role (see DEX010).
+ * `mrc010_recv_fee_remain` (the request's unspent fee back to the buyer on the fill) is one of them:
+ * the buyer's wallet write of that fill is `receive_mrc010buy`.
+ */
+export const DEX010_PAYMENT = {
+  buy: 'mrc010_buy',
+  bid: 'mrc010_bid',
+  sell: 'mrc010_sell',
+  sendItem: 'mrc010_send_item',
+  recvItem: 'mrc010_recv_item',
+  recvBuy: 'mrc010_recv_buy',
+  recvSell: 'mrc010_recv_sell',
+  recvAuction: 'mrc010_recv_auction',
+  recvRefund: 'mrc010_recv_refund',
+  recvFeePlatform: 'mrc010_recv_fee_platform',
+  recvFeeRemain: DEX010.recvFeeRemain,
+} as const;
+
+/**
  * Job types of families that only old history holds (dispatched until ≈ 2022-08, CC-22) or that an
  * explorer of fungible assets shows as generic activity (MRC-100 games, MRC-030 votes).
  */

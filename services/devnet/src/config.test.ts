@@ -23,6 +23,17 @@ describe('DevnetConfigSchema', () => {
     });
   });
 
+  it("defaults the fault kinds to the real node's own transient answers and parses a comma-separated list", () => {
+    expect(parseConfig(DevnetConfigSchema, {}).DEVNET_FAULT_KINDS).toEqual([
+      'height-zero',
+      'tx-not-found',
+      'block-missing',
+    ]);
+    const config = parseConfig(DevnetConfigSchema, { DEVNET_FAULT_KINDS: 'reset, proxy-502,timeout' });
+    expect(config.DEVNET_FAULT_KINDS).toEqual(['reset', 'proxy-502', 'timeout']);
+    expect(() => parseConfig(DevnetConfigSchema, { DEVNET_FAULT_KINDS: 'reset,boom' })).toThrow(/DEVNET_FAULT_KINDS/);
+  });
+
   it('rejects a bad value with a readable message', () => {
     expect(() => parseConfig(DevnetConfigSchema, { DEVNET_PORT: 'x' })).toThrow(ConfigError);
     expect(() => parseConfig(DevnetConfigSchema, { DEVNET_FAULT_RATE: '1.5' })).toThrow(/DEVNET_FAULT_RATE/);

@@ -1,6 +1,7 @@
 import { port } from '@mtc/runtime';
 import { z } from 'zod';
 import type { DevnetOptions } from './chain/options.ts';
+import { FAULT_KINDS, NODE_FAULT_KINDS } from './server/faults.ts';
 
 /** The standalone devnet's environment; every variable is listed in `.env.example`. */
 export const DevnetConfigSchema = z.object({
@@ -12,10 +13,23 @@ export const DevnetConfigSchema = z.object({
   DEVNET_BLOCK_INTERVAL_MS: z.coerce.number().int().nonnegative().default(3_000),
   /** Unix seconds of block 1; unset = placed so that the history ends about now. */
   DEVNET_GENESIS_TIME: z.coerce.number().int().nonnegative().optional(),
-  DEVNET_WALLETS: z.coerce.number().int().min(5).default(1_000),
+  DEVNET_WALLETS: z.coerce.number().int().min(5).default(5_000),
   DEVNET_INVALID_TX_RATE: z.coerce.number().min(0).max(1).default(0.02),
   DEVNET_EMPTY_BLOCK_RATE: z.coerce.number().min(0).max(1).default(0.1),
+  /** Share of the history (its first blocks) written by the legacy chaincode. */
+  DEVNET_LEGACY_SHARE: z.coerce.number().min(0).max(1).default(0.1),
+  /** Share of node-route requests that meet a transient failure of one of DEVNET_FAULT_KINDS. */
   DEVNET_FAULT_RATE: z.coerce.number().min(0).max(1).default(0),
+  /** Comma-separated fault kinds (server/faults.ts); default: the real node's own transient answers. */
+  DEVNET_FAULT_KINDS: z
+    .string()
+    .default(NODE_FAULT_KINDS.join(','))
+    .transform((text) => text.split(',').map((kind) => kind.trim()))
+    .pipe(z.array(z.enum(FAULT_KINDS)).min(1)),
+  DEVNET_FAULT_SEED: z.coerce.number().int().default(0x0fa017),
+  DEVNET_FAULT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(15_000),
+  DEVNET_FAULT_SLOW_BODY_MS: z.coerce.number().int().nonnegative().default(5_000),
+  DEVNET_FAULT_BLOCK_MISSING_MS: z.coerce.number().int().nonnegative().default(2_000),
   /**
    * Keep the chain's schedule in this file: a restart then serves the same chain (extended by the
    * blocks that fell due), which an index built from it needs. Unset: a new chain per start.
@@ -43,5 +57,6 @@ export function devnetOptionsFrom(config: DevnetConfig, nowSec: number): DevnetO
     wallets: config.DEVNET_WALLETS,
     invalidTxRate: config.DEVNET_INVALID_TX_RATE,
     emptyBlockRate: config.DEVNET_EMPTY_BLOCK_RATE,
+    legacyShare: config.DEVNET_LEGACY_SHARE,
   };
 }

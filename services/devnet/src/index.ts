@@ -10,4 +10,6 @@ export type { Devnet, WorldState } from './chain/devnet.ts';
 export type { DevnetOptions } from './chain/options.ts';
 export { startDevnetServer } from './server/server.ts';
 export type { DevnetServer, DevnetServerOptions } from './server/server.ts';
+export { FAULT_KINDS, NODE_FAULT_KINDS, type FaultKind } from './server/faults.ts';
 export type { BalanceEntry, Mrc010Token, TokenReserve, Wallet } from './world/records.ts';
+export type { ChainToken, ChainWallet, LegacyWallet } from './world/codec.ts';

@@ -32,6 +32,11 @@ try {
     // A scheduled chain cuts its blocks on the schedule's clock instead.
     liveIntervalMs: clock ? 0 : config.DEVNET_BLOCK_INTERVAL_MS,
     faultRate: config.DEVNET_FAULT_RATE,
+    faultKinds: config.DEVNET_FAULT_KINDS,
+    faultSeed: config.DEVNET_FAULT_SEED,
+    faultTimeoutMs: config.DEVNET_FAULT_TIMEOUT_MS,
+    faultSlowBodyMs: config.DEVNET_FAULT_SLOW_BODY_MS,
+    faultBlockMissingMs: config.DEVNET_FAULT_BLOCK_MISSING_MS,
   });
   ctx.shutdown.add('http server', () => server.close());
   if (clock) {

@@ -5,9 +5,11 @@ import { scriptedBlock } from '../jobs/genesis.ts';
 import type { Call, Job } from '../jobs/job.ts';
 import { jobFor, pickJob } from '../jobs/registry.ts';
 import type { Rng } from '../rng.ts';
+import type { ChaincodeVersion } from '../world/codec.ts';
 import { createStub, type TxEffects } from '../world/stub.ts';
 import type { World, Write } from '../world/world.ts';
 import { lifecycleEntries, txEntries, type BlockRef } from './entries.ts';
+import { eraAt, type ChaincodeEra } from './eras.ts';
 import { blockHash, txId } from './ids.ts';
 
 export interface ChainTx {
@@ -26,7 +28,12 @@ export interface BlockBuilderDeps {
   readonly seed: number;
   readonly world: World;
   readonly rng: Rng;
+  /** The current chaincode's functions. */
   readonly jobs: readonly Job[];
+  /** The legacy chaincode's functions (CC-22), planned while a legacy version is installed. */
+  readonly legacyJobs?: readonly Job[];
+  /** Which chaincode version is installed from which height; default: the current one throughout. */
+  readonly eras?: readonly ChaincodeEra[];
   readonly walletCap: number;
   readonly invalidTxRate: number;
   readonly emptyBlockRate: number;
@@ -56,17 +63,29 @@ type PendingTx =
     };
 
 /**
- * Cuts block `height` at `timestamp`, applying its valid transactions to the world.
+ * Cuts block `height` with the endorsing peers' clock at `timestamp`, applying its valid transactions
+ * to the world.
  *
  * Fabric semantics kept: a transaction whose reads or writes touch a key an earlier valid
  * transaction of the same block wrote would fail MVCC validation, so valid transactions of one block
  * never overlap (a conflicting call is left out, as the bridge holds such calls back for a later
  * block). With probability invalidTxRate a transaction is instead committed as MVCC_READ_CONFLICT:
  * listed, with its full write set, and not applied.
+ *
+ * Two clocks (metacoin-chain.md §5 "Times"): every record's jobdate, regdate and createdate is the
+ * peer's clock (`stub.now` = `timestamp`, the same for the whole block), while a transaction's
+ * timestamp is the channel-header time its client set, which is off by a few seconds either way and
+ * now and then by minutes (clientSkew). So transactions of one block carry different times, and a
+ * block, whose timestamp is its first listed transaction's (BR get_block), can be older than the
+ * block before it. Planners plan against the peer's clock, so they never propose what the peer rejects.
  */
 export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: number): ChainBlock {
+  const era = deps.eras ? eraAt(deps.eras, height) : CURRENT_ERA;
+  const jobs = era.version === 'current' ? deps.jobs : (deps.legacyJobs ?? deps.jobs);
   const script = scriptedBlock(height);
-  const pending = script ? runScript(deps, height, timestamp, script) : runRandom(deps, height, timestamp);
+  const pending = script
+    ? runScript(deps, jobs, era.version, height, timestamp, script)
+    : runRandom(deps, jobs, era, height, timestamp);
   const hash = blockHash(
     deps.seed,
     height,
@@ -92,24 +111,50 @@ export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: nu
   return { block, txs };
 }
 
-function runRandom(deps: BlockBuilderDeps, height: number, timestamp: number): PendingTx[] {
-  const { rng, world, jobs } = deps;
-  const slots = rng.chance(deps.emptyBlockRate) ? 0 : rng.weighted(SLOT_WEIGHTS);
-  const written = new Set<string>();
+const CURRENT_ERA: ChaincodeEra = { version: 'current', from: 1 };
+
+/**
+ * How far a client's clock is off the peer's, in seconds: mostly within 3 s either way; 2 % of
+ * clients are behind by 10 s to 15 min (a device with a stale clock, a call signed and sent late),
+ * 0.5 % ahead by 10 s to 2 min.
+ */
+export function clientSkew(rng: Rng): number {
+  const roll = rng.next();
+  if (roll < 0.02) return -rng.int(10, 900);
+  if (roll < 0.025) return rng.int(10, 120);
+  return rng.int(-3, 3);
+}
+
+function runRandom(
+  deps: BlockBuilderDeps,
+  jobs: readonly Job[],
+  era: ChaincodeEra,
+  height: number,
+  now: number,
+): PendingTx[] {
+  const { rng, world } = deps;
   const out: PendingTx[] = [];
-  // Every call of a block is sent at the block's time, so tx times never go backwards along the chain.
-  const now = timestamp;
+  // A new chaincode version is installed by a lifecycle transaction, first in its first block.
+  if (era.from === height && height > 1) {
+    out.push({
+      kind: 'lifecycle',
+      id: txId(deps.seed, height, 0, 'lifecycle', [era.version]),
+      timestamp: now + clientSkew(rng),
+    });
+  }
+  const slots = Math.max(out.length, rng.chance(deps.emptyBlockRate) ? 0 : rng.weighted(SLOT_WEIGHTS));
+  const written = new Set<string>();
   for (let attempt = 0; out.length < slots && attempt < slots * 4; attempt++) {
     const job = pickJob(rng, jobs);
-    const call = job.plan({ world, rng, now, walletCap: deps.walletCap });
+    const call = job.plan({ world, rng, now, walletCap: deps.walletCap, busy: written });
     if (!call) continue;
-    const effects = execute(deps, job, call, now, height);
+    const effects = execute(deps, era.version, job, call, now, height);
     const invalid = rng.chance(deps.invalidTxRate);
     if (!invalid && overlaps(effects, written)) continue;
     out.push({
       kind: 'writes',
       id: txId(deps.seed, height, out.length, call.fcn, call.args),
-      timestamp: now,
+      timestamp: now + clientSkew(rng),
       validationCode: invalid ? MVCC_READ_CONFLICT : 0,
       writes: effects.writes,
     });
@@ -121,8 +166,11 @@ function runRandom(deps: BlockBuilderDeps, height: number, timestamp: number): P
   return out;
 }
 
+/** Scripted blocks (the genesis) are written on the peer itself: their times are the peer's. */
 function runScript(
   deps: BlockBuilderDeps,
+  jobs: readonly Job[],
+  version: ChaincodeVersion,
   height: number,
   timestamp: number,
   script: readonly ScriptedTx[],
@@ -133,7 +181,7 @@ function runScript(
       return { kind: 'lifecycle', id: txId(deps.seed, height, slot, 'lifecycle', []), timestamp };
     }
     const call = step.plan({ world, rng, now: timestamp, walletCap: deps.walletCap });
-    const effects = execute(deps, jobFor(deps.jobs, call.fcn), call, timestamp, height);
+    const effects = execute(deps, version, jobFor(jobs, call.fcn), call, timestamp, height);
     world.apply(effects.writes);
     return {
       kind: 'writes',
@@ -145,14 +193,21 @@ function runScript(
   });
 }
 
-function execute(deps: BlockBuilderDeps, job: Job, call: Call, now: number, height: number): TxEffects {
-  const { stub, effects } = createStub(deps.world, now, deps.rng);
+function execute(
+  deps: BlockBuilderDeps,
+  version: ChaincodeVersion,
+  job: Job,
+  call: Call,
+  now: number,
+  height: number,
+): TxEffects {
+  const { stub, effects } = createStub(deps.world, now, deps.rng, version);
   try {
     job.execute(stub, call);
   } catch (error) {
     if (error instanceof ChaincodeError) {
       // Planners propose only calls the chaincode accepts: a rejection is a devnet bug.
-      throw new Error(`devnet planned a ${call.fcn} call the chaincode rejects (block ${height})`, {
+      throw new Error(`devnet planned a ${call.fcn} call the ${version} chaincode rejects (block ${height})`, {
         cause: error,
       });
     }

@@ -5,6 +5,8 @@ import { createDevnet, type Devnet } from './devnet.ts';
 
 const GENESIS = 1_700_000_000;
 const options = { seed: 4242, genesisTime: GENESIS, historyBlocks: 900, blockIntervalSec: 900 };
+/** The legacy chaincode writes the first 10 % of a history (the default legacyShare). */
+const LEGACY_END = 90;
 
 interface ServedTx {
   height: number;
@@ -80,17 +82,21 @@ describe('createDevnet', () => {
     }
   });
 
-  it('numbers blocks from 1 with non-decreasing block and tx times, a block at its first tx time', () => {
-    let last = 0;
+  it("numbers blocks from 1 at their first tx's time, dating records by a peer clock that never goes back", () => {
+    let lastPeer = 0;
     for (let h = 1; h <= devnet.height(); h++) {
       const block = devnet.block(h)!;
-      expect(block.timestamp).toBeGreaterThanOrEqual(last);
       if (block.transaction.length > 0) expect(block.timestamp).toBe(block.transaction[0]!.timestamp);
-      for (const tx of block.transaction) {
-        expect(tx.timestamp).toBeGreaterThanOrEqual(last);
-        last = tx.timestamp;
+      // jobdate is the endorsing peer's clock: one value per block, never earlier than the last.
+      const jobdates = new Set(
+        txs.filter((t) => t.height === h).flatMap((t) => t.entries.map((e) => e.values?.jobdate)),
+      );
+      jobdates.delete(undefined);
+      expect(jobdates.size).toBeLessThanOrEqual(1);
+      for (const peer of jobdates as Set<number>) {
+        expect(peer).toBeGreaterThanOrEqual(lastPeer);
+        lastPeer = peer;
       }
-      last = Math.max(last, block.timestamp);
     }
     expect(devnet.block(1)!.timestamp).toBe(GENESIS);
   });
@@ -116,23 +122,33 @@ describe('createDevnet', () => {
   });
 
   it('gives tokenRegister entries the token object as parameters and the renamed record as values', () => {
-    const register = txs.flatMap((t) => t.entries).filter((e) => e.type === 'tokenRegister');
-    expect(register.length).toBeGreaterThan(5);
-    for (const e of register) {
+    const register = txs.filter((t) => t.entries.some((e) => e.type === 'tokenRegister'));
+    expect(register.filter((t) => t.height <= LEGACY_END).length).toBeGreaterThan(1);
+    expect(register.filter((t) => t.height > LEGACY_END).length).toBeGreaterThan(5);
+    for (const { height, entries } of register) {
+      const e = entries.find((x) => x.type === 'tokenRegister')!;
       expect(Array.isArray(e.parameters)).toBe(false);
       const id = Number(e.datakey!.slice('TOKEN_DATA_'.length));
-      expect(e.parameters).toMatchObject({ token: id, id: String(id), job_args: '' });
+      expect(e.parameters).toMatchObject({ token: id, job_args: '' });
+      // The legacy Token struct has no id (CC-22 mtc.go); TMRC010 has.
+      if (height <= LEGACY_END) expect(e.parameters).not.toHaveProperty('id');
+      else expect(e.parameters).toMatchObject({ id: String(id) });
       expect(e.values).toMatchObject({ balance: id });
       expect(e.values).not.toHaveProperty('token');
       expect(e.token).toBe('');
     }
   });
 
-  it('writes only CRC-valid addresses, and an entry address only where the datakey is one', () => {
+  it("writes only CRC-valid addresses, and an entry address only where the datakey is one (not on the bridge's second exchange entry)", () => {
     for (const address of Object.keys(devnet.worldState().wallets)) expect(isAddress(address)).toBe(true);
-    for (const e of txs.flatMap((t) => t.entries)) {
-      if (e.datakey === undefined) continue;
-      expect(e.address).toBe(isAddress(e.datakey) ? e.datakey : '');
+    for (const { entries } of txs) {
+      const seen = new Set<string>();
+      for (const e of entries) {
+        if (e.datakey === undefined) continue;
+        const second = seen.has(e.datakey);
+        seen.add(e.datakey);
+        expect(e.address).toBe(isAddress(e.datakey) && !second ? e.datakey : '');
+      }
     }
   });
 
@@ -148,10 +164,16 @@ describe('createDevnet', () => {
     for (const values of [...wallets.map((e) => e.values!), ...Object.values(devnet.worldState().wallets)]) {
       const entries = balanceEntries(values as Record<string, unknown>);
       expect(entries.some((b) => b.token === 0)).toBe(true);
+      const legacy = !('id' in values);
       for (const b of entries) {
         expect(b.balance).toMatch(/^(0|[1-9][0-9]*)$/);
-        expect(['', '0']).toContain(b.saleamount);
-        expect(['', '0']).toContain(b.auctionamount);
+        // Legacy entries have three fields (CC-22 BalanceInfo); current ones five.
+        if (legacy) expect(Object.keys(b)).toEqual(['balance', 'token', 'unlockdate']);
+        else {
+          // DEX escrow, signed: mrc010unauction can take saleamount below zero (jobs/dex010/auction.ts).
+          expect(b.saleamount).toMatch(/^(|0|-?[1-9][0-9]*)$/);
+          expect(b.auctionamount).toMatch(/^(|0|-?[1-9][0-9]*)$/);
+        }
       }
       const pairs = entries.map((b) => `${b.token}@${b.unlockdate}`);
       expect(new Set(pairs).size).toBe(pairs.length);
@@ -193,11 +215,23 @@ describe('createDevnet', () => {
     expect(replay(txs, true)).not.toEqual(replay(txs));
   });
 
-  it('conserves every token: wallets hold its reserves plus increases minus burns', () => {
+  it('conserves every token: wallets and the DEX hold its reserves plus increases minus burns', () => {
     const world = devnet.worldState();
     const held = new Map<number, bigint>();
+    const hold = (token: number, amount: bigint) => held.set(token, (held.get(token) ?? 0n) + amount);
+    const signed = (amount: string | undefined) => (amount ? BigInt(amount) : 0n);
     for (const w of Object.values(world.wallets)) {
-      for (const b of w.balance) held.set(b.token, (held.get(b.token) ?? 0n) + BigInt(b.balance));
+      for (const b of w.balance as Wallet['balance']) {
+        hold(b.token, BigInt(b.balance) + signed(b.saleamount) + signed(b.auctionamount));
+      }
+    }
+    // Bids sit in the DEX until settled. A failed auction's amount went back to the balance but
+    // stays in auctionamount (chain quirk), so it is counted twice above.
+    for (const order of Object.values(world.dex010)) {
+      if (order.auction_current_bidder !== '' && order.auction_settle_date === 0) {
+        hold(Number(order.sell_token), BigInt(order.auction_current_price));
+      }
+      if (order.job_type === 'mrc010_auctionfailure') hold(Number(order.mrc010), -BigInt(order.amount));
     }
     const registered = txs
       .flatMap((t) => t.entries)
@@ -205,7 +239,7 @@ describe('createDevnet', () => {
       .map((e) => e.parameters as unknown as Mrc010Token);
     expect(registered).toHaveLength(world.counts.tokens);
     for (const initial of registered) {
-      const token = world.tokens[initial.id]!;
+      const token = world.tokens[initial.token]!;
       const reserved = initial.reserve!.reduce((sum, r) => sum + BigInt(r.value), 0n);
       const increased = BigInt(token.totalsupply) - BigInt(initial.totalsupply);
       const burned = BigInt(token.burnningamount);
@@ -243,15 +277,22 @@ describe('createDevnet', () => {
 });
 
 describe('cutBlock', () => {
-  it('extends the chain at max(now, last block time)', () => {
-    const devnet = createDevnet({ ...options, historyBlocks: 50 });
-    const last = devnet.block(50)!.timestamp;
-    const early = devnet.cutBlock(last - 1_000);
-    expect(early).toMatchObject({ sn: '51', timestamp: last });
-    const late = devnet.cutBlock(last + 100);
-    expect(late).toMatchObject({ sn: '52', timestamp: last + 100 });
-    expect(devnet.height()).toBe(52);
-    expect(devnet.block(52)).toEqual(late);
+  it("extends the chain with the peers' clock at max(now, the last block's), blocks at their clients' times", () => {
+    const devnet = createDevnet({ ...options, historyBlocks: 50, emptyBlockRate: 0 });
+    const peerTimes = (block: RawBlock) =>
+      new Set(block.transaction.flatMap(({ id }) => devnet.transaction(id)!.map((e) => e.values?.jobdate)));
+    const t = GENESIS + 10_000_000;
+    const first = devnet.cutBlock(t);
+    expect(first.sn).toBe('51');
+    expect(peerTimes(first)).toEqual(new Set([t]));
+    const early = devnet.cutBlock(t - 1_000);
+    expect(peerTimes(early)).toEqual(new Set([t]));
+    const late = devnet.cutBlock(t + 100);
+    expect(peerTimes(late)).toEqual(new Set([t + 100]));
+    // A client's clock is off by seconds, at most 15 minutes (clientSkew).
+    expect(Math.abs(late.timestamp - (t + 100))).toBeLessThanOrEqual(900);
+    expect(devnet.height()).toBe(53);
+    expect(devnet.block(53)).toEqual(late);
     for (const { id } of late.transaction) expect(RawTransaction.parse(devnet.transaction(id))).toBeDefined();
   });
 
@@ -281,6 +322,8 @@ describe('createDevnet options', () => {
     const { counts } = devnet.worldState();
     expect(counts.blocks).toBe(10_000);
     expect(counts.transactions).toBeGreaterThan(25_000);
-    expect(counts.wallets).toBe(1_000);
+    // The population grows towards its default cap of 5,000 throughout.
+    expect(counts.wallets).toBeGreaterThan(3_000);
+    expect(counts.wallets).toBeLessThanOrEqual(5_000);
   });
 });

@@ -1,18 +1,28 @@
 import type { RawBlock, RawEntry } from '@mtc/domain';
+import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { createRng } from '../rng.ts';
-import type { Mrc010Token, Wallet } from '../world/records.ts';
+import { servedWallet, type ChainToken, type LegacyWallet } from '../world/codec.ts';
+import type { Dex010Order, Wallet } from '../world/records.ts';
+import { tokenKey } from '../world/records.ts';
 import { createWorld } from '../world/world.ts';
 import { buildBlock, type BlockBuilderDeps, type ChainBlock } from './block-builder.ts';
+import { planEras } from './eras.ts';
 import { DevnetOptionsSchema, type DevnetOptions } from './options.ts';
 
 /** Ground truth for tests: the chain's current state, as the chaincode holds it. */
 export interface WorldState {
   height: number;
-  /** The full wallet JSON as on chain, by address. */
-  wallets: Record<string, Wallet>;
-  /** The on-chain TOKEN_DATA record (with its `token` field), by token id. */
-  tokens: Record<string, Mrc010Token>;
+  /**
+   * The full wallet JSON as on chain, by address, in the shape of the chaincode version that wrote
+   * it last (legacy records have no id, …; world/codec.ts), with the bridge's rename of a pre-2.0
+   * `token` list to `balance` applied, as every node answer has it.
+   */
+  wallets: Record<string, Wallet | LegacyWallet>;
+  /** The on-chain TOKEN_DATA record (with its `token` field; no `id` if a legacy chaincode wrote it). */
+  tokens: Record<string, ChainToken>;
+  /** Every DEX010 order record as on chain, by its key (`DEX010_…`). */
+  dex010: Record<string, Dex010Order>;
   counts: {
     blocks: number;
     transactions: number;
@@ -31,8 +41,13 @@ export interface Devnet {
   /** A transaction's entries, exactly as `/transaction/{id}` serves them. */
   transaction(txId: string): RawEntry[] | undefined;
   worldState(): WorldState;
-  /** Generates one more block at max(now, last block time); now defaults to the wall clock. */
+  /**
+   * Generates one more block with the peers' clock at max(now, the last block's peer time); now
+   * defaults to the wall clock. (Block timestamps are client times and may be earlier.)
+   */
   cutBlock(now?: number): RawBlock;
+  /** The peers' clock at the last block (unix s): what its records are dated by and cutBlock continues from. */
+  clock(): number;
 }
 
 /**
@@ -48,6 +63,8 @@ export function createDevnet(options: DevnetOptions): Devnet {
     world,
     rng,
     jobs: DEFAULT_JOBS,
+    legacyJobs: LEGACY_JOBS,
+    eras: planEras(opts.historyBlocks, opts.legacyShare),
     walletCap: opts.wallets,
     invalidTxRate: opts.invalidTxRate,
     emptyBlockRate: opts.emptyBlockRate,
@@ -70,8 +87,13 @@ export function createDevnet(options: DevnetOptions): Devnet {
     return block;
   }
 
-  const lastTimestamp = (): number => blocks.at(-1)?.timestamp ?? opts.genesisTime;
-  const next = (timestamp: number): RawBlock => append(buildBlock(deps, blocks.length + 1, timestamp));
+  // The peers' clock at the last block; block timestamps are client times and may run backwards.
+  let peerTime = opts.genesisTime;
+  const lastTimestamp = (): number => peerTime;
+  const next = (timestamp: number): RawBlock => {
+    peerTime = timestamp;
+    return append(buildBlock(deps, blocks.length + 1, timestamp));
+  };
 
   for (let i = 0; i < opts.historyBlocks; i++) {
     const gap = i === 0 ? 0 : Math.round(opts.blockIntervalSec * (0.5 + rng.next()));
@@ -97,14 +119,17 @@ export function createDevnet(options: DevnetOptions): Devnet {
       return entries && (JSON.parse(JSON.stringify(entries)) as RawEntry[]);
     },
     worldState() {
-      const wallets: Record<string, Wallet> = {};
-      for (const address of world.wallets) wallets[address] = world.wallet(address)!;
-      const tokens: Record<string, Mrc010Token> = {};
-      for (const id of world.tokens) tokens[id] = world.token(id)!;
+      const wallets: Record<string, Wallet | LegacyWallet> = {};
+      for (const address of world.wallets) wallets[address] = servedWallet(world.get(address) as object);
+      const tokens: Record<string, ChainToken> = {};
+      for (const id of world.tokens) tokens[id] = world.get(tokenKey(id)) as ChainToken;
+      const dex010: Record<string, Dex010Order> = {};
+      for (const id of world.dex010Orders) dex010[id] = world.dex010(id)!;
       return structuredClone({
         height: blocks.length,
         wallets,
         tokens,
+        dex010,
         counts: {
           blocks: blocks.length,
           ...counts,
@@ -113,6 +138,7 @@ export function createDevnet(options: DevnetOptions): Devnet {
         },
       });
     },
+    clock: () => peerTime,
     cutBlock(now = Date.now() / 1000) {
       return copyBlock(next(Math.max(Math.floor(now), lastTimestamp())));
     },

@@ -1,4 +1,4 @@
-import { LIFECYCLE_TYPE, type RawEntry } from '@mtc/domain';
+import { LEGACY, LIFECYCLE_TYPE, type RawEntry } from '@mtc/domain';
 import { isMtAddress } from '../world/address.ts';
 import type { Write } from '../world/world.ts';
 
@@ -40,10 +40,24 @@ const STAMPED_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * A transaction's entries exactly as the node serves them: the bridge's parse_transaction (BR
- * `mtcbridge.js`: one entry per written key that has job_args, the `token` → `balance` rename,
- * `token = values.token || ''`, the list reversed) followed by the node's stamping of valid wallet
- * entries. Later job families need the bridge's two special cases added here: `MRC020_MT…` keys
- * (parameters [], publickey blanked) and `MRC100LOG` (synthesised parameters).
+ * `mtcbridge.js`: one entry per written key that has job_args, `token = values.token || ''`, the
+ * list reversed) followed by the node's stamping of valid wallet entries. The bridge's special
+ * cases, in its order:
+ * - `MRC020_MT…` keys: parameters [], the publickey blanked while `is_open` is 0, and no job_args
+ *   needed;
+ * - `MRC100LOG` records: parameters synthesised as [key, token, logger, log (= job_args), "", ""],
+ *   job_args not parsed and no rename, so `token` stays in values and the entry's token is the game
+ *   token's number (the only entry kind with an integer token);
+ * - otherwise job_args is parsed, and a record with `token` but no `balance` has it renamed to
+ *   `balance` (meant for pre-2.0 wallets, it hits every TOKEN_DATA record too);
+ * - exchange roles lost to a key written twice (jobs/legacy/exchange.ts) are put back as a second
+ *   entry with the same datakey, the same values and parameters, another type and address "" (the
+ *   bridge builds it before setting the address): `exchangePair` whose from (p[0]) is the to-fee
+ *   receiver (p[12]) adds `exchange`; `exchangeFee` whose to (p[9]) is the from-fee receiver (p[3])
+ *   adds `exchangePair`; `exchangeFeePair` whose from-fee receiver is the to-fee receiver adds
+ *   `exchangeFee`. The second entry is pushed before the first, so it follows it once reversed. (The
+ *   first rule fires on the to side's key, not the from side's whose role was lost: a bridge slip,
+ *   kept.)
  */
 export function txEntries(tx: TxWrites, block: BlockRef): RawEntry[] {
   const out: RawEntry[] = [];
@@ -52,27 +66,38 @@ export function txEntries(tx: TxWrites, block: BlockRef): RawEntry[] {
   for (const { key, value } of tx.writes) {
     if (key === 'MetaCoinICO' || typeof value !== 'object') continue;
     const record = value as Record<string, unknown>;
-    if (typeof record.job_args !== 'string') continue;
-    let parameters = parsed.get(record.job_args);
-    if (parameters === undefined) {
-      try {
-        parameters = JSON.parse(record.job_args);
-      } catch {
-        continue; // the bridge falls back to params = [], whose empty type drops the entry
-      }
-      parsed.set(record.job_args, parameters);
-    }
     let values = record;
-    if (values.balance === undefined && values.token !== undefined) {
-      const { token, ...rest } = values;
-      values = { ...rest, balance: token };
+    let parameters: unknown;
+    if (key.startsWith('MRC020_MT')) {
+      parameters = [];
+      if (record.is_open === 0) values = { ...record, publickey: '' };
+    } else {
+      if (typeof record.job_args !== 'string') continue;
+      if (record.job_type === LEGACY.mrc100Log) {
+        parameters = [key, record.token, record.logger, record.job_args, '', ''];
+      } else {
+        parameters = parsed.get(record.job_args);
+        if (parameters === undefined) {
+          try {
+            parameters = JSON.parse(record.job_args);
+          } catch {
+            continue; // the bridge falls back to params = [], whose empty type drops the entry
+          }
+          parsed.set(record.job_args, parameters);
+        }
+        // BR: `params.balance == undefined && params.token != undefined` (loose: null counts too).
+        if (values.balance == null && values.token != null) {
+          const { token, ...rest } = values;
+          values = { ...rest, balance: token };
+        }
+      }
     }
     const type = typeof values.job_type === 'string' ? values.job_type : '';
     if (type === '') continue;
     if (tx.validationCode === 0 && STAMPED_TYPES.has(type)) {
       values = { ...values, tx_id: tx.id, db_sn: block.sn, db_id: block.hash };
     }
-    out.push({
+    const entry: RawEntry = {
       timestamp: tx.timestamp,
       id: tx.id,
       parameters: parameters as RawEntry['parameters'],
@@ -80,13 +105,27 @@ export function txEntries(tx: TxWrites, block: BlockRef): RawEntry[] {
       type,
       values,
       validationCode: tx.validationCode,
-      address: isMtAddress(key) ? key : '',
+      address: '',
       datakey: key,
       db_id: block.hash,
       db_sn: block.sn,
-    });
+    };
+    const lost = lostExchangeRole(type, parameters);
+    if (lost) out.push({ ...entry, type: lost });
+    if (isMtAddress(key)) entry.address = key;
+    out.push(entry);
   }
   return out.reverse();
+}
+
+/** The bridge's three checks for an exchange role overwritten in the write set (see txEntries). */
+function lostExchangeRole(type: string, parameters: unknown): string | null {
+  if (!Array.isArray(parameters)) return null;
+  const p = parameters as unknown[];
+  if (type === LEGACY.exchangePair && p[0] === p[12]) return LEGACY.exchange;
+  if (type === LEGACY.exchangeFee && p[9] === p[3]) return LEGACY.exchangePair;
+  if (type === LEGACY.exchangeFeePair && p[3] === p[12]) return LEGACY.exchangeFee;
+  return null;
 }
 
 /** The single entry of a chaincode lifecycle commit (no values, validationCode, address, datakey). */

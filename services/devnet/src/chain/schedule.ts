@@ -1,7 +1,46 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createDevnet, type Devnet } from './devnet.ts';
 import { z } from 'zod';
+import type { Job } from '../jobs/job.ts';
+import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
+import { DEFAULT_JOBS } from '../jobs/registry.ts';
+import { createDevnet, type Devnet } from './devnet.ts';
+import { DevnetOptionsSchema } from './options.ts';
+
+/**
+ * The version of the generation logic. Bump it with every change that makes the same schedule give
+ * another chain and that the job fingerprint below does not see: block and transaction mix, clocks,
+ * planners and pickers, chaincode ports, the bridge's and node's reshaping, ids.
+ * 1: before fingerprints (no `generator` in the file). 2: legacy era, client clocks, skewed activity.
+ */
+export const GENERATOR_VERSION = 2;
+
+/**
+ * What a schedule's chain also depends on besides the schedule: the generator version, and every
+ * job (fcn, weight, the job types it writes) of the current and the legacy job sets, plus the
+ * generation defaults the schedule does not pin. Saved with the schedule and compared on start.
+ */
+export interface GeneratorFingerprint {
+  version: number;
+  /** sha256 over `jobs`. */
+  hash: string;
+  /** One line per job and default, e.g. `current transfer weight=55 writes=transfer,receive`. */
+  jobs: string[];
+}
+
+export function generatorFingerprint(
+  jobSets: { current: readonly Job[]; legacy: readonly Job[] } = { current: DEFAULT_JOBS, legacy: LEGACY_JOBS },
+  version = GENERATOR_VERSION,
+): GeneratorFingerprint {
+  const defaults = DevnetOptionsSchema.parse({ seed: 0, genesisTime: 0, historyBlocks: 0, blockIntervalSec: 0 });
+  const jobs = [
+    ...jobSets.current.map((j) => `current ${j.fcn} weight=${j.weight} writes=${j.writes.join(',')}`),
+    ...jobSets.legacy.map((j) => `legacy ${j.fcn} weight=${j.weight} writes=${j.writes.join(',')}`),
+    `defaults wallets=${defaults.wallets} invalidTxRate=${defaults.invalidTxRate} emptyBlockRate=${defaults.emptyBlockRate} legacyShare=${defaults.legacyShare}`,
+  ];
+  return { version, hash: createHash('sha256').update(jobs.join('\n')).digest('hex'), jobs };
+}
 
 /**
  * The devnet's chain is a pure function of its schedule: a seed, the history's start and spacing,
@@ -15,6 +54,8 @@ const Schedule = z.object({
   historyBlocks: z.number().int().positive(),
   historyIntervalSec: z.number().int().positive(),
   liveIntervalMs: z.number().int().nonnegative(),
+  /** Absent in files written before fingerprints: such a file is refused like a mismatch. */
+  generator: z.object({ version: z.number().int(), hash: z.string(), jobs: z.array(z.string()) }).optional(),
 });
 type Schedule = z.infer<typeof Schedule>;
 
@@ -27,19 +68,26 @@ export interface DevnetClock {
   startLive(): () => void;
 }
 
+/**
+ * Opens the devnet whose schedule `file` holds, or starts one and saves its schedule there. Refuses a
+ * file written with another seed or block interval, or by another generator (version or job set),
+ * since it would serve a different chain than the one an index already holds.
+ */
 export async function openDevnet(
   file: string,
   wanted: { seed: number; historyBlocks: number; historyDays: number; liveIntervalMs: number },
   nowMs: number,
+  generator: GeneratorFingerprint = generatorFingerprint(),
 ): Promise<DevnetClock> {
-  const schedule = await loadOrCreate(file, wanted, nowMs);
+  const schedule = await loadOrCreate(file, wanted, nowMs, generator);
   const devnet = createDevnet({
     seed: schedule.seed,
     genesisTime: schedule.genesisTime,
     historyBlocks: schedule.historyBlocks,
     blockIntervalSec: schedule.historyIntervalSec,
   });
-  const liveStartMs = devnet.block(devnet.height())!.timestamp * 1000;
+  // Block timestamps are client times; the schedule runs on the peers' clock.
+  const liveStartMs = devnet.clock() * 1000;
   let live = 0;
   const catchUp = (now: number): number => {
     if (schedule.liveIntervalMs === 0) return 0;
@@ -65,6 +113,7 @@ async function loadOrCreate(
   file: string,
   wanted: { seed: number; historyBlocks: number; historyDays: number; liveIntervalMs: number },
   nowMs: number,
+  generator: GeneratorFingerprint,
 ): Promise<Schedule> {
   let saved: Schedule | undefined;
   try {
@@ -79,6 +128,13 @@ async function loadOrCreate(
         `${file} holds a devnet with seed ${saved.seed} and block interval ${saved.liveIntervalMs} ms; ` +
           'use the same settings, or remove the data directory to start a new chain',
       );
+    const mismatch = generatorMismatch(saved.generator, generator);
+    if (mismatch)
+      throw new Error(
+        `${file} holds a devnet chain made by another generator (${mismatch}); it would rebuild a different ` +
+          `chain than the one already served and indexed. Remove the data directory ${dirname(file)} (and ` +
+          'the index built from it) to start a new chain, or run the devnet version that wrote it',
+      );
     return saved;
   }
   const historyIntervalSec = Math.max(1, Math.floor((wanted.historyDays * 86_400) / wanted.historyBlocks));
@@ -90,15 +146,35 @@ async function loadOrCreate(
     historyBlocks: wanted.historyBlocks,
     blockIntervalSec: historyIntervalSec,
   });
-  const span = probe.block(probe.height())!.timestamp;
+  const span = probe.clock();
   const schedule: Schedule = {
     seed: wanted.seed,
     genesisTime: Math.floor(nowMs / 1000) - span,
     historyBlocks: wanted.historyBlocks,
     historyIntervalSec,
     liveIntervalMs: wanted.liveIntervalMs,
+    generator,
   };
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(schedule, null, 2)}\n`);
   return schedule;
+}
+
+/** What differs between the saved generator and this one, in words; null when they agree. */
+function generatorMismatch(saved: GeneratorFingerprint | undefined, current: GeneratorFingerprint): string | null {
+  if (!saved) return `written before generator fingerprints; this is generator version ${current.version}`;
+  const parts: string[] = [];
+  if (saved.version !== current.version) {
+    parts.push(`generator version ${saved.version}, this is version ${current.version}`);
+  }
+  if (saved.hash !== current.hash) {
+    const before = new Set(saved.jobs);
+    const now = new Set(current.jobs);
+    const gone = saved.jobs.filter((j) => !now.has(j));
+    const added = current.jobs.filter((j) => !before.has(j));
+    parts.push(
+      `job set differs: ${[...gone.map((j) => `saved "${j}"`), ...added.map((j) => `now "${j}"`)].join('; ') || 'order'}`,
+    );
+  }
+  return parts.length > 0 ? parts.join('; ') : null;
 }

@@ -3,6 +3,7 @@ import type { BalanceEntry, Wallet } from '../world/records.ts';
 import { parsePositive } from './base.ts';
 import { ChaincodeError } from './errors.ts';
 import { mrc010Id } from './token.ts';
+import { decimalOrZero } from './util.ts';
 
 /**
  * The MRC-010 balance array rules of CC-t `base.go` (MRC010Add, MRC010Subtract), on a wallet copy:
@@ -11,7 +12,9 @@ import { mrc010Id } from './token.ts';
  *   locks are spendable where they stand;
  * - after a spend, entries of tokens other than 0 whose balance, sale and auction are all zero go.
  * Entries made by a credit carry "" sale/auction amounts (Go zero values), entries made by a spend
- * carry "0". Changed entries are replaced, never assigned into (see cloneWallet).
+ * carry "0". Sale and auction amounts are signed: the DEX can drive them below zero (CC-t
+ * `token.go` mrc010Unauction lowers saleamount for escrow it put in auctionamount). Changed entries
+ * are replaced, never assigned into (see cloneWallet).
  */
 export type SubtractKind = 'normal' | 'sell' | 'auction';
 
@@ -61,12 +64,12 @@ export function mrc010Subtract(stub: Stub, wallet: Wallet, tokenId: string, amou
   }
   const open = wallet.balance[openIndex]!;
   if (kind === 'sell') {
-    wallet.balance[openIndex] = { ...open, saleamount: (toAmount(open.saleamount) + subtract).toString() };
+    wallet.balance[openIndex] = { ...open, saleamount: (decimalOrZero(open.saleamount) + subtract).toString() };
   }
   if (kind === 'auction') {
     wallet.balance[openIndex] = {
       ...open,
-      auctionamount: (toAmount(open.auctionamount) + subtract).toString(),
+      auctionamount: (decimalOrZero(open.auctionamount) + subtract).toString(),
     };
   }
 

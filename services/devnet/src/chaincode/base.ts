@@ -1,23 +1,30 @@
 import { isMtAddress } from '../world/address.ts';
 import type { Stub } from '../world/stub.ts';
 import type { Wallet } from '../world/records.ts';
+import { encodeWallet, readWallet } from '../world/codec.ts';
 import { cloneWallet } from '../world/records.ts';
 import { ChaincodeError } from './errors.ts';
 
-/** CC-t `base.go` GetAddressInfo: a private copy of the wallet at `address`. */
+/**
+ * CC-t `base.go` GetAddressInfo: a private copy of the wallet at `address`, read into the current
+ * struct whichever chaincode version wrote it (an empty id is filled from the key; see codec.ts).
+ */
 export function getAddressInfo(stub: Stub, address: string): Wallet {
   if (!isMtAddress(address)) throw new ChaincodeError(`3190,[${address}] is not Metacoin address`);
   const value = stub.getState(address);
   if (value === undefined) throw new ChaincodeError(`3090,Can not find the address [${address}]`);
-  return cloneWallet(value as Wallet);
+  return cloneWallet(readWallet(address, value as object));
 }
 
-/** CC-t `base.go` SetAddressInfo: stamps the job fields and writes the wallet. */
+/**
+ * CC-t `base.go` SetAddressInfo (CC-22 the same): stamps the job fields and writes the wallet in the
+ * shape of the installed chaincode version.
+ */
 export function setAddressInfo(stub: Stub, wallet: Wallet, jobType: string, args: readonly string[]): void {
   wallet.job_type = jobType;
   wallet.jobdate = stub.now;
   wallet.job_args = args.length > 0 ? JSON.stringify(args) : '';
-  stub.putState(wallet.id, wallet);
+  stub.putState(wallet.id, encodeWallet(wallet, stub.chaincode));
 }
 
 /**

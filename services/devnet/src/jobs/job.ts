@@ -1,7 +1,7 @@
 import type { Rng } from '../rng.ts';
 import type { Stub } from '../world/stub.ts';
 import type { World } from '../world/world.ts';
-import { spendable, spendableTokens } from '../chaincode/balance.ts';
+import { spendable } from '../chaincode/balance.ts';
 import type { Wallet } from '../world/records.ts';
 
 /** A chaincode invocation as a client sends it: Fabric's `fcn` and its string arguments. */
@@ -13,10 +13,19 @@ export interface Call {
 export interface PlanContext {
   readonly world: World;
   readonly rng: Rng;
-  /** The time the call is sent at (its tx timestamp), unix seconds. */
+  /**
+   * The endorsing peers' clock for this block (the chaincode's stub.now), unix seconds. Clients plan
+   * against it; their transactions' timestamps are their own clocks, a little off (block-builder.ts).
+   */
   readonly now: number;
   /** The wallet population the devnet grows to. */
   readonly walletCap: number;
+  /**
+   * Keys written by the block's earlier transactions. The bridge holds back a call for an address
+   * with a transaction pending in the block, so pickers skip these; a call that touches one anyway is
+   * left out by the block builder.
+   */
+  readonly busy?: ReadonlySet<string>;
 }
 
 /**
@@ -38,7 +47,46 @@ export interface Job {
   execute(stub: Stub, call: Call): void;
 }
 
-/** A random wallet with something spendable, the token picked and how much of it is spendable. */
+/** Zipf exponent of activity by age rank: P(rank r) ∝ (r + 1)^-s. */
+const ZIPF_S = 2;
+/** How many of the newest wallets count as new users, still active. */
+const RECENT = 300;
+
+/**
+ * A wallet drawn by activity. With probability `zipfShare` wallets are ranked by age (creation
+ * order) and drawn with weight (rank + 1)^-ZIPF_S (by inverting the continuous power-law CDF: O(1)
+ * for a growing population); otherwise one of the RECENT newest wallets is drawn uniformly (new users
+ * are active for a while). So a few old wallets — the genesis whales, the early exchanges and games —
+ * hold and move most value and take part in a large share of transactions, newcomers make many small
+ * payments, and most wallets in between fall dormant, keeping the record their last writer left.
+ * A wallet in `busy` is drawn again, among the new users.
+ */
+export function pickActiveWallet(ctx: PlanContext, zipfShare = 0.8): string {
+  const { world, rng, busy } = ctx;
+  const n = world.wallets.length;
+  let address = '';
+  for (let attempt = 0; attempt < 4; attempt++) {
+    // A busy whale's call waits for a later block; the slot goes to a new user instead.
+    if (attempt > 0 || !rng.chance(zipfShare)) {
+      address = world.wallets[n - 1 - Math.floor(rng.next() * Math.min(n, RECENT))]!;
+    } else {
+      const top = (n + 1) ** (1 - ZIPF_S);
+      const rank = Math.floor(((top - 1) * rng.next() + 1) ** (1 / (1 - ZIPF_S))) - 1;
+      address = world.wallets[Math.min(Math.max(rank, 0), n - 1)]!;
+    }
+    if (!busy?.has(address)) break;
+  }
+  return address;
+}
+
+/**
+ * An active wallet with something spendable, the token picked, and how much of it the client puts in
+ * play (`available`): its spendable balance, capped by a payment size drawn log-uniformly between a
+ * hundred-millionth and a hundredth of the token's supply. What a payment is for, not how rich its
+ * payer is, sets its size, so large holders keep most of their holdings while moving most of the value. Most
+ * payments are in MTC; the rest favour the tokens the wallet got first (Zipf over its spendable
+ * tokens), so early tokens become popular ones with many holders.
+ */
 export function pickFundedWallet(
   ctx: PlanContext,
   attempts = 12,
@@ -46,26 +94,57 @@ export function pickFundedWallet(
   const { world, rng, now } = ctx;
   if (world.wallets.length === 0) return null;
   for (let i = 0; i < attempts; i++) {
-    const wallet = world.wallet(rng.pick(world.wallets));
+    const wallet = world.wallet(pickActiveWallet(ctx));
     if (!wallet) continue;
-    const tokens = spendableTokens(wallet, now);
+    const tokens = heldTokens(wallet, now);
     if (tokens.length === 0) continue;
-    // Most payments are in MTC; the rest spread over whatever the wallet holds.
-    const token = tokens.includes(0) && rng.chance(0.5) ? 0 : rng.pick(tokens);
-    return { wallet, token, available: spendable(wallet, token, now) };
+    const token = tokens.includes(0) && rng.chance(0.5) ? 0 : pickPopular(rng, tokens);
+    const supply = BigInt(world.token(token)?.totalsupply || '0');
+    const cap = (supply * BigInt(Math.round(1e8 * 10 ** (-2 - 6 * rng.next())))) / 100_000_000n;
+    const held = spendable(wallet, token, now);
+    return { wallet, token, available: cap > 0n && cap < held ? cap : held };
   }
   return null;
 }
 
-/** A random wallet other than those in `exclude`, or null after a few misses. */
+/**
+ * A wallet other than those in `exclude` (or `busy`), or null after a few misses. Short recipient
+ * lists go to active wallets (70 % by age rank, 30 % new users: many small payments reach small
+ * wallets); a long list (≥ 8 picked so far, an airdrop-style multitransfer) is drawn from the whole
+ * population, which is what gives popular tokens thousands of holders in a long history.
+ */
 export function pickOtherWallet(ctx: PlanContext, exclude: ReadonlySet<string>): string | null {
   const { world, rng } = ctx;
   if (world.wallets.length <= exclude.size) return null;
+  const airdrop = exclude.size >= 8;
   for (let i = 0; i < 16; i++) {
-    const address = rng.pick(world.wallets);
-    if (!exclude.has(address)) return address;
+    const address = airdrop ? rng.pick(world.wallets) : pickActiveWallet(ctx, 0.7);
+    if (!exclude.has(address) && !ctx.busy?.has(address)) return address;
   }
   return null;
+}
+
+/** spendableTokens in one pass: a whale's balance array holds hundreds of entries. */
+function heldTokens(wallet: Wallet, now: number): number[] {
+  const seen = new Set<number>();
+  const out: number[] = [];
+  for (const e of wallet.balance) {
+    if (now >= e.unlockdate && e.balance !== '0' && e.balance !== '' && !seen.has(e.token)) {
+      seen.add(e.token);
+      out.push(e.token);
+    }
+  }
+  return out;
+}
+
+/**
+ * One of `ids` with weight ≈ 1/(rank + 1) by position. A wallet's balance array lists tokens in the
+ * order it first got them, which follows their age closely enough, so no sort is needed.
+ */
+function pickPopular(rng: Rng, ids: readonly number[]): number {
+  if (ids.length === 1) return ids[0]!;
+  const rank = Math.floor(Math.exp(rng.next() * Math.log(ids.length + 1))) - 1;
+  return ids[Math.min(Math.max(rank, 0), ids.length - 1)]!;
 }
 
 /** Between minPct and maxPct per cent of `amount`, at least 1 (for amount ≥ 1). */

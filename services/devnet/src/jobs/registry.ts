@@ -1,9 +1,11 @@
 import type { Rng } from '../rng.ts';
 import type { Job } from './job.ts';
+import { DEX010_JOBS } from './dex010/index.ts';
 import { multiTransferJob } from './multitransfer.ts';
 import { newWalletJob } from './newwallet.ts';
 import { tokenBurningJob, tokenIncreaseJob } from './token-supply.ts';
 import { tokenRegisterJob } from './token-register.ts';
+import { tokenUpdateJob } from './token-update.ts';
 import { transferJob } from './transfer.ts';
 
 /**
@@ -17,6 +19,8 @@ export const DEFAULT_JOBS: readonly Job[] = [
   tokenRegisterJob,
   tokenIncreaseJob,
   tokenBurningJob,
+  tokenUpdateJob,
+  ...DEX010_JOBS,
 ];
 
 export function pickJob(rng: Rng, jobs: readonly Job[]): Job {

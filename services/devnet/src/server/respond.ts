@@ -12,11 +12,11 @@ const NODE_HEADER = 'v2.2.0';
 export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   switch (reply.kind) {
     case 'node': {
-      const tag = weakEtag(reply.body);
-      res.setHeader('X-METACOIN-NODE', NODE_HEADER);
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.setHeader('ETag', tag);
+      const tag = setNodeHeaders(res, reply.body);
       if (reply.status >= 200 && reply.status < 300 && isFresh(req, tag)) {
+        // Express' res.send drops the body headers of a 304.
+        res.removeHeader('Content-Type');
+        res.removeHeader('Content-Length');
         res.statusCode = 304;
         res.end();
         return;
@@ -39,6 +39,16 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Rep
       return;
     }
   }
+}
+
+/** The headers ND's `res.send(string)` sets for `body` (Content-Length included); returns the ETag. */
+export function setNodeHeaders(res: ServerResponse, body: string): string {
+  const tag = weakEtag(body);
+  res.setHeader('X-METACOIN-NODE', NODE_HEADER);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('ETag', tag);
+  res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
+  return tag;
 }
 
 function end(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {

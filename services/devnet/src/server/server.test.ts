@@ -1,7 +1,8 @@
 import { RawBlock, RawHeight, RawTransaction } from '@mtc/domain';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDevnet, type Devnet } from '../chain/devnet.ts';
-import { startDevnetServer, type DevnetServer } from './server.ts';
+import type { FaultKind } from './faults.ts';
+import { startDevnetServer, type DevnetServer, type DevnetServerOptions } from './server.ts';
 
 const options = { seed: 77, genesisTime: 1_700_000_000, historyBlocks: 60, blockIntervalSec: 10 };
 
@@ -123,16 +124,138 @@ describe('startDevnetServer', () => {
 });
 
 describe('startDevnetServer with faults and live blocks', () => {
-  it('answers 412 "MTC Server connection error" to the configured share of node requests', async () => {
-    const server = await startDevnetServer(createDevnet(options), { faultRate: 1 });
-    try {
-      const res = await fetch(`${server.url}/block/1`);
-      expect(res.status).toBe(412);
-      expect(await res.text()).toBe('MTC Server connection error');
-      expect((await fetch(`${server.url}/debug/state`)).status).toBe(200);
-    } finally {
-      await server.close();
+  /** A server that fails every node request with one of `kinds`; closed after the test. */
+  const faulty = async (kinds: FaultKind[] | undefined, extra: Partial<DevnetServerOptions> = {}) => {
+    const devnet = createDevnet(options);
+    const server = await startDevnetServer(devnet, { faultRate: 1, ...(kinds && { faultKinds: kinds }), ...extra });
+    servers.push(server);
+    return { devnet, url: server.url, server };
+  };
+  const servers: DevnetServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  it("answers with the real node's own transient failures by default: height 0, tx not found, block not found", async () => {
+    const { devnet, url } = await faulty(undefined);
+    const height = await fetch(`${url}/block`);
+    expect(height.status).toBe(200);
+    expect(height.headers.get('x-metacoin-node')).toBe('v2.2.0');
+    expect(await height.text()).toBe('0');
+    const txId = devnet.block(1)!.transaction[0]!.id;
+    const tx = await fetch(`${url}/transaction/${txId}`);
+    expect(tx.status).toBe(404);
+    expect(await tx.text()).toBe(`Transaction ${txId} not found`);
+    const block = await fetch(`${url}/block/3`);
+    expect(block.status).toBe(404);
+    expect(await block.text()).toBe('Block 3 not found');
+    expect((await fetch(`${url}/debug/state`)).status).toBe(200);
+  });
+
+  it('keeps a block it answered missing missing for faultBlockMissingMs, then serves it again', async () => {
+    const { devnet, url } = await faulty(['block-missing'], { faultRate: 0.5, faultBlockMissingMs: 300 });
+    // Fault draws continue after the window; keep asking until the block is missing once.
+    let askedAt = Date.now();
+    let first = await fetch(`${url}/block/4`);
+    while (first.status === 200) {
+      askedAt = Date.now();
+      first = await fetch(`${url}/block/4`);
     }
+    expect(await first.text()).toBe('Block 4 not found');
+    const hiddenAt = askedAt;
+    // Within the window every request is answered 404 without a new draw.
+    for (let i = 0; i < 5 && Date.now() - hiddenAt < 200; i++) expect((await fetch(`${url}/block/4`)).status).toBe(404);
+    let again = await fetch(`${url}/block/4`);
+    while (again.status !== 200) again = await fetch(`${url}/block/4`);
+    expect(Date.now() - hiddenAt).toBeGreaterThanOrEqual(300);
+    expect(await again.json()).toEqual(devnet.block(4));
+  });
+
+  it('answers 500 and 502 from the proxy with its short HTML page and no node header', async () => {
+    for (const [kind, status, title] of [
+      ['proxy-500', 500, '500 Internal Server Error'],
+      ['proxy-502', 502, '502 Bad Gateway'],
+    ] as const) {
+      const { url } = await faulty([kind]);
+      const res = await fetch(`${url}/block/1`);
+      expect(res.status).toBe(status);
+      expect(res.headers.get('x-metacoin-node')).toBeNull();
+      expect(res.headers.get('server')).toBe('nginx');
+      expect(await res.text()).toContain(`<title>${title}</title>`);
+    }
+  });
+
+  it('leaves a request unanswered for faultTimeoutMs, longer than a client waits', async () => {
+    const { devnet, url } = await faulty(['timeout'], { faultTimeoutMs: 400 });
+    await expect(fetch(`${url}/block`, { signal: AbortSignal.timeout(100) })).rejects.toThrow(/timeout|aborted/i);
+    const started = Date.now();
+    const patient = await fetch(`${url}/block`);
+    expect(await patient.text()).toBe(String(devnet.height()));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+  });
+
+  it('sends the headers at once and the body slowly over faultSlowBodyMs', async () => {
+    const { devnet, url } = await faulty(['slow-body'], { faultSlowBodyMs: 400 });
+    const started = Date.now();
+    const res = await fetch(`${url}/block/5`);
+    const headersAfter = Date.now() - started;
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(Date.now() - started - headersAfter).toBeGreaterThanOrEqual(250);
+    expect(JSON.parse(body)).toEqual(devnet.block(5));
+  });
+
+  it('cuts a JSON body short, with framing that matches what is sent', async () => {
+    const { devnet, url } = await faulty(['truncated-json']);
+    const full = JSON.stringify(devnet.block(6));
+    const res = await fetch(`${url}/block/6`);
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(res.headers.get('content-length')).toBe(String(body.length));
+    expect(body.length).toBeLessThan(full.length);
+    expect(full.startsWith(body)).toBe(true);
+    expect(() => JSON.parse(body) as unknown).toThrow();
+    // The height is not JSON: it is never truncated.
+    expect(await (await fetch(`${url}/block`)).text()).toBe(String(devnet.height()));
+  });
+
+  it('resets the connection without an answer', async () => {
+    const { url } = await faulty(['reset']);
+    await expect(fetch(`${url}/block/1`)).rejects.toThrow(/fetch failed/);
+  });
+
+  it('meets the same faults for the same requests in the same order when seeded alike', async () => {
+    const kinds: FaultKind[] = ['height-zero', 'proxy-500', 'proxy-502'];
+    const statuses = async () => {
+      const { url } = await faulty(kinds, { faultRate: 0.5, faultSeed: 7 });
+      const out: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const res = await fetch(`${url}/block`);
+        out.push(`${res.status}:${(await res.text()).slice(0, 20)}`);
+      }
+      return out;
+    };
+    const first = await statuses();
+    expect(await statuses()).toEqual(first);
+    expect(new Set(first).size).toBeGreaterThan(2);
+  });
+
+  it('closes promptly with a request still held by a timeout fault', async () => {
+    const { url, server } = await faulty(['timeout'], { faultTimeoutMs: 60_000 });
+    const held = fetch(`${url}/block`).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await vi.waitFor(async () => {
+      // The request has reached the server once closing cuts it off.
+      const res = await fetch(`${url}/debug/state`);
+      expect(res.status).toBe(200);
+    });
+    servers.splice(servers.indexOf(server), 1);
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await held).toBe('failed');
   });
 
   it('cuts live blocks on its interval and stops when closed', async () => {

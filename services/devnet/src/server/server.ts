@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { Devnet } from '../chain/devnet.ts';
-import { createRng } from '../rng.ts';
-import { writeReply } from './respond.ts';
-import { handle, matchRoute, type Reply } from './routes.ts';
+import { createFaults, FAULT_KINDS, NODE_FAULT_KINDS, truncate, writeProxyError, type FaultKind } from './faults.ts';
+import { setNodeHeaders, writeReply } from './respond.ts';
+import { handle, matchRoute, type Reply, type Route } from './routes.ts';
 
 export const DevnetServerOptionsSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -12,8 +12,21 @@ export const DevnetServerOptionsSchema = z.object({
   port: z.number().int().min(0).max(65_535).default(0),
   /** Cut a live block every this many ms; 0 = no live blocks. */
   liveIntervalMs: z.number().int().nonnegative().default(0),
-  /** Share of node-route requests answered 412 "MTC Server connection error" (client retry drills). */
+  /** Share of node-route requests that meet a transient failure (client retry drills); see faults.ts. */
   faultRate: z.number().min(0).max(1).default(0),
+  /** Which failures; default: the real node's own transient answers. */
+  faultKinds: z
+    .array(z.enum(FAULT_KINDS))
+    .min(1)
+    .default([...NODE_FAULT_KINDS]),
+  /** Seeds the fault stream: the same requests in the same order meet the same faults. */
+  faultSeed: z.number().int().default(0x0fa017),
+  /** `timeout`: how long a request goes unanswered (longer than the client's timeout, 10 s by default). */
+  faultTimeoutMs: z.number().int().nonnegative().default(15_000),
+  /** `slow-body`: how long the body takes to arrive after the headers. */
+  faultSlowBodyMs: z.number().int().nonnegative().default(5_000),
+  /** `block-missing`: how long the block stays missing. */
+  faultBlockMissingMs: z.number().int().nonnegative().default(2_000),
 });
 
 export type DevnetServerOptions = z.input<typeof DevnetServerOptionsSchema>;
@@ -21,12 +34,12 @@ export type DevnetServerOptions = z.input<typeof DevnetServerOptionsSchema>;
 export interface DevnetServer {
   /** Base URL, e.g. http://127.0.0.1:20922 */
   readonly url: string;
-  /** Stops live blocks, then stops accepting and closes idle keep-alive connections. */
+  /** Stops live blocks and pending fault timers, stops accepting, and closes every connection. */
   close(): Promise<void>;
 }
 
-/** Faults are drawn from their own fixed-seed stream, so they never disturb the chain's. */
-const FAULT_SEED = 0x0fa017;
+/** Slow bodies arrive in this many pieces. */
+const SLOW_PIECES = 8;
 
 /**
  * Serves a devnet over plain HTTP with the node's read routes (`GET /block`, `/block/{n|hash}`,
@@ -34,15 +47,97 @@ const FAULT_SEED = 0x0fa017;
  */
 export async function startDevnetServer(devnet: Devnet, options: DevnetServerOptions = {}): Promise<DevnetServer> {
   const opts = DevnetServerOptionsSchema.parse(options);
-  const faults = createRng(FAULT_SEED);
+  const faults = createFaults({
+    rate: opts.faultRate,
+    kinds: opts.faultKinds,
+    seed: opts.faultSeed,
+    timeoutMs: opts.faultTimeoutMs,
+    slowBodyMs: opts.faultSlowBodyMs,
+    blockMissingMs: opts.faultBlockMissingMs,
+  });
+  /** Cancels of timers still holding a response (timeouts, slow bodies). */
+  const pending = new Set<() => void>();
+
+  const later = (res: ServerResponse, ms: number, run: () => void): void => {
+    const timer = setTimeout(() => {
+      pending.delete(cancel);
+      run();
+    }, ms);
+    const cancel = () => {
+      clearTimeout(timer);
+      pending.delete(cancel);
+      res.destroy();
+    };
+    pending.add(cancel);
+    res.once('close', () => {
+      clearTimeout(timer);
+      pending.delete(cancel);
+    });
+  };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    writeReply(
-      req,
-      res,
-      answer(devnet, req, () => faults.next() < opts.faultRate),
-    );
+    const method = req.method ?? 'GET';
+    const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    const route = matchRoute(method, pathname);
+    if (!route) return writeReply(req, res, { kind: 'express-404', method, pathname });
+    if (route.name === 'debug-state') return writeReply(req, res, answer(devnet, route));
+
+    if (route.name === 'block') {
+      const height = servedHeight(devnet, route.param);
+      if (height !== undefined && faults.isHidden(height)) return writeReply(req, res, blockNotFound(route.param));
+    }
+    const kind = faults.draw(route.name);
+    if (kind === null) return writeReply(req, res, answer(devnet, route));
+    injectFault(kind, req, res, route);
   });
+
+  function injectFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse, route: Route): void {
+    switch (kind) {
+      case 'height-zero':
+        return writeReply(req, res, { kind: 'node', status: 200, body: '0' });
+      case 'tx-not-found':
+        return writeReply(req, res, { kind: 'node', status: 404, body: `Transaction ${param(route)} not found` });
+      case 'block-missing': {
+        const height = route.name === 'block' ? servedHeight(devnet, route.param) : undefined;
+        if (route.name !== 'block' || height === undefined) return writeReply(req, res, answer(devnet, route));
+        faults.hide(height);
+        return writeReply(req, res, blockNotFound(route.param));
+      }
+      case 'proxy-500':
+        return writeProxyError(req, res, 500);
+      case 'proxy-502':
+        return writeProxyError(req, res, 502);
+      case 'timeout':
+        return later(res, opts.faultTimeoutMs, () => writeReply(req, res, answer(devnet, route)));
+      case 'slow-body': {
+        const reply = answer(devnet, route);
+        if (reply.kind !== 'node' || req.method === 'HEAD') return writeReply(req, res, reply);
+        setNodeHeaders(res, reply.body);
+        res.writeHead(reply.status);
+        res.flushHeaders();
+        const bytes = Buffer.from(reply.body, 'utf8');
+        const size = Math.ceil(bytes.length / SLOW_PIECES);
+        const send = (piece: number): void => {
+          const chunk = bytes.subarray(piece * size, (piece + 1) * size);
+          if (piece + 1 >= SLOW_PIECES) return void res.end(chunk);
+          res.write(chunk);
+          later(res, opts.faultSlowBodyMs / SLOW_PIECES, () => send(piece + 1));
+        };
+        return later(res, opts.faultSlowBodyMs / SLOW_PIECES, () => send(0));
+      }
+      case 'truncated-json': {
+        const reply = answer(devnet, route);
+        if (reply.kind !== 'node' || reply.status !== 200) return writeReply(req, res, reply);
+        const body = truncate(reply.body);
+        setNodeHeaders(res, body);
+        res.statusCode = 200;
+        return void res.end(req.method === 'HEAD' ? undefined : body);
+      }
+      case 'reset':
+        return void req.socket.destroy();
+    }
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
@@ -59,26 +154,45 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(live);
+        for (const cancel of [...pending]) cancel();
         server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
+        // Answers are synchronous, so only connections a fault held (or a client that gave up on
+        // one left half-open) are not idle; none of them is worth waiting for.
+        server.closeAllConnections();
       }),
   };
 }
 
-function answer(devnet: Devnet, req: IncomingMessage, fault: () => boolean): Reply {
-  const method = req.method ?? 'GET';
-  const pathname = (req.url ?? '/').split('?', 1)[0]!;
-  const route = matchRoute(method, pathname);
-  if (!route) return { kind: 'express-404', method, pathname };
-  if (route.name !== 'debug-state' && fault()) {
-    return { kind: 'node', status: 412, body: 'MTC Server connection error' };
-  }
+function answer(devnet: Devnet, route: Route): Reply {
   try {
     return handle(devnet, route);
   } catch (error) {
     // ND's errorHandler: a thrown error becomes 412 with its message ("not found" ones 404).
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'node', status: message.includes('not found') ? 404 : 412, body: message };
+  }
+}
+
+/** ND get_block's miss, worded with the parameter as the client sent it (decoded). */
+function blockNotFound(raw: string): Reply {
+  return { kind: 'node', status: 404, body: `Block ${safeDecode(raw)} not found` };
+}
+
+/** The height of the block `raw` names if the devnet serves it (by number or by hash). */
+function servedHeight(devnet: Devnet, raw: string): number | undefined {
+  const block = devnet.block(safeDecode(raw));
+  return block ? Number(block.sn) : undefined;
+}
+
+function param(route: Route): string {
+  return 'param' in route ? safeDecode(route.param).trim() : '';
+}
+
+function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Rng } from '../rng.ts';
+import type { ChaincodeVersion } from './codec.ts';
 import type { StateValue, World, Write } from './world.ts';
 
 /**
@@ -9,6 +10,8 @@ import type { StateValue, World, Write } from './world.ts';
 export interface Stub {
   /** The endorsing peer's clock (the chaincode's time.Now()), unix seconds. */
   readonly now: number;
+  /** The chaincode version installed at this height: it decides the shape of what is written. */
+  readonly chaincode: ChaincodeVersion;
   getState(key: string): StateValue | undefined;
   putState(key: string, value: StateValue): void;
   /** The chaincode's own randomness (util.MakeRandomString), drawn from the chain's seed. */
@@ -21,11 +24,17 @@ export interface TxEffects {
   readonly writes: readonly Write[];
 }
 
-export function createStub(world: World, now: number, rng: Rng): { stub: Stub; effects: () => TxEffects } {
+export function createStub(
+  world: World,
+  now: number,
+  rng: Rng,
+  chaincode: ChaincodeVersion = 'current',
+): { stub: Stub; effects: () => TxEffects } {
   const reads = new Set<string>();
   const writes = new Map<string, StateValue>();
   const stub: Stub = {
     now,
+    chaincode,
     getState(key) {
       reads.add(key);
       return world.get(key);

@@ -1,7 +1,8 @@
 import { tokenIdFromDatakey } from '@mtc/domain';
 import { isMtAddress } from './address.ts';
-import type { Mrc010Token, Wallet } from './records.ts';
-import { tokenKey } from './records.ts';
+import { clientWallet, readToken } from './codec.ts';
+import type { Dex010Order, Mrc010Token, Wallet } from './records.ts';
+import { DEX010_PREFIX, tokenKey } from './records.ts';
 
 /** A state value as PutState stores it: a JSON record, or a bare string (`TOKEN_MAX_NO`). */
 export type StateValue = object | string;
@@ -18,35 +19,98 @@ export interface Write {
  */
 export interface World {
   get(key: string): StateValue | undefined;
+  /**
+   * A wallet as a planning client sees it, whichever chaincode version wrote it: in the current
+   * shape, with the nonce it must sign with (codec.ts clientWallet). The stored record is get(address).
+   */
   wallet(address: string): Wallet | undefined;
+  /** A token in the current shape (a legacy record's missing id filled in, as CC-t reads it). */
   token(id: number): Mrc010Token | undefined;
   /** Addresses in creation order. */
   readonly wallets: readonly string[];
   /** Registered token ids, ascending. */
   readonly tokens: readonly number[];
+  dex010(id: string): Dex010Order | undefined;
+  /** Every DEX010 order id, in creation order. */
+  readonly dex010Orders: readonly string[];
+  /** Orders not yet cancelled, sold out or settled, by kind: what the DEX planners draw from. */
+  readonly openDex010: Readonly<Record<Dex010Kind, readonly string[]>>;
   apply(writes: readonly Write[]): void;
+}
+
+export type Dex010Kind = 'sell' | 'reqsell' | 'auction';
+
+/** The kind of an order, by the fields the chaincode's dex010Status reads. */
+export function dex010Kind(order: Dex010Order): Dex010Kind {
+  if (order.auction_start_date !== 0) return 'auction';
+  return order.sell_price !== '' ? 'sell' : 'reqsell';
+}
+
+/** Open until cancelled (cancel_date), sold out (sell_date) or settled (auction_settle_date). */
+function isOpen(order: Dex010Order): boolean {
+  return order.cancel_date === 0 && order.sell_date === 0 && order.auction_settle_date === 0;
+}
+
+/** A list with O(1) add and remove (the last element takes the removed one's place). */
+function createIdList() {
+  const ids: string[] = [];
+  const at = new Map<string, number>();
+  return {
+    ids,
+    add(id: string) {
+      if (at.has(id)) return;
+      at.set(id, ids.length);
+      ids.push(id);
+    },
+    remove(id: string) {
+      const i = at.get(id);
+      if (i === undefined) return;
+      const last = ids.pop()!;
+      at.delete(id);
+      if (last !== id) {
+        ids[i] = last;
+        at.set(last, i);
+      }
+    },
+  };
 }
 
 export function createWorld(): World {
   const state = new Map<string, StateValue>();
   const wallets: string[] = [];
   const tokens: number[] = [];
+  const dex010Orders: string[] = [];
+  const open = { sell: createIdList(), reqsell: createIdList(), auction: createIdList() };
 
   return {
     get: (key) => state.get(key),
     // The key families below hold only what our chaincode wrote there, so the casts are exact.
-    wallet: (address) => state.get(address) as Wallet | undefined,
-    token: (id) => state.get(tokenKey(id)) as Mrc010Token | undefined,
+    wallet: (address) => clientWallet(address, state.get(address) as object | undefined),
+    token: (id) => {
+      const raw = state.get(tokenKey(id));
+      return raw === undefined ? undefined : readToken(raw as object);
+    },
     wallets,
     tokens,
+    dex010: (id) => (id.startsWith(DEX010_PREFIX) ? (state.get(id) as Dex010Order | undefined) : undefined),
+    dex010Orders,
+    openDex010: { sell: open.sell.ids, reqsell: open.reqsell.ids, auction: open.auction.ids },
     apply(writes) {
       for (const { key, value } of writes) {
+        const isDex = key.startsWith(DEX010_PREFIX);
         if (!state.has(key)) {
           if (isMtAddress(key)) wallets.push(key);
           const tokenId = tokenIdFromDatakey(key);
           if (tokenId !== null) tokens.push(tokenId);
+          if (isDex) dex010Orders.push(key);
         }
         state.set(key, deepFreeze(value));
+        if (isDex) {
+          const order = value as Dex010Order;
+          const list = open[dex010Kind(order)];
+          if (isOpen(order)) list.add(key);
+          else list.remove(key);
+        }
       }
     },
   };

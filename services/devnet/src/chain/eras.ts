@@ -1,0 +1,53 @@
+import type { ChaincodeVersion } from '../world/codec.ts';
+
+/** From height `from` on (until the next era), chaincode `version` is installed. */
+export interface ChaincodeEra {
+  readonly version: ChaincodeVersion;
+  readonly from: number;
+}
+
+/**
+ * How the legacy part of a history is split over the legacy versions, oldest first. The shares
+ * follow the versions' time on mainnet only roughly (2.0: a month; 2.1: half a year; 2.1 with
+ * MRC-800: a year; 2.2: two months), squeezed so that each version writes a fair number of records.
+ */
+const LEGACY_SPLIT: readonly (readonly [ChaincodeVersion, number])[] = [
+  ['v2.0', 0.15],
+  ['v2.1', 0.25],
+  ['v2.1-mrc800', 0.4],
+  ['v2.2', 0.2],
+];
+
+/**
+ * The chaincode versions over a history: the first `legacyShare` of its blocks run the legacy
+ * chaincode (CC-22 behaviour, with each version's record shapes; see world/codec.ts), the rest and
+ * every live block the current one. Block 1 (the genesis wallets and MTC) was written by the oldest,
+ * pre-2.0 chaincode; block 2's lifecycle transaction is the upgrade to 2.0. Each later version starts
+ * with a lifecycle transaction of its own (block-builder.ts).
+ */
+export function planEras(historyBlocks: number, legacyShare: number): readonly ChaincodeEra[] {
+  const legacyBlocks = Math.round(historyBlocks * legacyShare);
+  if (legacyBlocks < 2) return [{ version: 'current', from: 1 }];
+  const eras: ChaincodeEra[] = [{ version: 'v1', from: 1 }];
+  // Heights 2 … legacyBlocks are split by share; an era squeezed to nothing is left out.
+  let from = 2;
+  let share = 0;
+  for (const [version, part] of LEGACY_SPLIT) {
+    const end = 2 + Math.round((legacyBlocks - 1) * (share + part));
+    share += part;
+    if (end > from) eras.push({ version, from });
+    from = Math.max(from, end);
+  }
+  eras.push({ version: 'current', from: legacyBlocks + 1 });
+  return eras;
+}
+
+/** The era in force at `height`. */
+export function eraAt(eras: readonly ChaincodeEra[], height: number): ChaincodeEra {
+  let era = eras[0]!;
+  for (const e of eras) {
+    if (e.from > height) break;
+    era = e;
+  }
+  return era;
+}

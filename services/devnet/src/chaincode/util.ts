@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { isMtAddress } from '../world/address.ts';
+import { ChaincodeError } from './errors.ts';
+
+/**
+ * The parts of CC-t `util/util.go` the DEX functions use, on strings and bigints. Decimals here are
+ * shopspring/decimal values the chaincode only ever holds as integers or as commissions with at most
+ * two fraction digits, so integer maths (scaled where a fraction can occur) reproduces them exactly.
+ */
+
+/** The min_trade_unit values a DEX010 order may carry, each with its count of trailing zeros. */
+export const MIN_TRADE_UNITS: ReadonlyMap<string, number> = new Map(
+  Array.from({ length: 9 }, (_, i) => [(10n ** BigInt(i)).toString(), i] as const),
+);
+
+/** `decimal.NewFromString(s)` with the error ignored, as the chaincode reads stored amounts: "" is 0. */
+export function decimalOrZero(value: string): bigint {
+  return /^-?[0-9]+$/.test(value) ? BigInt(value) : 0n;
+}
+
+/** shopspring `Decimal.String()` of a plain decimal literal: "007" → "7", "2.50" → "2.5", "-0" → "0". */
+export function decimalString(literal: string): string {
+  const m = /^(-?)([0-9]+)(?:\.([0-9]*))?$/.exec(literal);
+  if (!m) throw new Error(`not a decimal literal: ${literal}`);
+  const whole = m[2]!.replace(/^0+(?=[0-9])/, '');
+  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  if (/^0*$/.test(whole) && fraction === '') return '0';
+  return `${m[1]}${whole}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
+/** A decimal literal as an integer count of 10^-scale units (the literal has at most `scale` digits after the point). */
+export function scaled(literal: string, scale: number): bigint {
+  const m = /^(-?)([0-9]+)(?:\.([0-9]*))?$/.exec(literal);
+  if (!m) throw new Error(`not a decimal literal: ${literal}`);
+  const fraction = (m[3] ?? '').padEnd(scale, '0');
+  if (fraction.length > scale) throw new Error(`${literal} has more than ${scale} fraction digits`);
+  const value = BigInt(m[2]! + fraction);
+  return m[1] === '-' ? -value : value;
+}
+
+/**
+ * util.NumericDataCheck: the trimmed text must be an integer (or have at most `maxDecimal` fraction
+ * digits) within [min, max]; returns what the chaincode assigns to `dest` (the normalised number),
+ * or undefined when the text is empty and that is allowed (dest is then left as it was).
+ */
+export function numericDataCheck(
+  src: string,
+  minValue: string,
+  maxValue: string,
+  maxDecimal: number,
+  allowEmpty: boolean,
+): string | undefined {
+  const buf = src.trim();
+  if (allowEmpty && buf.length === 0) return undefined;
+  const pattern = maxDecimal > 0 ? new RegExp(`^[-]?[0-9]+(|(\\.[0-9]{1,${maxDecimal}}))$`) : /^[-]?[0-9]+$/;
+  if (!pattern.test(buf)) throw new ChaincodeError(' is invalid data');
+  const scale = Math.max(maxDecimal, 2);
+  const value = scaled(buf, scale);
+  if (minValue !== '' && value < scaled(minValue, scale)) throw new ChaincodeError(` must be bigger then ${minValue}`);
+  if (maxValue !== '' && value > scaled(maxValue, scale)) throw new ChaincodeError(` must be smaller then ${maxValue}`);
+  return decimalString(buf);
+}
+
+/**
+ * util.DataAssign for the kinds the DEX uses ('address', 'url', or plain text): returns the trimmed
+ * text to assign, or undefined when it is empty and allowed (dest is left as it was).
+ */
+export function dataAssign(
+  src: string,
+  kind: 'address' | 'url' | 'text',
+  minLength: number,
+  maxLength: number,
+  allowEmpty: boolean,
+): string | undefined {
+  const buf = src.trim();
+  if (buf.length === 0) {
+    if (minLength === 0) return buf;
+    if (allowEmpty) return undefined;
+  }
+  if (kind === 'address') {
+    if (!isMtAddress(buf)) throw new ChaincodeError(`Invalid METACOIN address - ${buf}`);
+  } else if (kind === 'url') {
+    // url.ParseRequestURI accepts an absolute URL; the scheme must then be http or https.
+    let scheme: string;
+    try {
+      scheme = new URL(buf).protocol;
+    } catch {
+      throw new ChaincodeError(`invalid url - ${buf}`);
+    }
+    if (scheme !== 'http:' && scheme !== 'https:') throw new ChaincodeError(`scheme is must http or https - ${buf}`);
+    if (Buffer.byteLength(buf) > maxLength) throw new ChaincodeError('too long');
+  } else {
+    if (Buffer.byteLength(buf) < minLength) throw new ChaincodeError('too short');
+    if (Buffer.byteLength(buf) > maxLength) throw new ChaincodeError('too long');
+  }
+  return buf;
+}
+
+/** util.GenerateKey: the 6-character prefix, "_", and md5 of the arguments joined by "|" (39 characters). */
+export function generateKey(prefix: string, args: readonly string[]): string {
+  const head = `${prefix}000000`.slice(0, 6);
+  return `${head}_${createHash('md5').update(args.join('|')).digest('hex')}`;
+}
+
+/**
+ * util.TradePriceCalc: the price of `amount` units at `unitPrice` per `minTradeUnit` units. The
+ * amount must end in as many zeros as the unit has (be a multiple of it), so the division is exact.
+ */
+export function tradePriceCalc(minTradeUnit: string, unitPrice: bigint, amount: bigint): bigint {
+  const zeros = MIN_TRADE_UNITS.get(minTradeUnit);
+  if (zeros === undefined) throw new ChaincodeError(`MinTradeUnit is invalid : ${minTradeUnit}`);
+  if (!amount.toString().endsWith('0'.repeat(zeros))) {
+    throw new ChaincodeError(`The trade quantity must be a multiple of ${minTradeUnit}`);
+  }
+  return (unitPrice * amount) / BigInt(minTradeUnit);
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { createFaults, FAULT_KINDS, truncate } from './faults.ts';
+
+const options = { rate: 1, seed: 1, timeoutMs: 0, slowBodyMs: 0, blockMissingMs: 3_000 };
+
+describe('createFaults', () => {
+  it('draws only kinds that can happen on the route', () => {
+    const faults = createFaults({ ...options, kinds: ['height-zero', 'tx-not-found', 'truncated-json'] });
+    for (let i = 0; i < 50; i++) {
+      expect(faults.draw('height')).toBe('height-zero');
+      expect(['tx-not-found', 'truncated-json']).toContain(faults.draw('transaction'));
+      expect(faults.draw('block')).toBe('truncated-json');
+    }
+    expect(createFaults({ ...options, kinds: ['tx-not-found'] }).draw('height')).toBeNull();
+  });
+
+  it('fails about the configured share of requests', () => {
+    const faults = createFaults({ ...options, rate: 0.2, kinds: [...FAULT_KINDS] });
+    let failed = 0;
+    for (let i = 0; i < 5_000; i++) if (faults.draw('block') !== null) failed++;
+    expect(failed / 5_000).toBeGreaterThan(0.17);
+    expect(failed / 5_000).toBeLessThan(0.23);
+  });
+
+  it('hides a block for blockMissingMs', () => {
+    let now = 1_000;
+    const faults = createFaults({ ...options, kinds: ['block-missing'] }, () => now);
+    faults.hide(7);
+    now += 2_999;
+    expect(faults.isHidden(7)).toBe(true);
+    expect(faults.isHidden(8)).toBe(false);
+    now += 1;
+    expect(faults.isHidden(7)).toBe(false);
+  });
+});
+
+describe('truncate', () => {
+  it('keeps at most half of a body and never all of it', () => {
+    expect(truncate('{"a":1}')).toBe('{"a');
+    expect(truncate('[]')).toBe('[');
+  });
+});

@@ -1,0 +1,116 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRng } from '../rng.ts';
+import type { Route } from './routes.ts';
+
+/**
+ * Transient failures a client of the node meets, for retry drills. The first three are the node's
+ * own answers when its storage or the bridge fails for a moment (ND `src/router/block.js`: every
+ * RocksDB error is swallowed into one of these; node-api.md §1, §2.3); the rest come from what stands
+ * between a client and the node (the TLS front proxy, the network):
+ *
+ * | kind             | routes             | answer                                                                  |
+ * | ---------------- | ------------------ | ----------------------------------------------------------------------- |
+ * | `height-zero`    | `/block`           | 200 `0`: get_block_number answers "0" when the counter read fails        |
+ * | `tx-not-found`   | `/transaction/{id}`| 404 `Transaction <id> not found`: the bridge unreachable on a cache miss |
+ * | `block-missing`  | `/block/{n}`       | 404 `Block <n> not found` for a block ≤ head, for `blockMissingMs`      |
+ * | `proxy-500`      | all                | 500 from the proxy, its short HTML page, no node header                 |
+ * | `proxy-502`      | all                | 502 Bad Gateway from the proxy                                          |
+ * | `timeout`        | all                | nothing for `timeoutMs` (longer than a client waits), then the answer   |
+ * | `slow-body`      | all                | headers at once, then the body dribbled out over `slowBodyMs`           |
+ * | `truncated-json` | `/block/{n}`, `/transaction/{id}` | 200 with the JSON body cut short (framing consistent)    |
+ * | `reset`          | all                | the connection destroyed without an answer                              |
+ *
+ * The proxy's page is nginx's (an assumption: the front proxy's software is not public).
+ */
+export const FAULT_KINDS = [
+  'height-zero',
+  'tx-not-found',
+  'block-missing',
+  'proxy-500',
+  'proxy-502',
+  'timeout',
+  'slow-body',
+  'truncated-json',
+  'reset',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** The default: only what the real node itself answers when something behind it fails for a moment. */
+export const NODE_FAULT_KINDS: readonly FaultKind[] = ['height-zero', 'tx-not-found', 'block-missing'];
+
+type NodeRoute = Exclude<Route['name'], 'debug-state'>;
+
+const ROUTES_OF: Readonly<Record<FaultKind, readonly NodeRoute[]>> = {
+  'height-zero': ['height'],
+  'tx-not-found': ['transaction'],
+  'block-missing': ['block'],
+  'proxy-500': ['height', 'block', 'transaction'],
+  'proxy-502': ['height', 'block', 'transaction'],
+  timeout: ['height', 'block', 'transaction'],
+  'slow-body': ['height', 'block', 'transaction'],
+  'truncated-json': ['block', 'transaction'],
+  reset: ['height', 'block', 'transaction'],
+};
+
+export interface FaultOptions {
+  /** Share of node-route requests that fail. */
+  rate: number;
+  kinds: readonly FaultKind[];
+  /** Seeds the fault stream: the same requests in the same order meet the same faults. */
+  seed: number;
+  timeoutMs: number;
+  slowBodyMs: number;
+  blockMissingMs: number;
+}
+
+export interface Faults {
+  /**
+   * The fault a request on `route` meets, or null. Every node-route request draws from the fault
+   * stream, so the sequence of faults depends only on the seed and the order of requests; a fault is
+   * one of the configured kinds that can happen on that route (none there: no fault).
+   */
+  draw(route: NodeRoute): FaultKind | null;
+  /** Hides block `height` until `blockMissingMs` from now. */
+  hide(height: number): void;
+  isHidden(height: number): boolean;
+}
+
+export function createFaults(options: FaultOptions, now: () => number = Date.now): Faults {
+  const rng = createRng(options.seed);
+  const hidden = new Map<number, number>();
+  return {
+    draw(route) {
+      if (options.rate === 0 || rng.next() >= options.rate) return null;
+      const possible = options.kinds.filter((kind) => ROUTES_OF[kind].includes(route));
+      return possible.length === 0 ? null : rng.pick(possible);
+    },
+    hide(height) {
+      hidden.set(height, now() + options.blockMissingMs);
+    },
+    isHidden(height) {
+      const until = hidden.get(height);
+      if (until === undefined) return false;
+      if (now() < until) return true;
+      hidden.delete(height);
+      return false;
+    },
+  };
+}
+
+/** nginx's error page (ngx_http_special_response.c) and headers, as a front proxy sends it. */
+export function writeProxyError(req: IncomingMessage, res: ServerResponse, status: 500 | 502): void {
+  const title = status === 500 ? '500 Internal Server Error' : '502 Bad Gateway';
+  const body =
+    `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
+    '<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+  res.statusCode = status;
+  res.setHeader('Server', 'nginx');
+  res.setHeader('Content-Type', 'text/html');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** A JSON body cut short: at most half of it, and never the whole. */
+export function truncate(body: string): string {
+  return body.slice(0, Math.max(1, Math.floor(body.length / 2)));
+}

@@ -1,0 +1,171 @@
+import type { BalanceEntry, Mrc010Token, Wallet } from './records.ts';
+
+/**
+ * The chaincode versions whose wallet and token records differ in shape, oldest first, as the
+ * metacoin-chaincode history shows them (metacoin-chain.md §3.1, §7.2; CC-22 = 756ee17):
+ *
+ * | version       | source                                  | wallet JSON (struct order)                                                 |
+ * | ------------- | --------------------------------------- | -------------------------------------------------------------------------- |
+ * | `v1`          | none public; BR's `token`→`balance` rename | regdate … jobdate, **token** (the balance list), pending (inferred)     |
+ * | `v2.0`        | b62bff9 (2020-10) MetaWallet            | regdate, password, addinfo, job_type, job_args, jobdate, balance, pending  |
+ * | `v2.1`        | 3e80fc0 (2020-11) MetaWallet            | … balance, pending, nonce                                                  |
+ * | `v2.1-mrc800` | 3c7d18c (2021-05) MetaWallet            | … balance, mrc800, pending, nonce                                          |
+ * | `v2.2`        | 4ee896f (2022-06) … 756ee17 (CC-22)     | … balance, mrc402, mrc800, pending, nonce                                  |
+ * | `current`     | 1ccf224 (2022-09) … CC-t TWallet        | id, … balance, mrc010, mrc402, mrc800, pending, nonce                      |
+ *
+ * Every legacy balance entry is `{balance, token, unlockdate}` (BalanceInfo); none has `id`, and no
+ * legacy token record (`Token`) has `id`. The one-month 6b6d1e1 layout (id but 3-field entries and no
+ * mrc010) is not modelled.
+ *
+ * Inside the devnet every record is handled in the current shape (`Wallet`, `Mrc010Token`): reading
+ * a record is Go's json.Unmarshal into the current struct (absent fields take their zero values: ""
+ * sale/auction amounts, "" nonce, null maps) plus CC-t's GetAddressInfo/GetMRC010 filling an empty
+ * id from the key; writing it is json.Marshal of the writing version's struct.
+ */
+export type ChaincodeVersion = 'v1' | 'v2.0' | 'v2.1' | 'v2.1-mrc800' | 'v2.2' | 'current';
+
+export const LEGACY_VERSIONS: readonly ChaincodeVersion[] = ['v1', 'v2.0', 'v2.1', 'v2.1-mrc800', 'v2.2'];
+
+/** A balance entry as the legacy chaincode writes it (CC-22 `mtc.go` BalanceInfo). */
+export interface LegacyBalanceEntry {
+  balance: string;
+  token: number;
+  unlockdate: number;
+}
+
+/** A wallet record written by a legacy version: the fields its MetaWallet has (see the table). */
+export interface LegacyWallet {
+  regdate: number;
+  password: string;
+  addinfo: string;
+  job_type: string;
+  job_args: string;
+  jobdate: number;
+  balance: LegacyBalanceEntry[];
+  mrc402?: Wallet['mrc402'];
+  mrc800?: Wallet['mrc800'];
+  pending: Wallet['pending'];
+  nonce?: string;
+}
+
+/** The pre-2.0 record kept its balance list under `token` (only the bridge's rename tells of it). */
+export type V1Wallet = Omit<LegacyWallet, 'balance'> & { token: LegacyBalanceEntry[] };
+
+/** A wallet record as the chain may hold it, whatever version wrote it last. */
+export type ChainWallet = Wallet | LegacyWallet | V1Wallet;
+
+/** A token record as the chain may hold it: legacy versions write no `id`. */
+export type ChainToken = Mrc010Token | Omit<Mrc010Token, 'id'>;
+
+const readWallets = new WeakMap<object, Wallet>();
+const clientWallets = new WeakMap<object, Wallet>();
+const readTokens = new WeakMap<object, Mrc010Token>();
+
+/**
+ * A stored wallet record as the current chaincode reads it (CC-t GetAddressInfo): Unmarshal into
+ * TWallet, id from the key when empty. A pre-2.0 `token` list is read as the balance list: some
+ * migration must have done so, or those wallets would have lost their funds (assumption). The result
+ * is frozen and shared; callers copy it (cloneWallet) before changing it.
+ */
+export function readWallet(address: string, raw: object): Wallet {
+  const record = raw as Partial<Wallet> & { token?: LegacyBalanceEntry[] };
+  if (record.id) return raw as Wallet;
+  let wallet = readWallets.get(raw);
+  if (!wallet) {
+    const list = record.balance ?? record.token ?? [];
+    wallet = Object.freeze<Wallet>({
+      id: address,
+      regdate: record.regdate ?? 0,
+      password: record.password ?? '',
+      addinfo: record.addinfo ?? '',
+      job_type: record.job_type ?? '',
+      job_args: record.job_args ?? '',
+      jobdate: record.jobdate ?? 0,
+      balance: list.map(currentEntry),
+      mrc010: null,
+      mrc402: record.mrc402 ?? null,
+      mrc800: record.mrc800 ?? null,
+      pending: record.pending ?? null,
+      nonce: record.nonce ?? '',
+    });
+    readWallets.set(raw, wallet);
+  }
+  return wallet;
+}
+
+/**
+ * A wallet as a client sees it when it plans a call: the chaincode's view, with the nonce it must
+ * sign with — what getNonce answers: the stored nonce, or its jobdate for an old wallet whose nonce
+ * is "" (CC-t/CC-22 `base.go` GetNonce, NonceCheck).
+ */
+export function clientWallet(address: string, raw: object | undefined): Wallet | undefined {
+  if (raw === undefined) return undefined;
+  const wallet = readWallet(address, raw);
+  if (wallet.nonce !== '') return wallet;
+  let view = clientWallets.get(raw);
+  if (!view) {
+    view = Object.freeze({ ...wallet, nonce: String(wallet.jobdate) });
+    clientWallets.set(raw, view);
+  }
+  return view;
+}
+
+/** What `version`'s SetAddressInfo marshals for `wallet` (see the table above). */
+export function encodeWallet(wallet: Wallet, version: ChaincodeVersion): ChainWallet {
+  if (version === 'current') return wallet;
+  const { regdate, password, addinfo, job_type, job_args, jobdate, mrc402, mrc800, pending, nonce } = wallet;
+  const head = { regdate, password, addinfo, job_type, job_args, jobdate };
+  const balance = wallet.balance.map(legacyEntry);
+  switch (version) {
+    case 'v1':
+      return { ...head, token: balance, pending };
+    case 'v2.0':
+      return { ...head, balance, pending };
+    case 'v2.1':
+      return { ...head, balance, pending, nonce };
+    case 'v2.1-mrc800':
+      return { ...head, balance, mrc800, pending, nonce };
+    case 'v2.2':
+      return { ...head, balance, mrc402, mrc800, pending, nonce };
+  }
+}
+
+/** A stored token record as CC-t GetMRC010 reads it: an empty id is filled from the token number. */
+export function readToken(raw: object): Mrc010Token {
+  const record = raw as ChainToken;
+  if ('id' in record && record.id !== '') return record;
+  let token = readTokens.get(raw);
+  if (!token) {
+    // Spread after the id: a legacy record has no id key, so the id lands first, in struct order.
+    token = Object.freeze({ id: String(record.token), ...record });
+    readTokens.set(raw, token);
+  }
+  return token;
+}
+
+/** What `version`'s SetTokenInfo marshals: legacy Token has no `id`. */
+export function encodeToken(token: Mrc010Token, version: ChaincodeVersion): ChainToken {
+  if (version === 'current') return token;
+  const { id: _id, ...legacy } = token;
+  return legacy;
+}
+
+/**
+ * A wallet record as the node serves it: the bridge renames a `token` list to `balance` (BR
+ * `mtcbridge.js` parse_transaction), so no consumer ever sees the pre-2.0 key, only the key order.
+ */
+export function servedWallet(raw: object): Wallet | LegacyWallet {
+  const record = raw as ChainWallet;
+  if (!('token' in record)) return record;
+  const { token, ...rest } = record;
+  return { ...rest, balance: token };
+}
+
+function currentEntry(e: LegacyBalanceEntry | BalanceEntry): BalanceEntry {
+  if ('saleamount' in e) return e;
+  return { balance: e.balance, token: e.token, unlockdate: e.unlockdate, saleamount: '', auctionamount: '' };
+}
+
+function legacyEntry(e: BalanceEntry): LegacyBalanceEntry {
+  return { balance: e.balance, token: e.token, unlockdate: e.unlockdate };
+}
