@@ -1,4 +1,4 @@
-import { BlockEvent, StateEvent, TOPICS } from '@mtc/domain';
+import { ActivityEvent, BlockEvent, StateEvent, TOPICS } from '@mtc/domain';
 import { z } from 'zod';
 
 /** JSON Schema (draft 2020-12) of every topic's message value, keyed by output file name. */
@@ -11,5 +11,6 @@ export function topicSchemaDocuments(): Record<string, unknown> {
   return {
     [`${TOPICS.blocks}.json`]: doc(TOPICS.blocks, BlockEvent),
     [`${TOPICS.state}.json`]: doc(TOPICS.state, StateEvent),
+    [`${TOPICS.activity}.json`]: doc(TOPICS.activity, ActivityEvent),
   };
 }

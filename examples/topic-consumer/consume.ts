@@ -1,9 +1,11 @@
 /**
  * A downstream consumer of the explorer's topics, written as a third party would write one: it
- * reads `mtc.blocks.v1` (and, if asked, `mtc.state.v1`) with its own consumer group, checks every
- * message value against the published JSON Schemas (docs/schemas/, the contract in docs/topics.md)
- * and prints one line per block. It stops after MAX_MESSAGES messages, on Ctrl-C, or at the first
- * message that breaks the contract (its offset is not committed, so a rerun meets it again).
+ * reads `mtc.blocks.v1` (and, if asked, `mtc.state.v1` and `mtc.activity.v1`) with its own consumer
+ * group, checks every message value against the published JSON Schemas (docs/schemas/, the
+ * contract in docs/topics.md) and prints one line per block and per activity. It skips, without
+ * failing, what the contract lets a newer producer add: an activity or a state write of a `kind` it
+ * does not know. It stops after MAX_MESSAGES messages, on Ctrl-C, or at the first message that
+ * breaks the contract (its offset is not committed, so a rerun meets it again).
  *
  *   KAFKA_BROKERS=127.0.0.1:9092 node examples/topic-consumer/consume.ts
  *
@@ -16,7 +18,7 @@ import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { z } from 'zod';
 
 /** The topics, without the deployment's prefix. */
-export const TOPICS = { blocks: 'mtc.blocks.v1', state: 'mtc.state.v1' } as const;
+export const TOPICS = { blocks: 'mtc.blocks.v1', state: 'mtc.state.v1', activity: 'mtc.activity.v1' } as const;
 export type TopicKind = keyof typeof TOPICS;
 
 /** Where the published schemas are: `<topic>.json` in this folder. */
@@ -47,16 +49,58 @@ export interface StateMessage {
   write: { kind: string; key: string; pos: string };
 }
 
-export type ConsumedMessage = {
-  topic: string;
-  partition: number;
-  offset: string;
-  key: string;
-} & ({ kind: 'blocks'; value: BlockMessage } | { kind: 'state'; value: StateMessage });
+/** The activity kinds this example knows (docs/topics.md); newer ones are skipped. */
+export const KNOWN_ACTIVITY_KINDS: ReadonlySet<string> = new Set([
+  'transfer',
+  'walletCreate',
+  'tokenCreate',
+  'tokenReserve',
+  'tokenMint',
+  'tokenBurn',
+  'tokenUpdate',
+  'sell',
+  'sellCancel',
+  'buy',
+  'buyRequest',
+  'buyRequestCancel',
+  'buyRequestAccept',
+  'auction',
+  'auctionCancel',
+  'bid',
+  'auctionFinish',
+  'other',
+]);
+
+/** The state-write kinds this example knows; newer ones are skipped. */
+export const KNOWN_WRITE_KINDS: ReadonlySet<string> = new Set(['wallet', 'token', 'other']);
+
+/** The fields of an activity message this example reads. */
+export interface ActivityMessage {
+  schemaVersion: 1;
+  eventId: string;
+  pos: string;
+  height: number;
+  txId: string;
+  timestamp: number;
+  activity: { kind: string; jobType: string; tokenId?: number; amount?: string; from?: string; to?: string };
+}
+
+type Where = { topic: string; partition: number; offset: string; key: string };
+
+export type ConsumedMessage = Where &
+  (
+    | { kind: 'blocks'; value: BlockMessage }
+    | { kind: 'state'; value: StateMessage }
+    | { kind: 'activity'; value: ActivityMessage }
+  );
+
+/** A valid message of a kind this example does not know: a newer producer's addition, skipped. */
+export type SkippedMessage = Where & { kind: 'skipped'; topic: string; reason: string };
 
 export interface SchemaValidators {
   blocks: ValidateFunction<BlockMessage>;
   state: ValidateFunction<StateMessage>;
+  activity: ValidateFunction<ActivityMessage>;
 }
 
 /** A message that is not valid JSON or does not match its topic's schema. */
@@ -64,7 +108,7 @@ export class ContractViolation extends Error {
   override name = 'ContractViolation';
 }
 
-/** Compiles the published schema documents (JSON Schema draft 2020-12) of both topics. */
+/** Compiles the published schema documents (JSON Schema draft 2020-12) of the topics. */
 export async function loadValidators(schemaDir: URL = DEFAULT_SCHEMA_DIR): Promise<SchemaValidators> {
   const load = async (topic: string): Promise<object> =>
     JSON.parse(await readFile(new URL(`${topic}.json`, schemaDir), 'utf8')) as object;
@@ -73,7 +117,52 @@ export async function loadValidators(schemaDir: URL = DEFAULT_SCHEMA_DIR): Promi
   return {
     blocks: ajv.compile<BlockMessage>(await load(TOPICS.blocks)),
     state: ajv.compile<StateMessage>(await load(TOPICS.state)),
+    activity: ajv.compile<ActivityMessage>(await load(TOPICS.activity)),
   };
+}
+
+/**
+ * Decodes one message value of a topic: the typed message, `skipped` for a kind this example does
+ * not know, or a ContractViolation. The contract only ever adds kinds (docs/topics.md, "Evolving
+ * the contract"): the activity schema itself accepts an activity of an unknown kind; a state write
+ * of an unknown kind is recognised before validating, since the schema lists this version's kinds.
+ */
+export function decodeValue(
+  validators: SchemaValidators,
+  kind: TopicKind,
+  where: Where,
+  text: string,
+): ConsumedMessage | SkippedMessage {
+  const at = `${where.topic}[${where.partition}]@${where.offset}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ContractViolation(`${at}: the value is not JSON`);
+  }
+  switch (kind) {
+    case 'blocks':
+      if (validators.blocks(value)) return { ...where, kind, value };
+      throw new ContractViolation(`${at}: ${describeErrors(validators.blocks.errors)}`);
+    case 'state': {
+      const writeKind = kindOf((value as { write?: unknown } | null)?.write);
+      if (writeKind !== undefined && !KNOWN_WRITE_KINDS.has(writeKind))
+        return { ...where, kind: 'skipped', reason: `state write kind ${writeKind}` };
+      if (validators.state(value)) return { ...where, kind, value };
+      throw new ContractViolation(`${at}: ${describeErrors(validators.state.errors)}`);
+    }
+    case 'activity':
+      if (!validators.activity(value))
+        throw new ContractViolation(`${at}: ${describeErrors(validators.activity.errors)}`);
+      if (!KNOWN_ACTIVITY_KINDS.has(value.activity.kind))
+        return { ...where, kind: 'skipped', reason: `activity kind ${value.activity.kind}` };
+      return { ...where, kind, value };
+  }
+}
+
+function kindOf(value: unknown): string | undefined {
+  const kind = (value as { kind?: unknown } | null | undefined)?.kind;
+  return typeof kind === 'string' ? kind : undefined;
 }
 
 export interface ConsumeOptions {
@@ -92,14 +181,20 @@ export interface ConsumeOptions {
   schemaDir?: URL;
   /** Called with each message after it validated, before its offset may be committed. */
   onMessage?: (message: ConsumedMessage) => void | Promise<void>;
-  /** Receives one line per block. Default: stdout. */
+  /** Called with each message skipped as of an unknown kind (its offset is committed too). */
+  onSkip?: (message: SkippedMessage) => void | Promise<void>;
+  /** Receives one line per block and per activity. Default: stdout. */
   print?: (line: string) => void;
 }
 
 export interface ConsumeResult {
+  /** Messages handled, the skipped ones included. */
   messages: number;
   blocks: number;
   states: number;
+  activities: number;
+  /** Valid messages of a kind this example does not know. */
+  skipped: number;
   stoppedBy: 'max-messages' | 'signal';
 }
 
@@ -114,7 +209,7 @@ export async function consume(options: ConsumeOptions): Promise<ConsumeResult> {
   const kinds = new Map<string, TopicKind>((options.topics ?? ['blocks']).map((k) => [`${prefix}${TOPICS[k]}`, k]));
   const maxMessages = options.maxMessages ?? 0;
   const print = options.print ?? ((line: string) => console.log(line));
-  const counts = { messages: 0, blocks: 0, states: 0 };
+  const counts = { messages: 0, blocks: 0, states: 0, activities: 0, skipped: 0 };
 
   let stopped = false;
   let settle!: { resolve: (by: ConsumeResult['stoppedBy']) => void; reject: (error: unknown) => void };
@@ -138,23 +233,11 @@ export async function consume(options: ConsumeOptions): Promise<ConsumeResult> {
     if (!payload.restart) stop({ error: payload.error });
   });
 
-  const decode = (topic: string, partition: number, message: KafkaMessage): ConsumedMessage => {
+  const decode = (topic: string, partition: number, message: KafkaMessage): ConsumedMessage | SkippedMessage => {
     const kind = kinds.get(topic);
-    const where = `${topic}[${partition}]@${message.offset}`;
-    if (!kind) throw new ContractViolation(`${where}: not a subscribed topic`);
-    let value: unknown;
-    try {
-      value = JSON.parse(message.value?.toString('utf8') ?? '');
-    } catch {
-      throw new ContractViolation(`${where}: the value is not JSON`);
-    }
-    const base = { topic, partition, offset: message.offset, key: message.key?.toString('utf8') ?? '' };
-    if (kind === 'blocks') {
-      if (validators.blocks(value)) return { ...base, kind, value };
-      throw new ContractViolation(`${where}: ${describeErrors(validators.blocks.errors)}`);
-    }
-    if (validators.state(value)) return { ...base, kind, value };
-    throw new ContractViolation(`${where}: ${describeErrors(validators.state.errors)}`);
+    if (!kind) throw new ContractViolation(`${topic}[${partition}]@${message.offset}: not a subscribed topic`);
+    const where = { topic, partition, offset: message.offset, key: message.key?.toString('utf8') ?? '' };
+    return decodeValue(validators, kind, where, message.value?.toString('utf8') ?? '');
   };
 
   await consumer.connect();
@@ -171,11 +254,26 @@ export async function consume(options: ConsumeOptions): Promise<ConsumeResult> {
           if (stopped || !payload.isRunning() || payload.isStale()) return;
           try {
             const consumed = decode(batch.topic, batch.partition, message);
-            await options.onMessage?.(consumed);
-            if (consumed.kind === 'blocks') {
-              counts.blocks++;
-              print(formatBlock(consumed.value));
-            } else counts.states++;
+            switch (consumed.kind) {
+              case 'skipped':
+                await options.onSkip?.(consumed);
+                counts.skipped++;
+                break;
+              case 'blocks':
+                await options.onMessage?.(consumed);
+                counts.blocks++;
+                print(formatBlock(consumed.value));
+                break;
+              case 'state':
+                await options.onMessage?.(consumed);
+                counts.states++;
+                break;
+              case 'activity':
+                await options.onMessage?.(consumed);
+                counts.activities++;
+                print(formatActivity(consumed.value));
+                break;
+            }
           } catch (error) {
             stop({ error });
             return;
@@ -214,6 +312,16 @@ export function formatBlock(block: BlockMessage): string {
   return `block ${block.height}  ${time}  ${txs}${shown.length > 0 ? `  ${shown.join('; ')}${more}` : ''}`;
 }
 
+/** `activity 000000000042:000001:000000  transfer [0] MTa1b2c3…→MTe5f6a7… 1000` */
+export function formatActivity(message: ActivityMessage): string {
+  const { kind, tokenId, from, to, amount } = message.activity;
+  const parts = ['activity', message.pos, '', kind];
+  if (tokenId !== undefined) parts.push(`[${tokenId}]`);
+  if (from && to) parts.push(`${short(from)}→${short(to)}`);
+  if (amount && amount !== '0') parts.push(amount);
+  return parts.join(' ');
+}
+
 /** Amounts are integer strings in the smallest unit; addresses are shortened for the terminal. */
 const short = (address: string): string => (address.length > 12 ? `${address.slice(0, 10)}…` : address);
 
@@ -237,12 +345,12 @@ const Env = z.object({
     .regex(/^[A-Za-z0-9._-]*$/)
     .default(''),
   GROUP_ID: z.string().min(1).default('mtc-topic-consumer-example'),
-  /** `blocks`, `state` or `blocks,state`. */
+  /** A comma-separated list of `blocks`, `state`, `activity`. */
   TOPICS: z
     .string()
     .default('blocks')
     .transform((s) => s.split(',').map((t) => t.trim()))
-    .pipe(z.array(z.enum(['blocks', 'state'])).min(1)),
+    .pipe(z.array(z.enum(['blocks', 'state', 'activity'])).min(1)),
   FROM_BEGINNING: z
     .enum(['true', 'false', '1', '0'])
     .default('true')
@@ -270,7 +378,8 @@ async function main(): Promise<void> {
       signal: controller.signal,
     });
     console.error(
-      `consumed ${result.messages} messages (${result.blocks} blocks, ${result.states} state writes), ` +
+      `consumed ${result.messages} messages (${result.blocks} blocks, ${result.states} state writes, ` +
+        `${result.activities} activities, ${result.skipped} skipped as of an unknown kind), ` +
         `all valid; stopped by ${result.stoppedBy}`,
     );
   } catch (error) {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { AdapterConfigSchema, createHttpChainSource, openEventLog, topicsOf } from '@mtc/adapters';
 import { describeWithInfra, uniqueName, waitFor } from '@mtc/adapters/contract';
 import { createDevnet, startDevnetServer, type DevnetServer } from '@mtc/devnet';
+import { activityKey, BlockEvent, chainPos, type ActivityEvent } from '@mtc/domain';
 import { createFollower } from '@mtc/follower';
 import type { EventLog } from '@mtc/ports';
 import { silentLogger } from '@mtc/runtime';
@@ -12,6 +13,7 @@ import {
   loadValidators,
   type BlockMessage,
   type ConsumedMessage,
+  type SkippedMessage,
   type StateMessage,
 } from '../../examples/topic-consumer/consume.ts';
 
@@ -78,7 +80,14 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
       onMessage: (m) => void (m.kind === 'blocks' && blocks.push(m)),
       print: () => {},
     });
-    expect(result).toEqual({ messages: BLOCKS, blocks: BLOCKS, states: 0, stoppedBy: 'max-messages' });
+    expect(result).toEqual({
+      messages: BLOCKS,
+      blocks: BLOCKS,
+      states: 0,
+      activities: 0,
+      skipped: 0,
+      stoppedBy: 'max-messages',
+    });
     const heights = Array.from({ length: BLOCKS }, (_, i) => i + 1);
     expect(blocks.map((m) => m.value.height)).toEqual(heights);
     expect(blocks.map((m) => m.offset)).toEqual(heights.map((h) => String(h - 1)));
@@ -119,10 +128,102 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
       },
       print: () => {},
     });
-    expect(result).toEqual({ messages: expected.size, blocks: 0, states: expected.size, stoppedBy: 'max-messages' });
+    expect(result).toEqual({
+      messages: expected.size,
+      blocks: 0,
+      states: expected.size,
+      activities: 0,
+      skipped: 0,
+      stoppedBy: 'max-messages',
+    });
     expect(new Map(states.map((s) => [s.eventId, s.write.key]))).toEqual(expected);
     expect(states.every((s) => s.eventId === `state:${s.write.pos}`)).toBe(true);
     stateCount = states.length;
+  }, 60_000);
+
+  it('publishes one activity message per activity of the block events, keyed by asset, in chain order per key', async () => {
+    expect(blocks, 'needs the block messages of the test before').toHaveLength(BLOCKS);
+    // What the block events say happened, as activity messages are expected: eventId → key.
+    const expected = new Map<string, string>();
+    for (const { value } of blocks) {
+      const block = BlockEvent.parse(value);
+      for (const tx of block.txs)
+        tx.activity.forEach((a, i) => expected.set(`activity:${chainPos(block.height, tx.index, i)}`, activityKey(a)));
+    }
+    expect(expected.size, 'the devnet history has activity').toBeGreaterThan(0);
+
+    const seen = new Map<string, string>(); // eventId → key
+    const lastPos = new Map<string, string>();
+    const result = await consume({
+      brokers,
+      topicPrefix: config.TOPIC_PREFIX,
+      groupId: uniqueName('it-activity'),
+      topics: ['activity'],
+      maxMessages: expected.size,
+      signal: AbortSignal.timeout(30_000),
+      onMessage: (m) => {
+        if (m.kind !== 'activity') throw new Error(`unexpected ${m.kind} message`);
+        expect(m.value.eventId).toBe(`activity:${m.value.pos}`);
+        const before = lastPos.get(m.key);
+        if (before !== undefined) expect(m.value.pos > before, `${m.key} in order`).toBe(true);
+        lastPos.set(m.key, m.value.pos);
+        seen.set(m.value.eventId, m.key);
+      },
+      print: () => {},
+    });
+    expect(result).toMatchObject({ messages: expected.size, activities: expected.size, skipped: 0 });
+    expect(seen).toEqual(expected);
+  }, 60_000);
+
+  it('skips an activity of a kind it does not know without error, and commits past it', async () => {
+    const prefix = `${uniqueName('it-future')}.`;
+    const known = (await firstActivity()) as ActivityEvent;
+    const future = {
+      ...known,
+      eventId: 'activity:future',
+      activity: { kind: 'someFutureKind', jobType: 'mrc999x', extra: 1 },
+    };
+    await log.publish(`${prefix}mtc.activity.v1`, [
+      { key: 'k', value: known },
+      { key: 'k', value: future },
+      { key: 'k', value: { ...known, eventId: 'activity:after' } },
+    ]);
+    const groupId = uniqueName('it-future');
+    const skipped: SkippedMessage[] = [];
+    const handled: string[] = [];
+    const read = () =>
+      consume({
+        brokers,
+        topicPrefix: prefix,
+        groupId,
+        topics: ['activity'],
+        maxMessages: 3,
+        signal: AbortSignal.timeout(20_000),
+        onMessage: (m) => void handled.push(m.offset),
+        onSkip: (m) => void skipped.push(m),
+        print: () => {},
+      });
+    expect(await read()).toEqual({
+      messages: 3,
+      blocks: 0,
+      states: 0,
+      activities: 2,
+      skipped: 1,
+      stoppedBy: 'max-messages',
+    });
+    expect(handled).toEqual(['0', '2']);
+    expect(skipped).toMatchObject([{ offset: '1', reason: 'activity kind someFutureKind' }]);
+    // All three were committed: the group does not meet the skipped message again.
+    const again = await consume({
+      brokers,
+      topicPrefix: prefix,
+      groupId,
+      topics: ['activity'],
+      signal: AbortSignal.timeout(3_000),
+      onMessage: (m) => void handled.push(`again ${m.offset}`),
+      print: () => {},
+    });
+    expect(again.messages).toBe(0);
   }, 60_000);
 
   it('validates for real: the schemas reject a message that breaks the contract', async () => {
@@ -175,6 +276,22 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(run2.error).toMatchObject({ name: 'ContractViolation' });
   }, 60_000);
 
+  /** The first activity message the follower published (the devnet's history has some). */
+  async function firstActivity(): Promise<unknown> {
+    let value: unknown;
+    await consume({
+      brokers,
+      topicPrefix: config.TOPIC_PREFIX,
+      groupId: uniqueName('it-first-activity'),
+      topics: ['activity'],
+      maxMessages: 1,
+      signal: AbortSignal.timeout(20_000),
+      onMessage: (m) => void (value = m.value),
+      print: () => {},
+    });
+    return value;
+  }
+
   it('runs as a program: one line per block, then a summary; exits 0 after MAX_MESSAGES', async () => {
     expect(stateCount, 'needs the state count of the test before').toBeGreaterThan(0);
     const run = runConsumer({ TOPICS: 'blocks,state', MAX_MESSAGES: String(BLOCKS + stateCount) });
@@ -184,7 +301,8 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(lines[0]).toMatch(/^block 1 {2}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ {2}\d+ txs?\b/);
     expect(lines.at(-1)).toMatch(new RegExp(`^block ${BLOCKS} `));
     expect(run.stderr()).toContain(
-      `consumed ${BLOCKS + stateCount} messages (${BLOCKS} blocks, ${stateCount} state writes), all valid; stopped by max-messages`,
+      `consumed ${BLOCKS + stateCount} messages (${BLOCKS} blocks, ${stateCount} state writes, 0 activities, ` +
+        `0 skipped as of an unknown kind), all valid; stopped by max-messages`,
     );
   }, 60_000);
 
@@ -193,7 +311,9 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     await waitFor(() => run.stdout().includes('\n'), { timeoutMs: 30_000, intervalMs: 20, what: 'a first line' });
     run.child.kill('SIGINT');
     expect(await run.exit, run.stderr()).toBe(0);
-    expect(run.stderr()).toMatch(/consumed \d+ messages \(\d+ blocks, 0 state writes\), all valid; stopped by signal/);
+    expect(run.stderr()).toMatch(
+      /consumed \d+ messages \(\d+ blocks, 0 state writes, 0 activities, 0 skipped as of an unknown kind\), all valid; stopped by signal/,
+    );
   }, 60_000);
 
   function runConsumer(env: Record<string, string>) {

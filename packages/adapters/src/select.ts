@@ -61,6 +61,9 @@ export function topicSpecs(topics: TopicNames): TopicSpec[] {
     // Keyed by entity, so per-entity order holds and projectors share partitions. Compacted: the
     // newest state of every entity stays for ever, older versions go.
     { name: topics.state, partitions: 12, retentionMs: -1, cleanupPolicy: 'compact' },
+    // Keyed by asset, so one asset's history stays in order and consumers share partitions. Kept
+    // for ever like the blocks: every activity is history, not a newer version of an older one.
+    { name: topics.activity, partitions: 12, retentionMs: -1, cleanupPolicy: 'delete' },
   ];
 }
 

@@ -1,17 +1,36 @@
-import { formatAmount, parseAmount, tryParseAmount } from './amount.ts';
-import type { Activity, BalanceEntry, StateWrite, TokenState, TxEvent, TxSummary, WalletState } from './events.ts';
+import { formatAmount, parseAmount } from './amount.ts';
+import { decoderFor, IGNORED, isKnownJobType } from './decode/registry.ts';
+import {
+  int,
+  otherActivity,
+  record,
+  str,
+  summaryFromView,
+  txEntries,
+  type EntryView,
+  type TxEntries,
+} from './decode/family.ts';
+import type { BalanceEntry, KnownActivity, StateWrite, TokenState, TxEvent, TxSummary, WalletState } from './events.ts';
 import { isAddress, tokenIdFromDatakey } from './ids.ts';
 import { isValidEntry, type RawEntry } from './node.ts';
 import { chainPos } from './position.ts';
 
+export type { EntryView } from './decode/family.ts';
+export { decodedJobTypes, FAMILIES, IGNORED, isKnownJobType } from './decode/registry.ts';
+
 /**
  * Decodes one listed transaction (its node entries) into the parts of a TxEvent. Pure.
  *
- * Meaning comes from the whole entry set, never from entry order: the node returns entries in
- * reverse key order, not business order. State comes from the written `values` only; amounts in
- * state that are not integers are a broken invariant and throw a DecodeError (the follower halts
- * loudly rather than publishing a wrong balance). Parameters, which are client input, are read
- * leniently.
+ * The core does what holds for every job type: state from the written `values` (last write wins
+ * per key), validity, and putting together what the job families (decode/, one module each,
+ * composed in decode/registry.ts) say about activity, summary and entry views. Meaning comes from
+ * the whole entry set, never from entry order: the node returns entries in reverse key order.
+ *
+ * Failure policy: client input (parameters) and unknown job types never stop the pipeline; an
+ * unknown type becomes generic `other` activity (see `unknownJobTypes` to count them). Only a broken
+ * state invariant throws a DecodeError — a written wallet or token amount that is not an integer,
+ * or a spendable balance or supply below zero, which the chaincode never writes (escrows can be
+ * negative, see `BalanceEntry`) — so the follower halts loudly rather than publish a wrong balance.
  */
 export class DecodeError extends Error {
   override name = 'DecodeError';
@@ -35,43 +54,76 @@ export function decodeTransaction(pos: TxPosition, entries: readonly RawEntry[])
     valid,
     summary: summarize(entries),
     entries: [...entries],
-    writes: valid ? entries.flatMap((e, i) => decodeWrite(e, chainPos(pos.height, pos.index, i))) : [],
+    writes: valid ? decodeWrites(pos, entries) : [],
     activity: valid ? decodeActivity(entries) : [],
   };
 }
 
-// ---------------------------------------------------------------- state writes
-
-function decodeWrite(entry: RawEntry, pos: string): StateWrite[] {
-  const key = entry.datakey;
-  const values = entry.values;
-  if (!key || !values) return [];
-  const jobType = entry.type;
-  if (isAddress(key)) return [{ kind: 'wallet', key, pos, jobType, wallet: decodeWallet(key, values) }];
-  const tokenId = tokenIdFromDatakey(key);
-  if (tokenId !== null) return [{ kind: 'token', key, pos, jobType, token: decodeToken(tokenId, values) }];
-  return [{ kind: 'other', key, pos, jobType, values }];
+/**
+ * The job types of a transaction's entries that no family decodes and that are not ignored on
+ * purpose, once per entry (the follower counts them). Valid or not: either way the decoder could
+ * not say what they are.
+ */
+export function unknownJobTypes(entries: readonly RawEntry[]): string[] {
+  return entries.filter((e) => !isKnownJobType(e.type)).map((e) => e.type);
 }
 
+// ---------------------------------------------------------------- state writes
+
+/**
+ * One write per written key: the entry with the last position wins. A Fabric write set holds one
+ * write per key, but the bridge adds a second entry under the same key for a wallet that plays two
+ * roles of a legacy exchange. Positions are entry indexes, so they stay unique.
+ */
+function decodeWrites(pos: TxPosition, entries: readonly RawEntry[]): StateWrite[] {
+  const last = new Map<string, number>();
+  entries.forEach((e, i) => {
+    if (e.datakey && e.values) last.set(e.datakey, i);
+  });
+  return entries.flatMap((e, i) =>
+    e.datakey && last.get(e.datakey) === i ? [decodeWrite(e, chainPos(pos.height, pos.index, i))] : [],
+  );
+}
+
+function decodeWrite(entry: RawEntry, pos: string): StateWrite {
+  const key = entry.datakey ?? '';
+  const values = entry.values ?? {};
+  const jobType = entry.type;
+  if (decoderFor(jobType)?.record !== 'other') {
+    if (isAddress(key)) return { kind: 'wallet', key, pos, jobType, wallet: decodeWallet(key, values) };
+    const tokenId = tokenIdFromDatakey(key);
+    if (tokenId !== null) return { kind: 'token', key, pos, jobType, token: decodeToken(tokenId, values) };
+  }
+  return { kind: 'other', key, pos, jobType, values };
+}
+
+/**
+ * A wallet as written, across its historical shapes (metacoin-chain.md §3.1, §7.2): `id` absent
+ * before 2022-08 (the key is the address anyway), `nonce` "", balance entries with only
+ * `{balance, token, unlockdate}` (sale/auction read as 0), the balance list under `balance` (the
+ * bridge renames a legacy `token` list; a `token` list is taken too), `mrc402` null, `{}` or absent.
+ */
 export function decodeWallet(address: string, v: Record<string, unknown>): WalletState {
-  const list = Array.isArray(v['balance']) ? (v['balance'] as unknown[]) : [];
+  const raw = Array.isArray(v['balance']) ? v['balance'] : Array.isArray(v['token']) ? v['token'] : [];
   return {
     address,
     regdate: int(v['regdate']),
     addinfo: str(v['addinfo']),
-    balances: list.map((b) => decodeBalance(address, b)),
+    balances: (raw as unknown[]).map((b, i) => decodeBalance(address, b, i)),
     mrc402: decodeMrc402(address, v['mrc402']),
   };
 }
 
-function decodeBalance(address: string, raw: unknown): BalanceEntry {
-  const b = record(raw);
+function decodeBalance(address: string, raw: unknown, index: number): BalanceEntry {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new DecodeError(`${address} balance[${index}]: written entry ${JSON.stringify(raw)} is not an object`);
+  const b = raw as Record<string, unknown>;
   return {
     token: int(b['token']),
     balance: stateAmount(b['balance'], `${address} balance`),
-    unlockdate: int(b['unlockdate']),
-    saleamount: stateAmount(b['saleamount'], `${address} saleamount`),
-    auctionamount: stateAmount(b['auctionamount'], `${address} auctionamount`),
+    unlockdate: Math.max(0, int(b['unlockdate'])),
+    saleamount: escrowAmount(b['saleamount'], `${address} saleamount`),
+    auctionamount: escrowAmount(b['auctionamount'], `${address} auctionamount`),
   };
 }
 
@@ -82,8 +134,8 @@ function decodeMrc402(address: string, raw: unknown): WalletState['mrc402'] {
     const r = record(h);
     out[id] = {
       balance: stateAmount(r['balance'], `${address} ${id}`),
-      saleamount: stateAmount(r['saleamount'], `${address} ${id}`),
-      auctionamount: stateAmount(r['auctionamount'], `${address} ${id}`),
+      saleamount: escrowAmount(r['saleamount'], `${address} ${id}`),
+      auctionamount: escrowAmount(r['auctionamount'], `${address} ${id}`),
     };
   }
   return out;
@@ -114,192 +166,79 @@ export function decodeToken(tokenId: number, v: Record<string, unknown>): TokenS
   };
 }
 
+/** A written amount that cannot be negative (the chaincode checks funds before it lowers one). */
 function stateAmount(value: unknown, what: string): string {
   try {
     return formatAmount(parseAmount(value as string | number | null | undefined));
   } catch {
-    throw new DecodeError(`${what}: written amount ${JSON.stringify(value)} is not an integer`);
+    throw new DecodeError(`${what}: written amount ${JSON.stringify(value)} is not a non-negative integer`);
   }
+}
+
+/** A written escrow amount: an integer, possibly negative (see `BalanceEntry`); "" reads as 0. */
+function escrowAmount(value: unknown, what: string): string {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+  if (text === undefined || text === null || text === '') return '0';
+  const m = typeof text === 'string' ? /^\s*(-?)([0-9]+)\s*$/.exec(text) : null;
+  if (!m) throw new DecodeError(`${what}: written amount ${JSON.stringify(value)} is not an integer`);
+  const magnitude = BigInt(m[2]!);
+  return magnitude === 0n ? '0' : `${m[1]}${magnitude}`;
 }
 
 // ---------------------------------------------------------------- activity
 
-function decodeActivity(entries: readonly RawEntry[]): Activity[] {
-  const types = new Set(entries.map((e) => e.type));
-  const out: Activity[] = [];
-  const register = entries.find((e) => e.type === 'tokenRegister');
-  for (const e of entries) {
-    const p = params(e);
-    switch (e.type) {
-      case 'transfer':
-        out.push(transferFrom(p, 'transfer'));
-        break;
-      case 'receive':
-        // A plain transfer writes `transfer` + `receive` with the same arguments: count it once.
-        if (!types.has('transfer'))
-          out.push(transferFrom(p, types.has('multi_transfer') ? 'multi_transfer' : 'receive'));
-        break;
-      case 'tokenRegister': {
-        const tokenId = tokenIdFromDatakey(e.datakey ?? '');
-        if (tokenId === null) break;
-        const t = record(e.parameters);
-        out.push({
-          kind: 'tokenCreate',
-          jobType: e.type,
-          tokenId,
-          owner: str(t['owner']),
-          totalsupply: lenientAmount(t['totalsupply']),
-          name: str(t['name']),
-          symbol: str(t['symbol']),
-          decimal: int(t['decimal']),
-        });
-        break;
-      }
-      case 'token_reserve': {
-        const tokenId = Number(p[3]);
-        if (!Number.isSafeInteger(tokenId)) break;
-        const reserve = Array.isArray(record(register?.parameters)['reserve'])
-          ? (record(register?.parameters)['reserve'] as unknown[]).map(record)
-          : [];
-        const match = reserve.find((r) => r['address'] === p[1]);
-        out.push({
-          kind: 'tokenReserve',
-          jobType: e.type,
-          tokenId,
-          from: p[0] ?? '',
-          to: p[1] ?? '',
-          amount: lenientAmount(p[2]),
-          unlockdate: int(match?.['unlockdate']),
-        });
-        break;
-      }
-      case 'tokenIncrease':
-      case 'tokenBurning': {
-        const tokenId = tokenIdFromDatakey(e.datakey ?? '');
-        if (tokenId === null) break;
-        const ownerEntry = entries.find(
-          (o) => o.type === (e.type === 'tokenIncrease' ? 'ownerIncrease' : 'ownerBurning'),
-        );
-        out.push({
-          kind: e.type === 'tokenIncrease' ? 'tokenMint' : 'tokenBurn',
-          jobType: e.type,
-          tokenId,
-          owner: ownerEntry?.datakey ?? str(e.values?.['owner']),
-          amount: lenientAmount(p[1]),
-          // Legacy calls had no memo: [tokenId, amount, sig, nonce].
-          memo: p.length >= 5 ? (p[2] ?? '') : '',
-        });
-        break;
-      }
-      case 'NewWallet':
-        if (e.datakey) out.push({ kind: 'walletCreate', jobType: e.type, address: e.datakey });
-        break;
-      default:
-        break;
-    }
-  }
-  return out;
+/**
+ * Every entry contributes through its family; an entry of an unknown type becomes one `other`
+ * activity. The activities are ordered by their entry's priority (the main action first), then by
+ * entry position, so their order does not depend on how the node sorted the entries.
+ */
+function decodeActivity(entries: readonly RawEntry[]): KnownActivity[] {
+  const tx = txEntries(entries);
+  return entries
+    .map((e, position) => ({ position, priority: priorityOf(e), activity: activityOf(e, tx) }))
+    .sort((a, b) => b.priority - a.priority || a.position - b.position)
+    .flatMap((x) => x.activity);
 }
 
-/** The payment layout: [from, to, amount, tokenId, sig, unlockdate, tag, memo, nonce]. */
-function transferFrom(p: string[], jobType: string): Activity {
-  return {
-    kind: 'transfer',
-    jobType,
-    from: p[0] ?? '',
-    to: p[1] ?? '',
-    amount: lenientAmount(p[2]),
-    tokenId: int(p[3]),
-    unlockdate: int(p[5]),
-    tag: p[6] ?? '',
-    memo: p[7] ?? '',
-  };
+function activityOf(entry: RawEntry, tx: TxEntries): KnownActivity[] {
+  const decoder = decoderFor(entry.type);
+  if (decoder) return decoder.activity?.(entry, tx) ?? [];
+  return IGNORED.has(entry.type) ? [] : [otherActivity(entry)];
 }
 
-// ---------------------------------------------------------------- summary
+/** Unknown types rank below every decoded one. */
+function priorityOf(entry: RawEntry): number {
+  return decoderFor(entry.type)?.priority ?? -1;
+}
 
-const SUMMARY_PRIORITY = ['transfer', 'multi_transfer', 'tokenRegister', 'tokenIncrease', 'tokenBurning', 'NewWallet'];
+// ---------------------------------------------------------------- summary and entry views
 
-/** The one-line view of a transaction, from its entries alone (also for raw, unindexed forms). */
+/**
+ * The one-line view of a transaction, from its entries alone (also for raw, unindexed forms): the
+ * summary of the entry with the highest priority, whatever its position.
+ */
 export function summarize(entries: readonly RawEntry[]): TxSummary {
-  const main =
-    SUMMARY_PRIORITY.map((t) => entries.find((e) => e.type === t)).find((e) => e !== undefined) ?? entries[0];
+  const tx = txEntries(entries);
+  let main: RawEntry | undefined;
+  for (const e of entries) if (!main || priorityOf(e) > priorityOf(main)) main = e;
   if (!main) return { type: '', from: '', to: '', amount: '0', token: '' };
-  const p = params(main);
-  const tokenOfKey = String(tokenIdFromDatakey(main.datakey ?? '') ?? '');
-  switch (main.type) {
-    case 'transfer':
-      return { type: main.type, from: p[0] ?? '', to: p[1] ?? '', amount: lenientAmount(p[2]), token: p[3] ?? '' };
-    case 'multi_transfer': {
-      const list = jsonArray(p[1]).map(record);
-      const total = list.reduce((sum, r) => sum + (tryParseAmount(r['amount']) ?? 0n), 0n);
-      return {
-        type: main.type,
-        from: p[0] ?? '',
-        to: str(list[0]?.['address']),
-        amount: total.toString(),
-        token: p[2] ?? '',
-      };
-    }
-    case 'tokenRegister': {
-      const t = record(main.parameters);
-      return {
-        type: main.type,
-        from: str(t['owner']),
-        to: '',
-        amount: lenientAmount(t['totalsupply']),
-        token: tokenOfKey,
-      };
-    }
-    case 'tokenIncrease':
-    case 'tokenBurning': {
-      const owner = str(main.values?.['owner']);
-      return {
-        type: main.type,
-        from: owner,
-        to: main.type === 'tokenIncrease' ? owner : '',
-        amount: lenientAmount(p[1]),
-        token: tokenOfKey,
-      };
-    }
-    case 'NewWallet':
-      return { type: main.type, from: '', to: main.datakey ?? '', amount: '0', token: '0' };
-    default:
-      return { type: main.type, from: main.address ?? '', to: '', amount: '0', token: tokenOfKey };
-  }
+  const decoder = decoderFor(main.type);
+  if (!decoder) return { type: main.type, from: main.address ?? '', to: '', amount: '0', token: tokenKeyOf(main) };
+  return decoder.summary?.(main, tx) ?? summaryFromView(main, decoder.view(main));
 }
 
-// ---------------------------------------------------------------- lenient readers for client input
-
-function params(e: RawEntry): string[] {
-  return Array.isArray(e.parameters) ? e.parameters.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : [];
+/**
+ * How one entry reads in an address's activity list: a label, the parties, the amount and the
+ * token, from the entry's parameters in the payment layout or its job's own layout. Never throws:
+ * an entry of an unknown type is labelled with its type.
+ */
+export function describeEntry(entry: RawEntry): EntryView {
+  const decoder = decoderFor(entry.type);
+  if (decoder) return decoder.view(entry);
+  const token = tokenIdFromDatakey(entry.datakey ?? '');
+  return { summary: entry.type, from: entry.address ?? '', to: '', amount: '0', tokenId: token };
 }
 
-function jsonArray(text: string | undefined): unknown[] {
-  if (!text) return [];
-  try {
-    const v: unknown = JSON.parse(text);
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
-}
-
-function lenientAmount(value: unknown): string {
-  return (tryParseAmount(value) ?? 0n).toString();
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function str(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
-
-function int(value: unknown): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : 0;
-  return Number.isSafeInteger(n) ? n : 0;
+function tokenKeyOf(entry: RawEntry): string {
+  return String(tokenIdFromDatakey(entry.datakey ?? '') ?? '');
 }

@@ -11,16 +11,25 @@ export const SCHEMA_VERSION = 1;
 
 const amount = z.string().regex(/^(0|[1-9][0-9]*)$/);
 
+/**
+ * An escrow amount (`saleamount`, `auctionamount`) as written: an integer that can be negative.
+ * The chaincode lowers escrows without a floor, and `mrc010unauction` lowers `saleamount` by an
+ * amount it never added there (CC-t `token.go` mrc010SubtractSubBalance; metacoin-chain.md §7.4),
+ * leaving `auctionamount` high by the same amount. Kept as written, so that balance + saleamount +
+ * auctionamount still adds up to what the wallet holds.
+ */
+const escrowAmount = z.string().regex(/^(0|-?[1-9][0-9]*)$/);
+
 export const BalanceEntry = z.object({
   token: z.number().int().nonnegative(),
   balance: amount,
   unlockdate: z.number().int().nonnegative(),
-  saleamount: amount,
-  auctionamount: amount,
+  saleamount: escrowAmount,
+  auctionamount: escrowAmount,
 });
 export type BalanceEntry = z.infer<typeof BalanceEntry>;
 
-export const Mrc402Holding = z.object({ balance: amount, saleamount: amount, auctionamount: amount });
+export const Mrc402Holding = z.object({ balance: amount, saleamount: escrowAmount, auctionamount: escrowAmount });
 
 export const WalletState = z.object({
   address: z.string(),
@@ -77,7 +86,11 @@ export type StateWrite = z.infer<typeof StateWrite>;
 const tokenId = z.number().int().nonnegative();
 const unix = z.number().int();
 
-/** One payout of a DEX settlement (CC-t `mtc.go` TDexPaymentInfo), as the chaincode recorded it. */
+/**
+ * One payout of a DEX settlement (CC-t `mtc.go` TDexPaymentInfo), as the chaincode recorded it.
+ * `from`/`to` are addresses or the DEX id (the escrow). A payout of the traded asset itself (e.g.
+ * `mrc010_recv_item`) is recorded as a trade quantity; it reads here as `amount` of `token` too.
+ */
 export const Payment = z.object({
   from: z.string(),
   to: z.string(),
@@ -241,9 +254,12 @@ export type KnownActivity = z.infer<typeof KnownActivity>;
  * An activity of a kind this version does not know (a newer follower published it). Consumers,
  * ours included, skip it: the topic contract only ever adds kinds.
  */
-export const UnknownActivity = z
-  .looseObject({ kind: z.string(), jobType: z.string() })
-  .refine((a) => !(ActivityKinds as readonly string[]).includes(a.kind), 'a known kind must match its schema');
+export const UnknownActivity = z.looseObject({
+  // A pattern rather than a refinement, so that the published JSON Schema says it too: a message
+  // of a known kind that does not match that kind's schema is invalid, not "unknown".
+  kind: z.string().regex(new RegExp(`^(?!(?:${ActivityKinds.join('|')})$)`), 'a known kind must match its schema'),
+  jobType: z.string(),
+});
 export type UnknownActivity = z.infer<typeof UnknownActivity>;
 
 export const Activity = z.union([KnownActivity, UnknownActivity]);
@@ -257,6 +273,18 @@ export function isKnownActivity(a: KnownActivity | UnknownActivity): a is KnownA
 /** The asset an activity is about: the MRC-010 token id in decimal, or null (wallet creation, other). */
 export function activityAsset(a: KnownActivity): string | null {
   return 'tokenId' in a ? String(a.tokenId) : null;
+}
+
+/**
+ * The partitioning key of an activity on `mtc.activity.v1`: the asset (MRC-010 token id in
+ * decimal), the address for a wallet creation, `other` for generic activity. Messages with one key
+ * keep their order, so a consumer follows one asset's history in chain order.
+ */
+export function activityKey(a: KnownActivity | UnknownActivity): string {
+  if (!isKnownActivity(a)) return 'other';
+  const asset = activityAsset(a);
+  if (asset !== null) return asset;
+  return a.kind === 'walletCreate' ? a.address : 'other';
 }
 
 /** The one-line view of a transaction that lists show. */

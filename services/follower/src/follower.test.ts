@@ -2,22 +2,42 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileEventLog } from '@mtc/adapters';
-import { BlockEvent, StateEvent, topicNames, type RawBlock, type RawTransaction } from '@mtc/domain';
+import {
+  ActivityEvent,
+  BlockEvent,
+  chainPos,
+  StateEvent,
+  topicNames,
+  type RawBlock,
+  type RawTransaction,
+} from '@mtc/domain';
 import type { ChainSource, EventLog } from '@mtc/ports';
 import { silentLogger } from '@mtc/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFollower } from './follower.ts';
+import { createFollower, FollowerHalt, type FollowerMetrics, type FollowerOptions } from './follower.ts';
 
 const ADDRESS = 'MTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA00000000';
 const hex = (n: number, c: string): string => String(n).padStart(64, c);
+const txId = (height: number, i: number): string => hex(height * 10 + i, 'a');
 
-/** A fake node: block n lists n % 3 transactions, each a single wallet write. */
-function fakeChain(height: number, failFirst = 0): ChainSource & { calls: number } {
-  let failures = failFirst;
+/** A node error as the HTTP ChainSource throws it: retryable, with a reason label. */
+const nodeError = (reason: string) => Object.assign(new Error(`node failed: ${reason}`), { retryable: true, reason });
+
+/**
+ * A fake node: block n lists n % 3 transactions, each a single wallet write of job type `type(n)`.
+ * `fill` is the character block hashes are padded with: two fakes with different fills serve two
+ * different chains.
+ */
+function fakeChain(
+  height: number,
+  options: { failFirst?: number; fill?: string; type?: (height: number) => string } = {},
+): ChainSource & { calls: number } {
+  let failures = options.failFirst ?? 0;
+  const fill = options.fill ?? 'b';
   const block = (n: number): RawBlock => ({
-    id: hex(n, 'b'),
+    id: hex(n, fill),
     sn: String(n),
-    transaction: Array.from({ length: n % 3 }, (_, i) => ({ id: hex(n * 10 + i, 'a'), timestamp: 1000 + n })),
+    transaction: Array.from({ length: n % 3 }, (_, i) => ({ id: txId(n, i), timestamp: 1000 + n })),
     timestamp: 1000 + n,
   });
   const chain = {
@@ -27,44 +47,99 @@ function fakeChain(height: number, failFirst = 0): ChainSource & { calls: number
       chain.calls++;
       if (failures > 0) {
         failures--;
-        throw Object.assign(new Error('412 MTC Server connection error'), { retryable: true });
+        throw nodeError('http_412');
       }
       const n = Number(id);
       return n >= 1 && n <= height ? block(n) : null;
     },
-    transaction: async (txId: string): Promise<RawTransaction> => [
-      {
-        timestamp: 1000,
-        id: txId,
-        parameters: [],
-        token: '',
-        type: 'receive',
-        values: { regdate: 1, addinfo: '', balance: [{ balance: '1', token: 0, unlockdate: 0 }] },
-        validationCode: 0,
-        address: ADDRESS,
-        datakey: ADDRESS,
-      },
-    ],
+    transaction: async (id: string): Promise<RawTransaction> => {
+      const n = Math.floor(parseInt(id.replace(/^a+/, ''), 10) / 10);
+      const type = options.type?.(n) ?? 'receive';
+      return [
+        {
+          timestamp: 1000,
+          id,
+          parameters: [ADDRESS, ADDRESS, '1', '0', 'sig', '0', '', '', 'nonce'],
+          token: '',
+          type,
+          values: { regdate: 1, addinfo: '', balance: [{ balance: '1', token: 0, unlockdate: 0 }] },
+          validationCode: 0,
+          address: ADDRESS,
+          datakey: ADDRESS,
+        },
+      ];
+    },
   };
   return chain;
 }
 
 const topics = topicNames('t.');
+const FAST: Partial<FollowerOptions> = {
+  batchBlocks: 4,
+  pollIntervalMs: 10,
+  retryBaseMs: 1,
+  retryMaxMs: 5,
+  missingGiveUpMs: 200,
+  stallAfterMs: 60_000,
+};
 
-async function follow(log: EventLog, chain: ChainSource, until: number): Promise<void> {
+function recorder() {
+  const seen = { retries: [] as string[], stalls: [] as boolean[], unknown: [] as string[] };
+  const metrics: FollowerMetrics = {
+    retry: (reason) => seen.retries.push(reason),
+    stalled: (is) => seen.stalls.push(is),
+    unknownJobType: (type) => seen.unknown.push(type),
+  };
+  return { ...seen, metrics };
+}
+
+interface FollowOptions {
+  options?: Partial<FollowerOptions>;
+  metrics?: FollowerMetrics;
+  heads?: number[];
+}
+
+/** Follows until `until` is published; resolves with the node heights onProgress reported. */
+async function follow(log: EventLog, chain: ChainSource, until: number, opts: FollowOptions = {}): Promise<number[]> {
   const controller = new AbortController();
+  const heads = opts.heads ?? [];
   const follower = createFollower({
     chain,
     log,
     logger: silentLogger(),
     signal: controller.signal,
     topics,
-    options: { batchBlocks: 4, pollIntervalMs: 10 },
-    onProgress: (published) => {
+    options: { ...FAST, ...opts.options },
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    onProgress: (published, head) => {
+      heads.push(head);
       if (published >= until) controller.abort();
     },
   });
   await follower.run();
+  return heads;
+}
+
+/** Runs a follower that is expected to stop by itself; rejects after 10 s otherwise. */
+async function runToFailure(log: EventLog, chain: ChainSource, opts: FollowOptions = {}): Promise<unknown> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  try {
+    await createFollower({
+      chain,
+      log,
+      logger: silentLogger(),
+      signal: controller.signal,
+      topics,
+      options: { ...FAST, ...opts.options },
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    }).run();
+    return new Error('the follower stopped without an error');
+  } catch (error) {
+    return error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function read(log: EventLog, topic: string): Promise<unknown[]> {
@@ -79,6 +154,9 @@ async function read(log: EventLog, topic: string): Promise<unknown[]> {
   await sub.stop();
   return values;
 }
+
+const heights = async (log: EventLog): Promise<number[]> =>
+  (await read(log, topics.blocks)).map((v) => BlockEvent.parse(v).height);
 
 describe('createFollower', () => {
   const dirs: string[] = [];
@@ -103,6 +181,56 @@ describe('createFollower', () => {
     await log.close();
   });
 
+  it('publishes one activity message per activity, keyed by its asset, before the block it belongs to', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mtc-follower-'));
+    dirs.push(dir);
+    const inner = createFileEventLog({ dir, pollMs: 10 });
+    const order: string[] = [];
+    const log: EventLog = {
+      ...inner,
+      publish: async (topic, messages) => {
+        await inner.publish(topic, messages);
+        if (messages.length > 0) order.push(topic);
+      },
+    };
+    // Block 2's transactions are of a job type no decoder knows.
+    await follow(log, fakeChain(5, { type: (n) => (n === 2 ? 'mrc999future' : 'receive') }), 5);
+    const records: { key: string; value: unknown }[] = [];
+    const sub = await inner.consume({ topic: topics.activity, group: 'check' }, async (batch) => {
+      records.push(...batch);
+    });
+    const end = Date.now() + 5000;
+    while (records.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await sub.stop();
+    // Blocks 1, 2, 4, 5 list 1, 2, 1, 2 txs … of which 1 + 2 + 1 + 2 = 6 activities.
+    const events = records.map((r) => ({ key: r.key, event: ActivityEvent.parse(r.value) }));
+    expect(events.map((e) => [e.key, e.event.pos, e.event.activity.kind])).toEqual([
+      ['0', chainPos(1, 0, 0), 'transfer'],
+      ['other', chainPos(2, 0, 0), 'other'],
+      ['other', chainPos(2, 1, 0), 'other'],
+      ['0', chainPos(4, 0, 0), 'transfer'],
+      ['0', chainPos(5, 0, 0), 'transfer'],
+      ['0', chainPos(5, 1, 0), 'transfer'],
+    ]);
+    expect(events.every((e) => e.event.eventId === `activity:${e.event.pos}`)).toBe(true);
+    expect(events[1]?.event).toMatchObject({ height: 2, txId: txId(2, 0), timestamp: 1002 });
+    // Every batch: state, activity, then the block events (the checkpoint) last.
+    expect(order.slice(0, 3)).toEqual([topics.state, topics.activity, topics.blocks]);
+    expect(order.at(-1)).toBe(topics.blocks);
+    await inner.close();
+  });
+
+  it('counts job types the decoder does not know and publishes them as generic activity', async () => {
+    const log = await openLog();
+    const m = recorder();
+    await follow(log, fakeChain(5, { type: (n) => (n === 2 ? 'mrc999future' : 'receive') }), 5, {
+      metrics: m.metrics,
+    });
+    expect(m.unknown).toEqual(['mrc999future', 'mrc999future']);
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5]);
+    await log.close();
+  });
+
   it('resumes after the newest published block: no gap, no duplicate', async () => {
     const log = await openLog();
     await follow(log, fakeChain(6), 4);
@@ -113,13 +241,133 @@ describe('createFollower', () => {
     await log.close();
   });
 
-  it('retries node errors that may pass instead of skipping the block', async () => {
+  it('refuses to resume on a node whose block at the resume height has another hash', async () => {
     const log = await openLog();
-    const chain = fakeChain(3, 2);
-    await follow(log, chain, 3);
-    const blocks = (await read(log, topics.blocks)).map((v) => BlockEvent.parse(v));
-    expect(blocks.map((b) => b.height)).toEqual([1, 2, 3]);
+    await follow(log, fakeChain(6), 4);
+    const error = await runToFailure(log, fakeChain(10, { fill: 'c' }));
+    expect(error).toBeInstanceOf(FollowerHalt);
+    const message = (error as Error).message;
+    expect(message).toContain('block 4');
+    expect(message).toContain(hex(4, 'b'));
+    expect(message).toContain(hex(4, 'c'));
+    expect(message).toMatch(/CHAIN_NODE_URL/);
+    expect(message).toMatch(/DATA_DIR|TOPIC_PREFIX/);
+    expect(await heights(log)).toEqual([1, 2, 3, 4]);
+    await log.close();
+  });
+
+  it('waits for a node that is behind the log, then checks and resumes without a gap', async () => {
+    const log = await openLog();
+    await follow(log, fakeChain(6), 4);
+    const m = recorder();
+    const behind = fakeChain(10);
+    let polls = 0;
+    // The node reports 2 for its first polls (it is still syncing), then 10.
+    const chain = { ...behind, height: async () => (++polls <= 3 ? 2 : 10) };
+    await follow(log, chain, 10, { metrics: m.metrics });
+    expect(m.retries.filter((r) => r === 'node_behind_log')).toHaveLength(3);
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    await log.close();
+  });
+
+  it('never takes a head lower than one seen for the head: a 0 from the node is transient', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(10);
+    let polls = 0;
+    // 10 once, then the node's failed storage read: `GET /block` → 0, again and again.
+    const chain = { ...base, height: async () => (++polls === 1 ? 10 : 0) };
+    const heads = await follow(log, chain, 10, { metrics: m.metrics });
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(heads.every((h) => h === 10)).toBe(true);
+    expect(m.retries).toContain('head_regressed');
+    await log.close();
+  });
+
+  it('retries node errors that may pass instead of skipping the block, and counts them by reason', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const chain = fakeChain(3, { failFirst: 2 });
+    await follow(log, chain, 3, { metrics: m.metrics });
+    expect(await heights(log)).toEqual([1, 2, 3]);
     expect(chain.calls).toBeGreaterThan(3);
+    expect(m.retries).toEqual(['http_412', 'http_412']);
+    await log.close();
+  });
+
+  it('retries a listed transaction the node answers 404 for until it is served', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(5);
+    let misses = 0;
+    const chain = {
+      ...base,
+      transaction: async (id: string) => (id === txId(4, 0) && ++misses <= 3 ? null : base.transaction(id)),
+    };
+    await follow(log, chain, 5, { metrics: m.metrics });
+    const blocks = (await read(log, topics.blocks)).map((v) => BlockEvent.parse(v));
+    expect(blocks.map((b) => b.height)).toEqual([1, 2, 3, 4, 5]);
+    expect(blocks[3]?.txs[0]?.entries).toHaveLength(1);
+    expect(m.retries.filter((r) => r === 'tx_missing')).toHaveLength(3);
+    await log.close();
+  });
+
+  it('stops loudly, naming the transaction and its block, when a listed transaction stays unserved', async () => {
+    const log = await openLog();
+    const base = fakeChain(5);
+    const chain = { ...base, transaction: async (id: string) => (id === txId(5, 1) ? null : base.transaction(id)) };
+    const started = Date.now();
+    const error = await runToFailure(log, chain, { options: { missingGiveUpMs: 150 } });
+    expect(error).toBeInstanceOf(FollowerHalt);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    const message = (error as Error).message;
+    expect(message).toContain(`transaction ${txId(5, 1)} (index 1 of 2) of block 5 (${hex(5, 'b')})`);
+    expect(message).toMatch(/not found/);
+    // Blocks 1–4 went out in the first batch; block 5 never did.
+    expect(await heights(log)).toEqual([1, 2, 3, 4]);
+    await log.close();
+  });
+
+  it('retries a block under the head that the node answers 404 for, and stops after the give-up time', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(6);
+    let misses = 0;
+    const flaky = {
+      ...base,
+      block: async (id: number | string) => (id === 3 && ++misses <= 2 ? null : base.block(id)),
+    };
+    await follow(log, flaky, 6, { metrics: m.metrics });
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(m.retries.filter((r) => r === 'block_missing')).toHaveLength(2);
+
+    const log2 = await openLog();
+    const gone = { ...base, block: async (id: number | string) => (id === 3 ? null : base.block(id)) };
+    const error = await runToFailure(log2, gone, { options: { missingGiveUpMs: 100 } });
+    expect(error).toBeInstanceOf(FollowerHalt);
+    expect((error as Error).message).toMatch(/^block 3 is still not served .* head of 6/);
+    expect(await heights(log2)).toEqual([]);
+    await log.close();
+    await log2.close();
+  });
+
+  it('reports a stall while the node is ahead and nothing gets published, and its end', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(3);
+    const failUntil = Date.now() + 300;
+    const chain = {
+      ...base,
+      block: async (id: number | string) => {
+        if (Date.now() < failUntil) throw nodeError('timeout');
+        return base.block(id);
+      },
+    };
+    await follow(log, chain, 3, { metrics: m.metrics, options: { stallAfterMs: 100 } });
+    expect(m.stalls).toEqual([true, false]);
+    expect(m.retries.length).toBeGreaterThan(0);
+    expect(new Set(m.retries)).toEqual(new Set(['timeout']));
+    expect(await heights(log)).toEqual([1, 2, 3]);
     await log.close();
   });
 });

@@ -1,7 +1,9 @@
 export {
   createFollower,
   DEFAULT_FOLLOWER_OPTIONS,
+  FollowerHalt,
   type Follower,
   type FollowerDeps,
+  type FollowerMetrics,
   type FollowerOptions,
 } from './follower.ts';

@@ -12,6 +12,10 @@ const Config = AdapterConfigSchema.extend({
   OPS_HOST: z.string().default('127.0.0.1'),
   FOLLOWER_BLOCK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** A block under the node's head or a listed transaction the node does not serve for this long stops the follower. */
+  FOLLOWER_MISSING_GIVE_UP_MS: z.coerce.number().int().min(1_000).default(600_000),
+  /** No block published for this long while the node is ahead is logged and counted as a stall. */
+  FOLLOWER_STALL_AFTER_MS: z.coerce.number().int().min(1_000).default(60_000),
   READY_MAX_LAG: z.coerce.number().int().min(0).default(5),
 });
 
@@ -30,6 +34,28 @@ const lag = new Gauge({
   registers: [registry],
 });
 const blocks = new Counter({ name: 'mtc_follower_blocks_total', help: 'Blocks published', registers: [registry] });
+const retries = new Counter({
+  name: 'mtc_follower_retries_total',
+  help: 'Node requests tried again, by reason (head_regressed, block_missing, tx_missing, node_behind_log, timeout, network, http_<status>, truncated)',
+  labelNames: ['reason'],
+  registers: [registry],
+});
+const stalls = new Counter({
+  name: 'mtc_follower_stalls_total',
+  help: 'Times no block was published for FOLLOWER_STALL_AFTER_MS while the node was ahead',
+  registers: [registry],
+});
+const stalled = new Gauge({
+  name: 'mtc_follower_stalled',
+  help: '1 while the follower is stalled',
+  registers: [registry],
+});
+const unknownJobTypes = new Counter({
+  name: 'mtc_decoder_unknown_job_types_total',
+  help: 'Node entries whose job type the decoder does not know (published as generic activity)',
+  labelNames: ['job_type'],
+  registers: [registry],
+});
 
 const log = await openEventLog(config, logger);
 shutdown.add('log', () => log.close());
@@ -41,7 +67,20 @@ const follower = createFollower({
   logger,
   signal: shutdown.signal,
   topics: topicsOf(config),
-  options: { blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY, pollIntervalMs: config.FOLLOWER_POLL_MS },
+  options: {
+    blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY,
+    pollIntervalMs: config.FOLLOWER_POLL_MS,
+    missingGiveUpMs: config.FOLLOWER_MISSING_GIVE_UP_MS,
+    stallAfterMs: config.FOLLOWER_STALL_AFTER_MS,
+  },
+  metrics: {
+    retry: (reason) => retries.inc({ reason }),
+    stalled: (is) => {
+      if (is) stalls.inc();
+      stalled.set(is ? 1 : 0);
+    },
+    unknownJobType: (jobType) => unknownJobTypes.inc({ job_type: jobType.slice(0, 64) }),
+  },
   onProgress: (height, head, count) => {
     // Count this batch, not the height: a restarted follower resumes at its log's last block.
     blocks.inc(count);

@@ -10,7 +10,7 @@ const ENTRIES = [
   { timestamp: 1_700_000_000, id: TX, parameters: ['x'], token: '0', type: 'transfer', validationCode: 0 },
 ];
 
-type Reply = { status: number; body: string } | 'hang';
+type Reply = { status: number; body: string } | 'hang' | 'reset';
 
 /** A stand-in node: answers each path from `routes`, labelling every body text/html like the node. */
 describe('createHttpChainSource', () => {
@@ -24,6 +24,13 @@ describe('createHttpChainSource', () => {
       requested.push(req.url ?? '');
       const reply = routes.get(req.url ?? '') ?? { status: 404, body: 'no such route' };
       if (reply === 'hang') return; // never answers: the client must time out
+      if (reply === 'reset') {
+        // Headers and half a body, then the connection drops.
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': '1000' });
+        res.write('[{"timestamp":');
+        setTimeout(() => res.socket?.destroy(), 10);
+        return;
+      }
       res.writeHead(reply.status, { 'content-type': 'text/html; charset=utf-8' });
       res.end(reply.body);
     });
@@ -73,7 +80,12 @@ describe('createHttpChainSource', () => {
     it('fails with a retryable error on the node’s 412', async () => {
       routes.set('/block', { status: 412, body: 'internal error' });
       const error = await nodeError(source().height());
-      expect(error).toMatchObject({ retryable: true, status: 412, body: 'internal error' });
+      expect(error).toMatchObject({ retryable: true, reason: 'http_412', status: 412, body: 'internal error' });
+    });
+
+    it('returns the 0 the node answers when its storage read failed (the caller judges it)', async () => {
+      routes.set('/block', { status: 200, body: '0' });
+      expect(await source().height()).toBe(0);
     });
   });
 
@@ -101,15 +113,20 @@ describe('createHttpChainSource', () => {
       ] as const) {
         routes.set('/block/1', { status, body: `status ${status}` });
         const error = await nodeError(source().block(1));
-        expect(error).toMatchObject({ retryable, status, body: `status ${status}` });
+        expect(error).toMatchObject({ retryable, reason: `http_${status}`, status, body: `status ${status}` });
       }
     });
 
-    it('fails without retry on malformed JSON or an unexpected shape', async () => {
-      routes.set('/block/1', { status: 200, body: '{"id": ' });
-      expect((await nodeError(source().block(1))).retryable).toBe(false);
+    it('retries the 400 the node answers when the bridge sent something that is not JSON', async () => {
+      routes.set('/block/1', { status: 400, body: 'MTC Main node response error' });
+      expect(await nodeError(source().block(1))).toMatchObject({ retryable: true, status: 400 });
+    });
+
+    it('retries a body cut short, but not a whole body of an unexpected shape', async () => {
+      routes.set('/block/1', { status: 200, body: JSON.stringify(BLOCK).slice(0, 30) });
+      expect(await nodeError(source().block(1))).toMatchObject({ retryable: true, reason: 'truncated' });
       routes.set('/block/2', { status: 200, body: JSON.stringify({ ...BLOCK, sn: 'x' }) });
-      expect((await nodeError(source().block(2))).retryable).toBe(false);
+      expect(await nodeError(source().block(2))).toMatchObject({ retryable: false, reason: 'shape' });
     });
 
     it('keeps only the start of a long body', async () => {
@@ -131,6 +148,8 @@ describe('createHttpChainSource', () => {
     });
 
     it('answers null for a 404, and for a 412 whose body says not found', async () => {
+      // What the node answers while its bridge is unreachable.
+      routes.set(`/transaction/${TX}`, { status: 404, body: `Transaction ${TX} not found` });
       expect(await source().transaction(TX)).toBeNull();
       routes.set(`/transaction/${TX}`, { status: 412, body: '{"result":"FAILURE","msg":"Transaction Not Found"}' });
       expect(await source().transaction(TX)).toBeNull();
@@ -152,8 +171,13 @@ describe('createHttpChainSource', () => {
     it('times out a request that gets no answer, as a retryable error', async () => {
       routes.set('/block', 'hang');
       const error = await nodeError(source(100).height());
-      expect(error.retryable).toBe(true);
+      expect(error).toMatchObject({ retryable: true, reason: 'timeout' });
       expect(error.message).toMatch(/timed out after 100 ms/);
+    });
+
+    it('reports a connection reset in the middle of a body as retryable', async () => {
+      routes.set(`/transaction/${TX}`, 'reset');
+      expect(await nodeError(source().transaction(TX))).toMatchObject({ retryable: true, reason: 'network' });
     });
 
     it('reports an unreachable node as retryable', async () => {
@@ -162,7 +186,7 @@ describe('createHttpChainSource', () => {
       const port = (closed.address() as AddressInfo).port;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
       const error = await nodeError(createHttpChainSource({ baseUrl: `http://127.0.0.1:${port}` }).height());
-      expect(error.retryable).toBe(true);
+      expect(error).toMatchObject({ retryable: true, reason: 'network' });
       expect(error.status).toBeUndefined();
     });
 

@@ -8,8 +8,18 @@ import type { z } from 'zod';
  * text and parsed whatever the Content-Type. Node's fetch (undici) keeps connections alive.
  *
  * Retrying is the caller's policy; this client only says whether a retry can help
- * (`NodeError.retryable`). The node answers 412 for its generic failures (busy, internal error),
- * and also for a transaction it does not know, which the body says ("not found").
+ * (`NodeError.retryable`) and why it failed (`NodeError.reason`, a short label for logs and
+ * metrics). What the real node does when it is unwell (node-api.md §1–§2), and how it reads here:
+ * - 412 for its generic failures (busy, internal error, the bridge's errors): retryable;
+ * - `GET /transaction/{id}` → 404 "Transaction <id> not found" when the bridge is unreachable, and
+ *   412 "… not found" when the bridge does not know the id: both read as null (not served now); the
+ *   caller decides whether a listed transaction that is not served is transient;
+ * - 400 "MTC Main node response error" when the bridge answered something that is not JSON:
+ *   retryable;
+ * - a body cut short (a reset mid-body, a proxy) is not JSON: retryable; a complete JSON body of an
+ *   unexpected shape is not (the node speaks another contract);
+ * - `GET /block` → 200 `0` when its storage read failed: returned as height 0, which the caller
+ *   must not take for a head that went backwards.
  */
 export interface HttpChainSourceOptions {
   baseUrl: string;
@@ -21,6 +31,8 @@ export interface HttpChainSourceOptions {
 export class NodeError extends Error {
   override name = 'NodeError';
   readonly retryable: boolean;
+  /** Why: `timeout`, `network`, `http_<status>`, `truncated` (not JSON), `shape`, `height`. */
+  readonly reason: string;
   /** The HTTP status, when the node answered. */
   readonly status: number | undefined;
   /** The start of the answer's body, for the log. */
@@ -28,10 +40,17 @@ export class NodeError extends Error {
 
   constructor(
     message: string,
-    details: { retryable: boolean; status?: number | undefined; body?: string | undefined; cause?: unknown },
+    details: {
+      retryable: boolean;
+      reason: string;
+      status?: number | undefined;
+      body?: string | undefined;
+      cause?: unknown;
+    },
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.retryable = details.retryable;
+    this.reason = details.reason;
     this.status = details.status;
     this.body = details.body;
   }
@@ -40,9 +59,14 @@ export class NodeError extends Error {
 const BODY_EXCERPT = 200;
 const NOT_FOUND = /not\s*found/i;
 
-/** Statuses where asking again later can get a different answer. */
-function retryableStatus(status: number): boolean {
-  return status >= 500 || status === 412 || status === 429 || status === 408;
+/** The node's answer when the bridge sent something that is not JSON (ND `lib.express.js`). */
+const BRIDGE_GARBLED = /MTC Main node response error/i;
+
+/** Statuses (and bodies) where asking again later can get a different answer. */
+function retryableStatus(status: number, text: string): boolean {
+  return (
+    status >= 500 || status === 412 || status === 429 || status === 408 || (status === 400 && BRIDGE_GARBLED.test(text))
+  );
 }
 
 export function createHttpChainSource(options: HttpChainSourceOptions): ChainSource {
@@ -62,13 +86,18 @@ export function createHttpChainSource(options: HttpChainSourceOptions): ChainSou
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       const what = timedOut ? `timed out after ${timeoutMs} ms` : 'failed';
-      throw new NodeError(`GET ${url.pathname} ${what}`, { retryable: true, cause: error });
+      throw new NodeError(`GET ${url.pathname} ${what}`, {
+        retryable: true,
+        reason: timedOut ? 'timeout' : 'network',
+        cause: error,
+      });
     }
   };
 
   const fail = (path: string, status: number, text: string): NodeError =>
     new NodeError(`GET /${path} answered ${status}`, {
-      retryable: retryableStatus(status),
+      retryable: retryableStatus(status, text),
+      reason: `http_${status}`,
       status,
       body: text.slice(0, BODY_EXCERPT),
     });
@@ -78,8 +107,10 @@ export function createHttpChainSource(options: HttpChainSourceOptions): ChainSou
     try {
       json = JSON.parse(text);
     } catch (error) {
+      // A body cut short by a reset or a proxy: the next answer is likely whole.
       throw new NodeError(`GET /${path} answered a body that is not JSON`, {
-        retryable: false,
+        retryable: true,
+        reason: 'truncated',
         status,
         body: text.slice(0, BODY_EXCERPT),
         cause: error,
@@ -91,6 +122,7 @@ export function createHttpChainSource(options: HttpChainSourceOptions): ChainSou
         `GET /${path} answered an unexpected shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
         {
           retryable: false,
+          reason: 'shape',
           status,
           body: text.slice(0, BODY_EXCERPT),
           cause: parsed.error,
@@ -110,6 +142,7 @@ export function createHttpChainSource(options: HttpChainSourceOptions): ChainSou
       if (quoted.success) return quoted.data;
       throw new NodeError('GET /block answered something other than a height', {
         retryable: false,
+        reason: 'height',
         status,
         body: text.slice(0, BODY_EXCERPT),
         cause: parsed.error,
