@@ -15,7 +15,7 @@ export function projectState(events: readonly StateEvent[]): Write[] {
         out.push(walletWrite(w.pos, w.wallet));
         break;
       case 'token':
-        out.push(...tokenWrites(w.pos, w.token));
+        out.push(...tokenWrites(w.pos, w.token, w.jobType));
         break;
       case 'other':
         // DEX orders and NFT records get their read models with the endpoints that show them.

@@ -5,10 +5,20 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './app.ts';
 import { ErrorBody } from './errors.ts';
-import { buildChain, fakeChain, fakeCounters, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
+import {
+  ALICE,
+  buildChain,
+  fakeChain,
+  fakeCounters,
+  startTestApi,
+  testConfig,
+  type TestApi,
+} from './testing/harness.ts';
 
-const fixture = buildChain(12);
-const TX = fixture.txs[0]!._id;
+/** 11 blocks of transfers, then the native coin's registration at height 12. */
+const fixture = buildChain(11);
+fixture.block([fixture.registerToken({ token: 0, name: 'Metacoin', symbol: 'MTC', owner: ALICE, totalsupply: '5' })]);
+const TX = fixture.txs[0]!.id;
 
 /** Every /api path with a valid request, one per route. */
 const API_PATHS = [
@@ -21,6 +31,15 @@ const API_PATHS = [
   `/api/tx/${TX}`,
   `/api/rawtx/${TX}`,
   `/api/tx/${TX}/templates`,
+  `/api/address/${ALICE}`,
+  `/api/address/${ALICE}/txs`,
+  '/api/tokens',
+  '/api/token/0',
+  '/api/token/0/holders',
+  '/api/token/0/txs',
+  '/api/token/0/history',
+  '/api/token/0/locks',
+  '/api/mtc-stats',
   '/api/search?q=3',
   '/api/openapi.json',
 ];

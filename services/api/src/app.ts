@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { readHead, readModels, type ApiDeps, type AppContext, type Head, type ReadModels } from './context.ts';
+import { openModels, type Models } from '@mtc/read-models';
+import { readHead, type ApiDeps, type AppContext, type Head } from './context.ts';
 import { errorMiddleware, notFound, toErrorResponse } from './errors.ts';
 import { createMainnetHeight } from './mainnet-height.ts';
 import { routerPath } from './route.ts';
@@ -23,9 +24,13 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Builds the Koa app; opens nothing. The caller owns the store, counters and chain clients. */
 export function createApiApp(deps: ApiDeps): Koa<ApiState> {
-  const now = deps.now ?? Date.now;
+  // The data clock (locks, statistics days) may be pinned by CLOCK_NOW_UNIX; the node-height cache
+  // always runs on a clock that moves, or a pinned one would keep the first height forever.
+  const ticking = deps.now ?? Date.now;
+  const pinned = deps.config.CLOCK_NOW_UNIX;
+  const now = deps.now ?? (pinned === undefined ? Date.now : () => pinned * 1000);
   const logger = deps.logger.child({ component: 'api' });
-  const models = readModels(deps.store);
+  const models = openModels(deps.store);
   const context: AppContext = {
     config: deps.config,
     logger,
@@ -33,7 +38,12 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
     chain: deps.chain,
     now,
     models,
-    mainnet: createMainnetHeight({ chain: deps.chain, ttlMs: deps.config.MAINNET_HEIGHT_CACHE_MS, now, logger }),
+    mainnet: createMainnetHeight({
+      chain: deps.chain,
+      ttlMs: deps.config.MAINNET_HEIGHT_CACHE_MS,
+      now: ticking,
+      logger,
+    }),
   };
 
   const app = new Koa<ApiState>();
@@ -63,12 +73,19 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   for (const route of allRoutes()) {
     router.get(routerPath(route.path), async (ctx) => {
       ctx.state.route = route.path;
-      const { body, cacheControl } = await route.run(
-        { params: ctx.params, query: ctx.query, head: ctx.state.head },
-        context,
-      );
-      ctx.body = body;
-      ctx.set('Cache-Control', cacheControl);
+      const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
+      ctx.set('Cache-Control', result.cacheControl);
+      if (result.kind === 'json') {
+        ctx.body = result.body;
+        return;
+      }
+      ctx.body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
+      ctx.type = result.mediaType;
+      if (result.etag !== undefined) {
+        ctx.etag = result.etag;
+        // Koa answers 304 with no body when the client already holds this version.
+        if (ctx.fresh) ctx.status = 304;
+      }
     });
   }
   app.use(router.routes());
@@ -76,7 +93,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   return app;
 }
 
-function requestScope(logger: Logger, models: ReadModels, onResponse: ApiDeps['onResponse']): Koa.Middleware<ApiState> {
+function requestScope(logger: Logger, models: Models, onResponse: ApiDeps['onResponse']): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const given = ctx.get('X-Request-Id');

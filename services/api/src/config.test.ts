@@ -13,6 +13,7 @@ describe('ApiConfigSchema', () => {
       STATS_UTC_OFFSET_MINUTES: 0,
       READY_MAX_LAG: 5,
       MAINNET_HEIGHT_CACHE_MS: 2000,
+      TOKEN_LOCKS_MAX: 1000,
     });
   });
 
@@ -23,6 +24,7 @@ describe('ApiConfigSchema', () => {
       STATS_UTC_OFFSET_MINUTES: '540',
       READY_MAX_LAG: '0',
       MAINNET_HEIGHT_CACHE_MS: '100',
+      TOKEN_LOCKS_MAX: '5',
       UNRELATED: 'x',
     });
     expect(config).toEqual({
@@ -34,6 +36,7 @@ describe('ApiConfigSchema', () => {
       STATS_UTC_OFFSET_MINUTES: 540,
       READY_MAX_LAG: 0,
       MAINNET_HEIGHT_CACHE_MS: 100,
+      TOKEN_LOCKS_MAX: 5,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -48,6 +51,17 @@ describe('ApiConfigSchema', () => {
     expect(parse).toThrow(ApiConfigError);
     expect(parse).toThrow(/TX_TEMPLATES[\s\S]*VIEWER_BASE_URL|VIEWER_BASE_URL[\s\S]*TX_TEMPLATES/);
     expect(parse).toThrow(/STATS_UTC_OFFSET_MINUTES/);
+  });
+
+  it('pins the clock only when CLOCK_NOW_UNIX is set', () => {
+    expect(parseApiConfig({}).CLOCK_NOW_UNIX).toBeUndefined();
+    expect(parseApiConfig({ CLOCK_NOW_UNIX: '' }).CLOCK_NOW_UNIX).toBeUndefined();
+    expect(parseApiConfig({ CLOCK_NOW_UNIX: '1700000000' }).CLOCK_NOW_UNIX).toBe(1_700_000_000);
+    expect(() => parseApiConfig({ CLOCK_NOW_UNIX: 'soon' })).toThrow(/CLOCK_NOW_UNIX/);
+  });
+
+  it('refuses a TOKEN_LOCKS_MAX below 1', () => {
+    expect(() => parseApiConfig({ TOKEN_LOCKS_MAX: '0' })).toThrow(/TOKEN_LOCKS_MAX/);
   });
 
   it('rejects a template listed twice', () => {

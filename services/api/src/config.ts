@@ -52,6 +52,13 @@ export const ApiConfigSchema = z.object({
   READY_MAX_LAG: nonNegativeInt.default(5),
   /** How long the node's height is reused before asking again. */
   MAINNET_HEIGHT_CACHE_MS: nonNegativeInt.default(2000),
+  /**
+   * Pins the API's clock to this unix time (seconds): locks, today-so-far and the statistics days
+   * are then computed at that moment. For reproducible end-to-end checks; unset in production.
+   */
+  CLOCK_NOW_UNIX: z.coerce.number().int().positive().optional(),
+  /** /token/{id}/locks examines at most this many holders with a lock ahead (the spec's `max`). */
+  TOKEN_LOCKS_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
 });
 
 export type ApiConfig = z.output<typeof ApiConfigSchema>;

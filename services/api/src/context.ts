@@ -1,14 +1,5 @@
-import type { ChainSource, Collection, Counters, ReadStore } from '@mtc/ports';
-import {
-  COLLECTIONS,
-  HEAD_ID,
-  type BlockDoc,
-  type DailyTxDoc,
-  type HeadDoc,
-  type TokenDoc,
-  type TxDoc,
-  type WalletDoc,
-} from '@mtc/read-models';
+import type { ChainSource, Counters, ReadStore } from '@mtc/ports';
+import { HEAD_ID, type Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
 import type { MainnetHeight } from './mainnet-height.ts';
@@ -20,7 +11,7 @@ export interface ApiDeps {
   store: ReadStore;
   counters: Counters;
   chain: ChainSource;
-  /** Wall clock in unix milliseconds; tests pin it. */
+  /** Wall clock in unix milliseconds (default: CLOCK_NOW_UNIX when set, else the system clock); tests pin it. */
   now?: () => number;
   /** Told of every finished request, e.g. for a latency histogram; `route` is the route pattern. */
   onResponse?: (info: { method: string; route: string; status: number; seconds: number }) => void;
@@ -33,28 +24,9 @@ export interface AppContext {
   counters: Counters;
   chain: ChainSource;
   now: () => number;
-  models: ReadModels;
+  /** Every read model, opened from the registry (`openModels`). */
+  models: Models;
   mainnet: MainnetHeight;
-}
-
-export interface ReadModels {
-  head: Collection<HeadDoc>;
-  blocks: Collection<BlockDoc>;
-  txs: Collection<TxDoc>;
-  wallets: Collection<WalletDoc>;
-  tokens: Collection<TokenDoc>;
-  dailyTx: Collection<DailyTxDoc>;
-}
-
-export function readModels(store: ReadStore): ReadModels {
-  return {
-    head: store.collection<HeadDoc>(COLLECTIONS.head),
-    blocks: store.collection<BlockDoc>(COLLECTIONS.blocks),
-    txs: store.collection<TxDoc>(COLLECTIONS.txs),
-    wallets: store.collection<WalletDoc>(COLLECTIONS.wallets),
-    tokens: store.collection<TokenDoc>(COLLECTIONS.tokens),
-    dailyTx: store.collection<DailyTxDoc>(COLLECTIONS.dailyTx),
-  };
 }
 
 /**
@@ -66,7 +38,7 @@ export interface Head {
   txCount: number;
 }
 
-export async function readHead(models: ReadModels): Promise<Head> {
+export async function readHead(models: Pick<Models, 'head'>): Promise<Head> {
   const doc = await models.head.get(HEAD_ID);
   return doc ? { height: doc.height, txCount: doc.txCount } : { height: 0, txCount: 0 };
 }

@@ -52,6 +52,16 @@ describe('OpenAPI document', () => {
         '/api/tx/{id}',
         '/api/rawtx/{id}',
         '/api/tx/{id}/templates',
+        '/api/address/{id}',
+        '/api/address/{id}/txs',
+        '/api/tokens',
+        '/api/token/{id}',
+        '/api/token/{id}/holders',
+        '/api/token/{id}/txs',
+        '/api/token/{id}/history',
+        '/api/token/{id}/locks',
+        '/api/v1/token/{id}/image',
+        '/api/mtc-stats',
         '/api/search',
         '/api/openapi.json',
         '/healthz',
@@ -119,6 +129,40 @@ describe('OpenAPI document', () => {
       const declared = item.get.parameters.filter((p) => p.in === 'path').map((p) => p.name);
       expect(declared, path).toEqual(templated);
     }
+  });
+
+  it('limits every paged list to 100 but /blocks and /transactions to 50', () => {
+    const maxLimit = (path: string) =>
+      (doc.paths[path]!.get.parameters.find((p) => p.name === 'limit')?.schema as { maximum?: number } | undefined)
+        ?.maximum;
+    expect(maxLimit('/api/blocks')).toBe(50);
+    expect(maxLimit('/api/transactions')).toBe(50);
+    for (const path of ['/api/address/{id}/txs', '/api/tokens', '/api/token/{id}/holders', '/api/token/{id}/txs']) {
+      expect(maxLimit(path), path).toBe(100);
+    }
+  });
+
+  it('describes the token image as image/png bytes with an ETag, and its errors as JSON', () => {
+    const responses = doc.paths['/api/v1/token/{id}/image']!.get.responses as Record<string, Record<string, unknown>>;
+    expect(responses['200']).toMatchObject({
+      content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+    });
+    expect(Object.keys(responses['200']!['content'] as object)).toEqual(['image/png']);
+    expect(Object.keys(responses)).toEqual(['200', '304', '400', '404', '500']);
+    expect(responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+  });
+
+  it('types the fungible fields as the spec says', () => {
+    const props = (name: string) => doc.components.schemas[name]!.properties!;
+    expect(props('TokenListEntry')['id']).toMatchObject({ type: 'string' });
+    expect(props('TokenListEntry')['token']).toMatchObject({ type: 'integer' });
+    expect(props('TokenListEntry')['has_image']).toMatchObject({ type: 'boolean' });
+    expect(props('TokenHolder')['unlockdate']).toMatchObject({ type: 'integer' });
+    expect(props('TokenTransfer')['block_sn']).toMatchObject({ type: 'integer' });
+    expect(props('TokenTransfer')['token']).toMatchObject({ type: 'string' });
+    expect(props('AddressActivity')['db_sn']).toMatchObject({ type: 'string' });
+    expect(props('AddressBalance')['lockBalance']).toMatchObject({ type: 'string' });
   });
 
   it('types block sn as a string and height as an integer, as the spec says', () => {

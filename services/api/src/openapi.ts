@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { ErrorBody, type ErrorStatus } from './errors.ts';
 import { defineRoute, type ApiRoute } from './route.ts';
+import * as addressSchemas from './routes/addresses/schemas.ts';
 import * as blockSchemas from './routes/blocks/schemas.ts';
 import * as chainSchemas from './routes/chain/schemas.ts';
 import * as healthSchemas from './routes/health/schemas.ts';
 import * as searchSchemas from './routes/search/schemas.ts';
 import * as statsSchemas from './routes/stats/schemas.ts';
 import * as templateSchemas from './routes/templates/schemas.ts';
+import * as tokenSchemas from './routes/tokens/schemas.ts';
 import * as txSchemas from './routes/txs/schemas.ts';
 
 /**
@@ -22,6 +24,8 @@ export type JsonObject = { [key: string]: unknown };
 const COMPONENT_MODULES: readonly Record<string, unknown>[] = [
   blockSchemas,
   txSchemas,
+  addressSchemas,
+  tokenSchemas,
   chainSchemas,
   statsSchemas,
   searchSchemas,
@@ -61,6 +65,18 @@ function parameters(route: ApiRoute): JsonObject[] {
   return [...list('path', route.params.shape), ...list('query', route.query.shape)];
 }
 
+function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistry<{ id: string }>): JsonObject {
+  if (response.kind === 'json') {
+    return { description: 'OK', content: json(ref('schemas', registry.get(response.schema)!.id)) };
+  }
+  return {
+    description: response.description,
+    // OpenAPI 3.1: raw bytes are a string schema with the media type, no encoding.
+    content: { [response.mediaType]: { schema: { type: 'string', contentMediaType: response.mediaType } } },
+    headers: { ETag: ref('headers', 'ETag') },
+  };
+}
+
 export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
   const registry = z.registry<{ id: string }>();
   registry.add(ErrorBody, { id: 'Error' });
@@ -71,9 +87,9 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
     }
   }
   for (const route of routes) {
-    if (!registry.has(route.response)) {
+    if (route.response.kind === 'json' && !registry.has(route.response.schema)) {
       const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Response`;
-      registry.add(route.response, { id });
+      registry.add(route.response.schema, { id });
     }
   }
   const generated = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, override: tidy });
@@ -85,8 +101,9 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
   for (const route of routes) {
     const api = route.path.startsWith('/api/');
     const statuses = [...new Set<ErrorStatus>([...route.errors, 500])].sort((a, b) => a - b);
-    const ok: JsonObject = { description: 'OK', content: json(ref('schemas', registry.get(route.response)!.id)) };
-    if (api) ok['headers'] = { 'X-Indexed-Height': ref('headers', 'X-Indexed-Height') };
+    const ok: JsonObject = okResponse(route.response, registry);
+    if (api)
+      ok['headers'] = { ...(ok['headers'] as JsonObject), 'X-Indexed-Height': ref('headers', 'X-Indexed-Height') };
     paths[route.path] = {
       get: {
         operationId: route.operationId,
@@ -96,6 +113,9 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
         parameters: parameters(route),
         responses: {
           '200': ok,
+          ...(route.response.kind === 'bytes'
+            ? { '304': { description: 'Not modified: the ETag sent in If-None-Match is still current.' } }
+            : {}),
           ...Object.fromEntries(statuses.map((s) => [String(s), ref('responses', ERROR_RESPONSES[s].name)])),
         },
       },
@@ -108,7 +128,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
       title: 'Metacoin Explorer Read API',
       version: '1.0.0',
       description:
-        'Read-only JSON API over the Metacoin chain as indexed. Timestamps are unix seconds; amounts are integer strings in the smallest unit. Every error is {"error":{"code","message"}} with a real HTTP status.',
+        'Read-only JSON API over the Metacoin chain as indexed (the token image is the one non-JSON answer). Timestamps are unix seconds; amounts are integer strings in the smallest unit. Paged lists take page (from 1, default 1) and limit (default 20; at most 50 on /blocks and /transactions, at most 100 elsewhere); a limit over the maximum, or a page or limit that is not a whole number from 1, is a 400 naming the parameter. Every error is {"error":{"code","message"}} with a real HTTP status.',
     },
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
@@ -121,6 +141,11 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
         ]),
       ),
       headers: {
+        ETag: {
+          description:
+            'The version of the bytes (the chain position of the record they come from); send it back in If-None-Match to get 304 while it holds.',
+          schema: { type: 'string' },
+        },
         'X-Indexed-Height': {
           description:
             'The indexed height the response was computed from (0 before anything is indexed). On every /api response.',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newestFirstWindow, PagingQuery, totalPages } from './paging.ts';
+import { NewestFirstPaging, newestFirstWindow, PagingQuery, totalPages } from './paging.ts';
 
 describe('newestFirstWindow', () => {
   it('returns the newest slice for page 1', () => {
@@ -37,5 +37,14 @@ describe('PagingQuery', () => {
     expect(PagingQuery.safeParse({ limit: '0' }).success).toBe(false);
     expect(PagingQuery.safeParse({ page: '1000001' }).success).toBe(false);
     expect(PagingQuery.parse({ page: '1000000', limit: '50' })).toEqual({ page: 1_000_000, limit: 50 });
+  });
+});
+
+describe('NewestFirstPaging', () => {
+  it('allows limit up to 100, with the same defaults', () => {
+    expect(NewestFirstPaging.parse({})).toEqual({ page: 1, limit: 20 });
+    expect(NewestFirstPaging.parse({ limit: '100' })).toEqual({ page: 1, limit: 100 });
+    expect(NewestFirstPaging.safeParse({ limit: '101' }).success).toBe(false);
+    expect(NewestFirstPaging.safeParse({ limit: '0' }).success).toBe(false);
   });
 });

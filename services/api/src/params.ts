@@ -1,3 +1,4 @@
+import { isAddress } from '@mtc/domain';
 import { z } from 'zod';
 
 /**
@@ -40,3 +41,21 @@ export const BlockRefParam = z
 export type BlockRef = z.output<typeof BlockRefParam>;
 
 export const BlockIdParams = z.object({ id: BlockRefParam });
+
+/** A Metacoin address: MT + 30 alphanumerics + the CRC-32 of those 30, checked (`isAddress`). */
+export const AddressParam = z
+  .string()
+  .refine(isAddress, 'must be a Metacoin address: MT, 30 letters or digits, and their CRC-32 in lower-case hex')
+  .describe('Wallet address (MT…, 40 characters, checksum verified).');
+
+export const AddressParams = z.object({ id: AddressParam });
+
+/** An MRC-010 token id: 0 is the native coin, 1 and up are the other tokens; digits only. */
+export const TokenIdParam = z
+  .string()
+  .regex(/^(?:0|[1-9][0-9]{0,15})$/, 'must be a token id: a whole number from 0, digits only, no leading zeros')
+  .transform(Number)
+  .pipe(z.int().min(0).max(Number.MAX_SAFE_INTEGER))
+  .describe('Token id: 0 is the native coin, 1 and up the other MRC-010 tokens (digits only).');
+
+export const TokenIdParams = z.object({ id: TokenIdParam });

@@ -48,6 +48,16 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
   handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<z.output<R>>;
 }
 
+/** What a route answers with 200: a JSON body described by a zod schema, or bytes of one media type. */
+export type RouteResponse =
+  | { readonly kind: 'json'; readonly schema: z.ZodType }
+  | { readonly kind: 'bytes'; readonly mediaType: string; readonly description: string };
+
+/** A successful answer, ready for the router. */
+export type RouteResult =
+  | { kind: 'json'; body: unknown; cacheControl: string }
+  | { kind: 'bytes'; body: Uint8Array; mediaType: string; cacheControl: string; etag: string | undefined };
+
 /** The route as the router and the OpenAPI generator see it, with its types erased. */
 export interface ApiRoute {
   readonly path: string;
@@ -57,12 +67,21 @@ export interface ApiRoute {
   readonly description: string | undefined;
   readonly params: Params;
   readonly query: Params;
-  readonly response: z.ZodType;
+  readonly response: RouteResponse;
   readonly errors: readonly ErrorStatus[];
-  run(
-    raw: { params: unknown; query: unknown; head: () => Promise<Head> },
-    app: AppContext,
-  ): Promise<{ body: unknown; cacheControl: string }>;
+  run(raw: { params: unknown; query: unknown; head: () => Promise<Head> }, app: AppContext): Promise<RouteResult>;
+}
+
+function decodeInput<P extends Params, Q extends Params>(
+  params: P,
+  query: Q,
+  raw: { params: unknown; query: unknown; head: () => Promise<Head> },
+): RouteInput<z.output<P>, z.output<Q>> {
+  const p = params.safeParse(raw.params);
+  if (!p.success) throw invalidInput('path', p.error);
+  const q = query.safeParse(raw.query);
+  if (!q.success) throw invalidInput('query', q.error);
+  return { params: p.data, query: q.data, head: raw.head };
 }
 
 export function defineRoute<
@@ -80,19 +99,54 @@ export function defineRoute<
     description: spec.description,
     params,
     query,
-    response: spec.response,
+    response: { kind: 'json', schema: spec.response },
     errors: spec.errors,
     async run(raw, app) {
-      const p = params.safeParse(raw.params);
-      if (!p.success) throw invalidInput('path', p.error);
-      const q = query.safeParse(raw.query);
-      if (!q.success) throw invalidInput('query', q.error);
-      const body = await spec.handle(
-        { params: p.data as z.output<P>, query: q.data as z.output<Q>, head: raw.head },
-        app,
-      );
+      const body = await spec.handle(decodeInput(params as P, query as Q, raw), app);
       const policy = typeof spec.cache === 'function' ? spec.cache(body) : spec.cache;
-      return { body, cacheControl: CACHE[policy] };
+      return { kind: 'json', body, cacheControl: CACHE[policy] };
+    },
+  };
+}
+
+/** The 200 answer of a bytes route: the body, and optionally a validator for conditional requests. */
+export interface Bytes {
+  bytes: Uint8Array;
+  /** Sent as a strong ETag; a request whose If-None-Match carries it gets 304 without a body. */
+  etag?: string;
+}
+
+export interface BytesRouteSpec<P extends Params, Q extends Params> extends Omit<
+  RouteSpec<P, Q, z.ZodType>,
+  'response' | 'cache' | 'handle'
+> {
+  /** The one media type of the 200 body, e.g. `image/png`. */
+  mediaType: string;
+  /** What the 200 body is, for the OpenAPI document. */
+  responseDescription: string;
+  cache: CachePolicy;
+  handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<Bytes>;
+}
+
+/** A route whose 200 body is bytes (an image), not JSON; its errors are JSON like every other route's. */
+export function defineBytesRoute<P extends Params = typeof NONE, Q extends Params = typeof NONE>(
+  spec: BytesRouteSpec<P, Q>,
+): ApiRoute {
+  const params = spec.params ?? NONE;
+  const query = spec.query ?? NONE;
+  return {
+    path: spec.path,
+    operationId: spec.operationId,
+    tag: spec.tag,
+    summary: spec.summary,
+    description: spec.description,
+    params,
+    query,
+    response: { kind: 'bytes', mediaType: spec.mediaType, description: spec.responseDescription },
+    errors: spec.errors,
+    async run(raw, app) {
+      const { bytes, etag } = await spec.handle(decodeInput(params as P, query as Q, raw), app);
+      return { kind: 'bytes', body: bytes, mediaType: spec.mediaType, cacheControl: CACHE[spec.cache], etag };
     },
   };
 }

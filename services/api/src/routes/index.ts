@@ -1,11 +1,16 @@
 import { createOpenApiRoute } from '../openapi.ts';
 import type { ApiRoute } from '../route.ts';
+import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
 import { searchRoute } from './search/search.ts';
 import { txStatsRoute } from './stats/stats.ts';
 import { txTemplatesRoute } from './templates/templates.ts';
+import { tokenHistoryRoute, tokenTxsRoute } from './tokens/activity.ts';
+import { tokenHoldersRoute, tokenLocksRoute } from './tokens/holders.ts';
+import { tokenImageRoute } from './tokens/image.ts';
+import { listTokensRoute, mtcStatsRoute, tokenRoute } from './tokens/tokens.ts';
 import { listTransactionsRoute, rawTxRoute, txRoute } from './txs/txs.ts';
 
 /** Every route of the service, in the order the OpenAPI document lists them. */
@@ -19,6 +24,16 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   txRoute,
   rawTxRoute,
   txTemplatesRoute,
+  addressRoute,
+  addressTxsRoute,
+  listTokensRoute,
+  tokenRoute,
+  tokenHoldersRoute,
+  tokenTxsRoute,
+  tokenHistoryRoute,
+  tokenLocksRoute,
+  tokenImageRoute,
+  mtcStatsRoute,
   searchRoute,
   healthzRoute,
   readyzRoute,

@@ -1,182 +1,96 @@
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMemoryReadStore } from '@mtc/adapters';
-import { addressChecksum, type RawBlock, type RawEntry, type RawTransaction } from '@mtc/domain';
-import type { ChainSource, Collection, Counters, Doc, Filter, FindOptions, ReadStore, Write } from '@mtc/ports';
+import type { BlockEvent } from '@mtc/domain';
+import type { ChainSource, Collection, Counters, Doc, Filter, FindOptions, ReadStore } from '@mtc/ports';
 import {
-  COLLECTIONS,
-  HEAD_ID,
-  type BlockDoc,
-  type DailyTxDoc,
-  type HeadDoc,
-  type TokenDoc,
-  type TxDoc,
-  type WalletDoc,
+  COLLECTION_SPECS,
+  loadChainPrior,
+  openModels,
+  projectChainBatch,
+  projectState,
+  READ_MODELS,
 } from '@mtc/read-models';
 import { pino } from 'pino';
 import { createApiApp } from '../app.ts';
 import { ApiConfigSchema, type ApiConfig } from '../config.ts';
+import { address, createChain, type Chain } from './chain.ts';
+
+export { address, createChain, GENESIS_TS, hash, type Chain, type TxView } from './chain.ts';
 
 /**
- * Test support for the API: a small consistent chain (read-model documents plus the node's raw
- * shapes), fakes of the Counters and ChainSource ports, and an app on an ephemeral port.
+ * Test support for the API: chains written as events (`chain.ts`) and projected into a memory
+ * store by the real projections, fakes of the Counters and ChainSource ports, and an app on an
+ * ephemeral port.
  */
 
-export const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-/** A valid Metacoin address (its CRC-32 checks) derived from `seed`. */
-export function address(seed: string): string {
-  const body = `${seed.replace(/[^A-Za-z0-9]/g, '')}${'x'.repeat(30)}`.slice(0, 30);
-  return `MT${body}${addressChecksum(body)}`;
-}
-
-export const GENESIS_TS = 1_700_000_000;
 export const ALICE = address('alice');
 export const BOB = address('bob');
 
-export interface ChainFixture {
-  head: HeadDoc;
-  blocks: BlockDoc[];
-  txs: TxDoc[];
-  rawBlocks: Map<string, RawBlock>;
-  rawTxs: Map<string, RawTransaction>;
-}
-
-/** A transfer as the node serves it: the sender's and the receiver's wallet writes, in reverse key order. */
-export function transferEntries(
-  id: string,
-  height: number,
-  blockHash: string,
-  timestamp: number,
-  token: number,
-): RawEntry[] {
-  const params = [ALICE, BOB, '1000', String(token), 'memo', '', '', ''];
-  const wallet = (key: string, type: string): RawEntry => ({
-    timestamp,
-    id,
-    parameters: params,
-    token: '',
-    type,
-    values: { id: key, job_type: type, jobdate: timestamp, balance: [], mrc402: null },
-    validationCode: 0,
-    address: key,
-    datakey: key,
-    db_id: blockHash,
-    db_sn: String(height),
-  });
-  return [wallet(BOB, 'receive'), wallet(ALICE, 'transfer')];
-}
-
 /**
- * Blocks 1 … `height`, block h at GENESIS_TS + 60·h with `txsIn(h)` transfers, each 10 s after its
- * block's time (so a transaction's own timestamp differs from its block's). Transfers name token
- * `tokenOf(seq)`.
+ * Blocks 1 … `height`, block h at GENESIS_TS + 60·h with `txsIn(h)` transfers of 1000 from ALICE to
+ * BOB, each 10 s after its block's time (so a transaction's own timestamp differs from its block's).
+ * Transfer number `seq` (from 0) moves token `tokenOf(seq)`. ALICE and BOB exist before block 1;
+ * ALICE holds 10^15 of tokens 0, 1 and 2 then.
  */
 export function buildChain(
   height: number,
   txsIn: (h: number) => number = (h) => h % 3,
   tokenOf: (seq: number) => number = (seq) => seq % 3,
-): ChainFixture {
-  const blocks: BlockDoc[] = [];
-  const txs: TxDoc[] = [];
-  const rawBlocks = new Map<string, RawBlock>();
-  const rawTxs = new Map<string, RawTransaction>();
+): Chain {
+  const chain = createChain();
+  chain.openWallet(
+    ALICE,
+    [0, 1, 2].map((token) => ({ token, balance: '1000000000000000' })),
+  );
+  chain.openWallet(BOB, [{ token: 0, balance: '0' }]);
   let seq = 0;
   for (let h = 1; h <= height; h++) {
-    const blockHash = hash(`block:${h}`);
-    const timestamp = GENESIS_TS + 60 * h;
-    const refs: { id: string; timestamp: number }[] = [];
-    for (let i = 0; i < txsIn(h); i++) {
-      const id = hash(`tx:${h}:${i}`);
-      const ts = timestamp + 10 * i + 10;
-      const token = tokenOf(seq);
-      const entries = transferEntries(id, h, blockHash, ts, token);
-      refs.push({ id, timestamp: ts });
-      rawTxs.set(id, entries);
-      txs.push({
-        _id: id,
-        seq,
-        height: h,
-        index: i,
-        timestamp: ts,
-        valid: true,
-        summary: { type: 'transfer', from: ALICE, to: BOB, amount: '1000', token: String(token) },
-        entries,
-      });
-      seq++;
-    }
-    blocks.push({ _id: String(h), height: h, hash: blockHash, timestamp, txCount: refs.length, txs: refs });
-    rawBlocks.set(String(h), { id: blockHash, sn: String(h), transaction: refs, timestamp });
-    rawBlocks.set(blockHash, { id: blockHash, sn: String(h), transaction: refs, timestamp });
+    const txs = Array.from({ length: txsIn(h) }, () =>
+      chain.transfer({ from: ALICE, to: BOB, amount: '1000', token: tokenOf(seq++) }),
+    );
+    chain.block(txs);
   }
-  const last = blocks.at(-1);
-  const head: HeadDoc = {
-    _id: HEAD_ID,
-    pos: String(height).padStart(12, '0'),
-    height,
-    hash: last?.hash ?? '',
-    timestamp: last?.timestamp ?? 0,
-    txCount: seq,
-  };
-  return { head, blocks, txs, rawBlocks, rawTxs };
+  return chain;
 }
 
-export function tokenDoc(token: number, name: string, symbol: string, decimal = 8): TokenDoc {
-  return {
-    _id: String(token),
-    pos: '0',
-    token,
-    id: String(token),
-    owner: ALICE,
-    name,
-    symbol,
-    type: '010',
-    decimal,
-    createdate: GENESIS_TS,
-    totalsupply: '1000000',
-    reservedamount: '0',
-    remainamount: '0',
-    burnningamount: '0',
-    softcap: '0',
-    hardcap: '0',
-    url: '',
-    information: '',
-    image: '',
-    status: 'normal',
-    nameKey: name.toLowerCase(),
-    symbolKey: symbol.toLowerCase(),
-  };
+export interface ProjectOptions {
+  statsUtcOffsetMinutes?: number;
+  /**
+   * Leave the head at this height: blocks above it are projected but for their head write, as
+   * when a projector stopped between a batch's last phases (0: as before anything is indexed).
+   */
+  headAt?: number;
 }
 
-export function walletDoc(addr: string): WalletDoc {
-  return { _id: addr, pos: '0', regdate: GENESIS_TS, addinfo: '', balances: [], mrc402: null };
-}
-
-export function dailyDoc(date: string, count: number): DailyTxDoc {
-  return { _id: date, pos: '0', count };
-}
-
-export async function seed(
-  store: ReadStore,
-  docs: {
-    chain?: ChainFixture;
-    /** Leave the head out, as before anything is indexed. */
-    withoutHead?: boolean;
-    tokens?: TokenDoc[];
-    wallets?: WalletDoc[];
-    daily?: DailyTxDoc[];
-  },
-): Promise<void> {
-  const writes: Write[] = [];
-  const put = (collection: string, doc: { _id: string }): void => void writes.push({ op: 'put', collection, doc });
-  for (const b of docs.chain?.blocks ?? []) put(COLLECTIONS.blocks, b);
-  for (const t of docs.chain?.txs ?? []) put(COLLECTIONS.txs, t);
-  if (docs.chain && !docs.withoutHead) put(COLLECTIONS.head, docs.chain.head);
-  for (const t of docs.tokens ?? []) put(COLLECTIONS.tokens, t);
-  for (const w of docs.wallets ?? []) put(COLLECTIONS.wallets, w);
-  for (const d of docs.daily ?? []) put(COLLECTIONS.dailyTx, d);
-  await store.write(writes);
+/**
+ * Projects a chain into `store` the way the projector does: state events through `projectState`,
+ * then block events through `projectChainBatch`, each phase written before the next starts. Blocks
+ * already below the stored head are skipped by the projection itself, so a test may append blocks
+ * to its chain and project it again.
+ */
+export async function projectChain(store: ReadStore, chain: Chain, options: ProjectOptions = {}): Promise<void> {
+  const models = openModels(store);
+  await store.ensureCollections(COLLECTION_SPECS);
+  await store.write(projectState(chain.states()));
+  const headAt = options.headAt;
+  const batches: { events: BlockEvent[]; withHead: boolean }[] =
+    headAt === undefined
+      ? [{ events: chain.events, withHead: true }]
+      : [
+          { events: chain.events.filter((e) => e.height <= headAt), withHead: true },
+          { events: chain.events.filter((e) => e.height > headAt), withHead: false },
+        ];
+  for (const { events, withHead } of batches) {
+    if (events.length === 0) continue;
+    const prior = await loadChainPrior(models, events);
+    const { phases } = projectChainBatch(events, prior, {
+      statsUtcOffsetMinutes: options.statsUtcOffsetMinutes ?? 0,
+    });
+    for (const phase of phases) {
+      await store.write(withHead ? phase : phase.filter((w) => w.collection !== READ_MODELS.head.name));
+    }
+  }
 }
 
 /** A ChainSource over fixed data; `down` makes every call fail like an unreachable node. */
@@ -193,7 +107,7 @@ export class FakeNodeError extends Error {
   readonly retryable = true;
 }
 
-export function fakeChain(fixture: ChainFixture | null, nodeHeight = fixture?.head.height ?? 0): FakeChain {
+export function fakeChain(fixture: Chain | null, nodeHeight = fixture?.height ?? 0): FakeChain {
   let inFlight = 0;
   const fail = (): never => {
     throw new FakeNodeError('connect ECONNREFUSED 127.0.0.1:20922');
@@ -211,7 +125,7 @@ export function fakeChain(fixture: ChainFixture | null, nodeHeight = fixture?.he
     async block(id) {
       chain.calls.block++;
       if (chain.down) fail();
-      return structuredClone(fixture?.rawBlocks.get(String(id)) ?? null);
+      return fixture?.rawBlock(String(id)) ?? null;
     },
     async transaction(txId) {
       chain.calls.transaction++;
@@ -220,7 +134,7 @@ export function fakeChain(fixture: ChainFixture | null, nodeHeight = fixture?.he
       chain.maxInFlight = Math.max(chain.maxInFlight, inFlight);
       await new Promise((resolve) => setImmediate(resolve));
       inFlight--;
-      return structuredClone(fixture?.rawTxs.get(txId) ?? null);
+      return fixture?.rawTx(txId) ?? null;
     },
   };
   return chain;
@@ -234,6 +148,9 @@ export function fakeCounters(count: (fromTs: number, toTs: number) => number = (
   return {
     calls,
     async addBlockTxs() {},
+    async highestCounted() {
+      return 0;
+    },
     async txCountBetween(fromTs, toTs) {
       calls.push([fromTs, toTs]);
       return count(fromTs, toTs);
@@ -283,7 +200,11 @@ export interface TestApi {
   calls: StoreCall[];
   chain: FakeChain;
   counters: ReturnType<typeof fakeCounters>;
+  /** Projects `chain` (blocks above the stored head, and every state event) into the store. */
+  project(chain: Chain, options?: ProjectOptions): Promise<void>;
   get<T = unknown>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
+  /** The raw body, for answers that are not JSON. */
+  bytes(path: string, init?: RequestInit): Promise<TestResponse<Uint8Array>>;
   close(): Promise<void>;
 }
 
@@ -292,24 +213,33 @@ export const testConfig = (env: Record<string, string> = {}): ApiConfig => ApiCo
 /** The app on an ephemeral port over a memory store. Call `close()` in afterAll/afterEach. */
 export async function startTestApi(
   options: {
-    fixture?: ChainFixture | null;
+    /** Projected into the store before the app starts. */
+    fixture?: Chain | null;
+    /** See ProjectOptions.headAt. */
+    headAt?: number;
     chain?: FakeChain;
     counters?: ReturnType<typeof fakeCounters>;
     config?: ApiConfig;
     now?: () => number;
     logger?: pino.Logger;
-    seed?: Parameters<typeof seed>[1];
     store?: ReadStore;
   } = {},
 ): Promise<TestApi> {
   const store = options.store ?? createMemoryReadStore();
   const calls: StoreCall[] = [];
   const fixture = options.fixture ?? null;
-  await seed(store, { ...(fixture ? { chain: fixture } : {}), ...options.seed });
+  const config = options.config ?? testConfig();
+  const statsUtcOffsetMinutes = config.STATS_UTC_OFFSET_MINUTES;
+  if (fixture) {
+    await projectChain(store, fixture, {
+      statsUtcOffsetMinutes,
+      ...(options.headAt === undefined ? {} : { headAt: options.headAt }),
+    });
+  }
   const chain = options.chain ?? fakeChain(fixture);
   const counters = options.counters ?? fakeCounters();
   const app = createApiApp({
-    config: options.config ?? testConfig(),
+    config,
     logger: options.logger ?? pino({ level: 'silent' }),
     store: recordingStore(store, calls),
     counters,
@@ -326,10 +256,15 @@ export async function startTestApi(
     calls,
     chain,
     counters,
+    project: (more, projectOptions = {}) => projectChain(store, more, { statsUtcOffsetMinutes, ...projectOptions }),
     async get<T>(path: string, init?: RequestInit) {
       const res = await fetch(`${url}${path}`, init);
       const text = await res.text();
       return { status: res.status, headers: res.headers, body: (text === '' ? null : JSON.parse(text)) as T };
+    },
+    async bytes(path: string, init?: RequestInit) {
+      const res = await fetch(`${url}${path}`, init);
+      return { status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

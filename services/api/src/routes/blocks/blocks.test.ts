@@ -80,7 +80,7 @@ describe('GET /api/blocks', () => {
   });
 
   it('lists nothing before the first block is indexed', async () => {
-    const empty = await startTestApi({ fixture, seed: { withoutHead: true } });
+    const empty = await startTestApi({ fixture, headAt: 0 });
     try {
       const { body } = await empty.get('/api/blocks');
       expect(body).toEqual({ blocks: [], currentBlock: 0, page: 1, totalPages: 0 });
@@ -144,11 +144,11 @@ describe('GET /api/rawblock/{id}', () => {
       const { status, body } = await api.get<RawBlockResponse>('/api/rawblock/40');
       expect(status).toBe(200);
       expect(RawBlockResponse.parse(body)).toEqual(body);
-      const raw = fixture.rawBlocks.get('40')!;
+      const raw = fixture.rawBlock('40')!;
       expect(body.block).toMatchObject({ id: raw.id, sn: '40', timestamp: raw.timestamp });
       expect(body.block.transaction.map((t) => t.id)).toEqual(raw.transaction.map((t) => t.id));
       for (const [i, tx] of body.block.transaction.entries()) {
-        const payload = fixture.rawTxs.get(tx.id)!;
+        const payload = fixture.rawTx(tx.id)!;
         expect(tx).toEqual({ ...raw.transaction[i]!, type: summarize(payload).type, payload });
       }
     } finally {

@@ -1,6 +1,5 @@
 import { summarize } from '@mtc/domain';
-import type { BlockDoc } from '@mtc/read-models';
-import type { ReadModels } from '../../context.ts';
+import type { BlockDoc, Models } from '@mtc/read-models';
 import { notFound, unavailable } from '../../errors.ts';
 import { mapWithConcurrency } from '@mtc/runtime';
 import { fromNode } from '../../node-calls.ts';
@@ -17,12 +16,12 @@ export function toBlockSummary(doc: BlockDoc): BlockSummary {
 }
 
 /** The newest `limit` blocks at or below `height`, newest first. */
-export async function latestBlocks(models: ReadModels, height: number, limit: number): Promise<BlockDoc[]> {
+export async function latestBlocks(models: Models, height: number, limit: number): Promise<BlockDoc[]> {
   if (height <= 0) return [];
   return models.blocks.find({ height: { $lte: height } }, { sort: [['height', -1]], limit });
 }
 
-export async function findBlock(models: ReadModels, ref: BlockRef): Promise<BlockDoc | null> {
+export async function findBlock(models: Models, ref: BlockRef): Promise<BlockDoc | null> {
   if (typeof ref === 'number') return models.blocks.get(String(ref));
   const [doc] = await models.blocks.find({ hash: ref }, { limit: 1 });
   return doc ?? null;

@@ -21,10 +21,10 @@ describe('GET /api/chain', () => {
         timestamp: fixture.blocks[29]!.timestamp,
       });
       const newest = fixture.txs.slice(-10).reverse();
-      expect(body.transactions.map((t) => t.id)).toEqual(newest.map((t) => t._id));
+      expect(body.transactions.map((t) => t.id)).toEqual(newest.map((t) => t.id));
       const tx = newest[0]!;
       expect(body.transactions[0]).toEqual({
-        id: tx._id,
+        id: tx.id,
         type: 'transfer',
         from: tx.summary.from,
         to: tx.summary.to,
@@ -39,13 +39,13 @@ describe('GET /api/chain', () => {
   });
 
   it('shows only what is at or below the indexed head', async () => {
-    const api = await startTestApi({ fixture, seed: { withoutHead: true } });
+    // Blocks 21 … 30 are projected but for their head write: the head still says 20.
+    const api = await startTestApi({ fixture, headAt: 20 });
     try {
-      await api.store.write([{ op: 'put', collection: 'head', doc: { ...fixture.head, height: 20, txCount: 20 } }]);
       const { body } = await api.get<ChainOverview>('/api/chain');
       expect(body.localBlock).toBe(20);
       expect(body.blocks[0]!.height).toBe(20);
-      expect(body.transactions[0]!.id).toBe(fixture.txs[19]!._id);
+      expect(body.transactions[0]!.id).toBe(fixture.txs.filter((t) => t.height <= 20).at(-1)!.id);
     } finally {
       await api.close();
     }
@@ -68,6 +68,27 @@ describe('GET /api/chain', () => {
       now += 1;
       expect((await api.get<ChainOverview>('/api/chain')).body.mainnetBlock).toBe(32);
       expect(chain.calls.height).toBe(2);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('keeps asking the node when CLOCK_NOW_UNIX pins the data clock', async () => {
+    const chain = fakeChain(fixture, 31);
+    const api = await startTestApi({
+      fixture,
+      chain,
+      config: testConfig({ MAINNET_HEIGHT_CACHE_MS: '1', CLOCK_NOW_UNIX: '1700000000' }),
+    });
+    try {
+      expect((await api.get<ChainOverview>('/api/chain')).body.mainnetBlock).toBe(31);
+      chain.nodeHeight = 32;
+      // The cache lasts 1 ms of real time: ask until it has passed (a pinned cache clock never would).
+      const deadline = Date.now() + 2000;
+      let seen = 31;
+      while (seen !== 32 && Date.now() < deadline)
+        seen = (await api.get<ChainOverview>('/api/chain')).body.mainnetBlock;
+      expect(seen).toBe(32);
     } finally {
       await api.close();
     }

@@ -1,32 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
-import {
-  ALICE,
-  BOB,
-  address,
-  buildChain,
-  hash,
-  startTestApi,
-  tokenDoc,
-  walletDoc,
-  type TestApi,
-} from '../../testing/harness.ts';
+import { ALICE, address, buildChain, hash, startTestApi, type TestApi } from '../../testing/harness.ts';
 import { SearchResponse } from './schemas.ts';
 
-const fixture = buildChain(20);
 const NONE = { blocks: [], transactions: [], tokens: [], nfts: [] };
-const tokens = [
-  tokenDoc(0, 'Metacoin', 'MTC'),
-  tokenDoc(3, 'Gold Coin', 'GLD'),
-  tokenDoc(25, 'Silver', 'SLV'),
-  tokenDoc(26, 'Shiny', 'slv'),
-  tokenDoc(27, '12', 'TWELVE'),
-];
+/** An address that is also the name of token 40. */
+const NAMED = address('named');
+
+/**
+ * Blocks 1 … 19 of transfers from ALICE; block 20 registers tokens 0, 3, 25, 26, 27 and 40, creates
+ * the wallet NAMED, and holds a transaction whose id is block 6's hash.
+ */
+const fixture = buildChain(19);
+const BLOCK6 = fixture.blocks[5]!;
+fixture.block([
+  ...(
+    [
+      [0, 'Metacoin', 'MTC'],
+      [3, 'Gold Coin', 'GLD'],
+      [25, 'Silver', 'SLV'],
+      [26, 'Shiny', 'slv'],
+      [27, '12', 'TWELVE'],
+      [40, NAMED, 'ADDR'],
+    ] as const
+  ).map(([token, name, symbol]) => fixture.registerToken({ token, name, symbol, owner: ALICE, totalsupply: '1' })),
+  fixture.newWallet(NAMED),
+  { ...fixture.transfer({ from: ALICE, to: NAMED, amount: '1', token: 0 }), id: BLOCK6.hash },
+]);
 
 describe('GET /api/search', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({ fixture, seed: { tokens, wallets: [walletDoc(ALICE)] } });
+    api = await startTestApi({ fixture });
   });
   afterAll(() => api.close());
 
@@ -47,8 +52,8 @@ describe('GET /api/search', () => {
 
   it('redirects to the transaction when the query is its hash', async () => {
     const tx = fixture.txs[4]!;
-    expect(await search(tx._id)).toEqual({ redirect: `/tx/${tx._id}` });
-    expect(await search(tx._id.toUpperCase())).toEqual({ redirect: `/tx/${tx._id}` });
+    expect(await search(tx.id)).toEqual({ redirect: `/tx/${tx.id}` });
+    expect(await search(tx.id.toUpperCase())).toEqual({ redirect: `/tx/${tx.id}` });
   });
 
   it('redirects to the block by height when the query is a block hash', async () => {
@@ -60,7 +65,7 @@ describe('GET /api/search', () => {
   });
 
   it('matches nothing for a valid address that holds no wallet, or one whose checksum fails', async () => {
-    expect(await search(BOB)).toEqual(NONE);
+    expect(await search(address('carol'))).toEqual(NONE);
     expect(await search(`${ALICE.slice(0, -1)}0`)).toEqual(NONE);
   });
 
@@ -97,29 +102,21 @@ describe('GET /api/search', () => {
   });
 
   it('lists a block and a transaction that share a hash', async () => {
-    const tx = fixture.txs[0]!;
-    const block = fixture.blocks[5]!;
-    await api.store.write([{ op: 'put', collection: 'txs', doc: { ...tx, _id: block.hash } }]);
-    expect(await search(block.hash)).toEqual({
-      blocks: [{ height: 6, hash: block.hash }],
-      transactions: [{ id: block.hash, blockNum: tx.height }],
+    expect(await search(BLOCK6.hash)).toEqual({
+      blocks: [{ height: 6, hash: BLOCK6.hash }],
+      transactions: [{ id: BLOCK6.hash, blockNum: 20 }],
       tokens: [],
       nfts: [],
     });
   });
 
   it('puts an address that matched along with something else in an extra addresses list', async () => {
-    const named = address('named');
-    await api.store.write([
-      { op: 'put', collection: 'wallets', doc: walletDoc(named) },
-      { op: 'put', collection: 'tokens', doc: tokenDoc(40, named, 'ADDR') },
-    ]);
-    expect(await search(named)).toEqual({
+    expect(await search(NAMED)).toEqual({
       blocks: [],
       transactions: [],
-      tokens: [{ token: 40, name: named, symbol: 'ADDR' }],
+      tokens: [{ token: 40, name: NAMED, symbol: 'ADDR' }],
       nfts: [],
-      addresses: [{ address: named }],
+      addresses: [{ address: NAMED }],
     });
   });
 

@@ -1,7 +1,7 @@
 import { isAddress, parseNftId, type NftId } from '@mtc/domain';
-import type { TokenDoc } from '@mtc/read-models';
+import type { Models, TokenDoc } from '@mtc/read-models';
 import { z } from 'zod';
-import type { Head, ReadModels } from '../../context.ts';
+import type { Head } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import { SearchResponse, type SearchResults } from './schemas.ts';
 
@@ -38,7 +38,7 @@ interface Matches {
 }
 
 /** Every kind of thing `q` names, each looked up by an index (or by id). */
-async function findMatches(models: ReadModels, head: Head, q: string): Promise<Matches> {
+async function findMatches(models: Models, head: Head, q: string): Promise<Matches> {
   const number = DECIMAL.test(q) ? Number(q) : null;
   const hash = HEX64.test(q) ? q.toLowerCase() : null;
   const nftId = parseNftId(q);
@@ -81,7 +81,7 @@ async function findMatches(models: ReadModels, head: Head, q: string): Promise<M
  * NFTs have no read model yet, so no NFT id matches anything. When one exists, its lookup goes here
  * and the redirect and result list below already handle the match.
  */
-async function findNfts(_models: ReadModels, _id: NftId): Promise<SearchResults['nfts']> {
+async function findNfts(_models: Models, _id: NftId): Promise<SearchResults['nfts']> {
   return [];
 }
 

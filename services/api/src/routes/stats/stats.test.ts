@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
-import { dailyDoc, fakeCounters, startTestApi, testConfig } from '../../testing/harness.ts';
+import { ALICE, BOB, buildChain, fakeCounters, startTestApi, testConfig, type Chain } from '../../testing/harness.ts';
 import { TxStats } from './schemas.ts';
 import { statsDays } from './stats.ts';
 
@@ -8,6 +8,16 @@ import { statsDays } from './stats.ts';
 const NOW = Date.UTC(2024, 2, 10, 15, 30, 20);
 const NOW_S = NOW / 1000;
 const TODAY_UTC = Date.UTC(2024, 2, 10) / 1000;
+
+/** A chain with one block per [unix seconds, transfers], in that order. */
+function blocksAt(blocks: readonly (readonly [number, number])[]): Chain {
+  const chain = buildChain(0);
+  for (const [timestamp, count] of blocks) {
+    const txs = Array.from({ length: count }, () => chain.transfer({ from: ALICE, to: BOB, amount: '1', token: 0 }));
+    chain.block(txs, { timestamp });
+  }
+  return chain;
+}
 
 describe('statsDays', () => {
   it('ends with today in UTC when the offset is 0', () => {
@@ -26,11 +36,17 @@ describe('statsDays', () => {
 });
 
 describe('GET /api/tx-stats', () => {
-  const daily = [dailyDoc('2024-03-10', 7), dailyDoc('2024-03-08', 3), dailyDoc('2024-02-09', 99)];
+  /** 99 transactions on 2024-02-09 (outside 30 days), 3 on 03-08, 7 (in two blocks) on 03-10. */
+  const daily = blocksAt([
+    [Date.UTC(2024, 1, 9, 12) / 1000, 99],
+    [Date.UTC(2024, 2, 8, 23, 59) / 1000, 3],
+    [Date.UTC(2024, 2, 10, 0, 0) / 1000, 4],
+    [Date.UTC(2024, 2, 10, 15, 0) / 1000, 3],
+  ]);
 
   it('gives 30 days oldest first ending today, counting 0 for missing days, with the spec types', async () => {
     const counters = fakeCounters((from) => (from === TODAY_UTC ? 5 : 4));
-    const api = await startTestApi({ now: () => NOW, counters, seed: { daily } });
+    const api = await startTestApi({ now: () => NOW, counters, fixture: daily });
     try {
       const { status, body } = await api.get<TxStats>('/api/tx-stats');
       expect(status).toBe(200);
@@ -62,18 +78,34 @@ describe('GET /api/tx-stats', () => {
     }
   });
 
+  it('reads the clock CLOCK_NOW_UNIX pins', async () => {
+    const counters = fakeCounters();
+    const api = await startTestApi({ counters, config: testConfig({ CLOCK_NOW_UNIX: String(NOW_S) }) });
+    try {
+      const { body } = await api.get<TxStats>('/api/tx-stats?days=1');
+      expect(body.history).toEqual([{ date: '2024-03-10', count: 0 }]);
+      expect(counters.calls[0]).toEqual([TODAY_UTC, NOW_S + 60]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('uses the configured UTC offset for the days', async () => {
     const counters = fakeCounters();
     const api = await startTestApi({
       now: () => NOW,
       counters,
       config: testConfig({ STATS_UTC_OFFSET_MINUTES: '540' }),
-      seed: { daily: [dailyDoc('2024-03-11', 2)] },
+      // 15:10 UTC on the 10th is 00:10 on the 11th at UTC+9; 14:50 UTC is still the 10th there.
+      fixture: blocksAt([
+        [Date.UTC(2024, 2, 10, 14, 50) / 1000, 1],
+        [Date.UTC(2024, 2, 10, 15, 10) / 1000, 2],
+      ]),
     });
     try {
       const { body } = await api.get<TxStats>('/api/tx-stats?days=2');
       expect(body.history).toEqual([
-        { date: '2024-03-10', count: 0 },
+        { date: '2024-03-10', count: 1 },
         { date: '2024-03-11', count: 2 },
       ]);
       expect(counters.calls[0]).toEqual([Date.UTC(2024, 2, 10, 15) / 1000, NOW_S + 60]);

@@ -4,7 +4,7 @@ import { buildChain, hash, startTestApi, testConfig } from '../../testing/harnes
 import { TxTemplates } from './schemas.ts';
 
 const fixture = buildChain(5);
-const TX = fixture.txs[0]!._id;
+const TX = fixture.txs[0]!.id;
 
 describe('GET /api/tx/{id}/templates', () => {
   it('lists the configured templates with viewer urls, pro ones ending with the apikey placeholder', async () => {

@@ -1,41 +1,46 @@
-import type { RawEntry } from '@mtc/domain';
-import type { TxDoc } from '@mtc/read-models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
-import { ALICE, buildChain, fakeChain, hash, startTestApi, tokenDoc, type TestApi } from '../../testing/harness.ts';
+import { ALICE, buildChain, fakeChain, hash, startTestApi, type TestApi, type TxView } from '../../testing/harness.ts';
 import { RawTxResponse, TransactionsPage, TxDetailList, type TxListEntry } from './schemas.ts';
 
-/** 60 blocks with h % 3 transactions each: 60 listed transactions, tokens 0, 1, 2 in turn. */
+/**
+ * 60 blocks with h % 3 transfers each (seq 0 … 59, moving tokens 0, 1, 2 in turn), then block 61
+ * registering tokens 0 (MTC, 8 decimals) and 1 (GLD, 2 decimals): seq 60 and 61.
+ */
 const fixture = buildChain(60);
-const T = fixture.head.txCount;
-const bySeq = (seq: number): TxDoc => fixture.txs[seq]!;
-const tokens = [tokenDoc(0, 'Metacoin', 'MTC', 8), tokenDoc(1, 'Gold', 'GLD', 2)];
+fixture.block([
+  fixture.registerToken({ token: 0, name: 'Metacoin', symbol: 'MTC', decimal: 8, owner: ALICE, totalsupply: '1' }),
+  fixture.registerToken({ token: 1, name: 'Gold', symbol: 'GLD', decimal: 2, owner: ALICE, totalsupply: '1' }),
+]);
+const T = fixture.txCount;
+const bySeq = (seq: number): TxView => fixture.txs[seq]!;
 
 describe('GET /api/transactions', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({ fixture, seed: { tokens } });
+    api = await startTestApi({ fixture });
   });
   afterAll(() => api.close());
 
   it('lists the newest transactions by seq with the spec types', async () => {
-    expect(T).toBe(60);
+    expect(T).toBe(62);
     const { status, body } = await api.get<TransactionsPage>('/api/transactions?limit=5');
     expect(status).toBe(200);
     expect(TransactionsPage.parse(body)).toEqual(body);
-    expect(body.transactions.map((t) => t.id)).toEqual([59, 58, 57, 56, 55].map((s) => bySeq(s)._id));
-    expect(body).toMatchObject({ currentBlock: 60, page: 1, totalPages: 12 });
+    expect(body.transactions.map((t) => t.id)).toEqual([61, 60, 59, 58, 57].map((s) => bySeq(s).id));
+    expect(body).toMatchObject({ currentBlock: 61, page: 1, totalPages: 13 });
   });
 
   it('joins the token and uses the block timestamp as blockTs', async () => {
-    const { body } = await api.get<TransactionsPage>('/api/transactions?limit=3');
-    const tx = bySeq(59);
+    // Seq 58, 57, 56: transfers of tokens 1 (GLD), 0 (MTC) and 2 (not indexed).
+    const { body } = await api.get<TransactionsPage>('/api/transactions?page=2&limit=3');
+    const tx = bySeq(56);
     const block = fixture.blocks[tx.height - 1]!;
     expect(tx.timestamp).not.toBe(block.timestamp);
     const expected: TxListEntry = {
-      id: tx._id,
+      id: tx.id,
       type: 'transfer',
-      from: tx.summary.from,
+      from: ALICE,
       to: tx.summary.to,
       amount: '1000',
       token: '2',
@@ -45,9 +50,9 @@ describe('GET /api/transactions', () => {
       tokenName: '',
       tokenDecimal: 0,
     };
-    expect(body.transactions[0]).toEqual(expected);
-    expect(body.transactions[1]).toMatchObject({ token: '1', tokenSymbol: 'GLD', tokenName: 'Gold', tokenDecimal: 2 });
-    expect(body.transactions[2]).toMatchObject({
+    expect(body.transactions[2]).toEqual(expected);
+    expect(body.transactions[0]).toMatchObject({ token: '1', tokenSymbol: 'GLD', tokenName: 'Gold', tokenDecimal: 2 });
+    expect(body.transactions[1]).toMatchObject({
       token: '0',
       tokenSymbol: 'MTC',
       tokenName: 'Metacoin',
@@ -62,21 +67,21 @@ describe('GET /api/transactions', () => {
       { collection: 'tokens', method: 'getMany', args: [expect.arrayContaining(['0', '1', '2'])] },
     ]);
     expect(api.calls.filter((c) => c.collection === 'txs')).toEqual([
-      { collection: 'txs', method: 'find', args: [{ seq: { $gte: 0, $lt: 10 } }, { sort: [['seq', -1]], limit: 50 }] },
+      { collection: 'txs', method: 'find', args: [{ seq: { $gte: 0, $lt: 12 } }, { sort: [['seq', -1]], limit: 50 }] },
     ]);
   });
 
   it('returns seq range [T − p·limit, T − (p−1)·limit) on page p', async () => {
     const { body } = await api.get<TransactionsPage>('/api/transactions?page=2&limit=25');
-    expect(body.transactions.map((t) => t.id)).toEqual(Array.from({ length: 25 }, (_, i) => bySeq(34 - i)._id));
+    expect(body.transactions.map((t) => t.id)).toEqual(Array.from({ length: 25 }, (_, i) => bySeq(36 - i).id));
     const last = await api.get<TransactionsPage>('/api/transactions?page=3&limit=25');
-    expect(last.body.transactions.map((t) => t.id)).toEqual(Array.from({ length: 10 }, (_, i) => bySeq(9 - i)._id));
+    expect(last.body.transactions.map((t) => t.id)).toEqual(Array.from({ length: 12 }, (_, i) => bySeq(11 - i).id));
   });
 
   it('answers 200 with an empty list when the page is past the end', async () => {
     const { status, body } = await api.get('/api/transactions?page=4&limit=25');
     expect(status).toBe(200);
-    expect(body).toEqual({ transactions: [], currentBlock: 60, page: 4, totalPages: 3 });
+    expect(body).toEqual({ transactions: [], currentBlock: 61, page: 4, totalPages: 3 });
   });
 
   it('answers 400 for limit 51, page 0 and non-numeric paging', async () => {
@@ -89,14 +94,9 @@ describe('GET /api/transactions', () => {
 });
 
 describe('GET /api/tx/{id}', () => {
-  const tx = bySeq(10);
-  const blockHash = fixture.blocks[tx.height - 1]!.hash;
-
   /** A token registration as the node serves it: parameters is the token object, not an array. */
   const registerId = hash('tx:register');
-  const register: RawEntry = {
-    timestamp: 1_700_000_500,
-    id: registerId,
+  const register = {
     parameters: { token: 7, name: 'Seven', totalsupply: '100' },
     token: 7,
     type: 'tokenRegister',
@@ -104,35 +104,32 @@ describe('GET /api/tx/{id}', () => {
     datakey: 'TOKEN_DATA_7',
   };
   /** The lifecycle entry has only the first seven fields. */
-  const lifecycle: RawEntry = {
-    timestamp: 1_700_000_500,
-    id: registerId,
-    parameters: [1, { a: 'b' }, 'c'],
-    token: '',
-    type: 'Chaincode Install or Update',
-  };
-  const registerTx: TxDoc = { ...bySeq(0), _id: registerId, height: 1, entries: [register, lifecycle] };
+  const lifecycle = { parameters: [1, { a: 'b' }, 'c'], token: '', type: 'Chaincode Install or Update' };
+  /** 20 blocks of transfers, then block 21 with the odd transaction above. */
+  const detail = buildChain(20);
+  detail.block([{ ...detail.raw([register, lifecycle]), id: registerId }]);
+  const tx = detail.txs[10]!;
+  const blockHash = detail.blocks[tx.height - 1]!.hash;
 
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({ fixture, seed: { tokens } });
-    await api.store.write([{ op: 'put', collection: 'txs', doc: registerTx }]);
+    api = await startTestApi({ fixture: detail });
   });
   afterAll(() => api.close());
 
   it('serves one detail per entry with the spec types', async () => {
-    const { status, body, headers } = await api.get<TxDetailList>(`/api/tx/${tx._id}`);
+    const { status, body, headers } = await api.get<TxDetailList>(`/api/tx/${tx.id}`);
     expect(status).toBe(200);
     expect(TxDetailList.parse(body)).toEqual(body);
     expect(body).toHaveLength(2);
     const sender = tx.entries[1]!;
     expect(body[1]).toEqual({
-      id: tx._id,
+      id: tx.id,
       type: 'transfer',
       db_id: blockHash,
       db_sn: String(tx.height),
       token: '',
-      values: { tx_id: tx._id, job_type: 'transfer', jobdate: sender.timestamp, mrc402: null },
+      values: { tx_id: tx.id, job_type: 'transfer', jobdate: sender.timestamp, mrc402: null },
       address: ALICE,
       datakey: ALICE,
       timestamp: sender.timestamp,
@@ -144,12 +141,13 @@ describe('GET /api/tx/{id}', () => {
 
   it('fills what an entry lacks: block, strings, jobdate, mrc402 and parameters as strings', async () => {
     const { body } = await api.get<TxDetailList>(`/api/tx/${registerId}`);
-    const block1 = fixture.blocks[0]!.hash;
+    const block21 = detail.blocks[20]!;
+    const timestamp = block21.txs[0]!.timestamp;
     expect(body[0]).toEqual({
       id: registerId,
       type: 'tokenRegister',
-      db_id: block1,
-      db_sn: '1',
+      db_id: block21.hash,
+      db_sn: '21',
       token: '7',
       values: {
         tx_id: registerId,
@@ -159,13 +157,13 @@ describe('GET /api/tx/{id}', () => {
       },
       address: '',
       datakey: 'TOKEN_DATA_7',
-      timestamp: 1_700_000_500,
+      timestamp,
       parameters: [JSON.stringify({ token: 7, name: 'Seven', totalsupply: '100' })],
       validationCode: 0,
     });
     expect(body[1]).toMatchObject({
       type: 'Chaincode Install or Update',
-      values: { tx_id: registerId, job_type: 'Chaincode Install or Update', jobdate: 1_700_000_500, mrc402: null },
+      values: { tx_id: registerId, job_type: 'Chaincode Install or Update', jobdate: timestamp, mrc402: null },
       parameters: ['1', '{"a":"b"}', 'c'],
       address: '',
       datakey: '',
@@ -177,7 +175,7 @@ describe('GET /api/tx/{id}', () => {
     const missing = await api.get(`/api/tx/${hash('missing')}`);
     expect(missing.status).toBe(404);
     expect(ErrorBody.parse(missing.body).error.code).toBe('not_found');
-    for (const id of ['123', 'z'.repeat(64), `${tx._id}0`]) {
+    for (const id of ['123', 'z'.repeat(64), `${tx.id}0`]) {
       const res = await api.get(`/api/tx/${id}`);
       expect(res.status, id).toBe(400);
     }
@@ -190,10 +188,10 @@ describe('GET /api/rawtx/{id}', () => {
   it('serves the node transaction as is', async () => {
     const api = await startTestApi({ fixture });
     try {
-      const { status, body } = await api.get(`/api/rawtx/${tx._id}`);
+      const { status, body } = await api.get(`/api/rawtx/${tx.id}`);
       expect(status).toBe(200);
       expect(RawTxResponse.parse(body)).toEqual(body);
-      expect(body).toEqual({ transaction: fixture.rawTxs.get(tx._id) });
+      expect(body).toEqual({ transaction: fixture.rawTx(tx.id) });
     } finally {
       await api.close();
     }
@@ -205,7 +203,7 @@ describe('GET /api/rawtx/{id}', () => {
     try {
       expect((await api.get(`/api/rawtx/${hash('missing')}`)).status).toBe(404);
       chain.down = true;
-      const res = await api.get(`/api/rawtx/${tx._id}`);
+      const res = await api.get(`/api/rawtx/${tx.id}`);
       expect(res.status).toBe(503);
       expect(ErrorBody.parse(res.body).error.code).toBe('unavailable');
     } finally {

@@ -1,6 +1,5 @@
 import type { RawEntry } from '@mtc/domain';
-import type { TokenDoc, TxDoc } from '@mtc/read-models';
-import type { ReadModels } from '../../context.ts';
+import type { Models, TokenDoc, TxDoc } from '@mtc/read-models';
 import { notFound } from '../../errors.ts';
 import { fromNode } from '../../node-calls.ts';
 import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
@@ -9,7 +8,7 @@ import { defineRoute } from '../../route.ts';
 import { RawTxResponse, TransactionsPage, TxDetailList, type TxDetail, type TxSummary } from './schemas.ts';
 
 /** The newest `limit` transactions among the first `txCount` (by seq), newest first. */
-export async function latestTxs(models: ReadModels, txCount: number, limit: number): Promise<TxDoc[]> {
+export async function latestTxs(models: Models, txCount: number, limit: number): Promise<TxDoc[]> {
   if (txCount <= 0) return [];
   return models.txs.find({ seq: { $lt: txCount } }, { sort: [['seq', -1]], limit });
 }
@@ -18,7 +17,7 @@ export async function latestTxs(models: ReadModels, txCount: number, limit: numb
  * List rows for transactions. `blockTs` is the block's timestamp (the first transaction's time), which
  * can differ from the transaction's own; one getMany over the page's blocks fetches them.
  */
-export async function toTxSummaries(models: ReadModels, docs: readonly TxDoc[]): Promise<TxSummary[]> {
+export async function toTxSummaries(models: Models, docs: readonly TxDoc[]): Promise<TxSummary[]> {
   const heights = [...new Set(docs.map((d) => d.height))];
   const blocks = heights.length > 0 ? await models.blocks.getMany(heights.map(String)) : [];
   const blockTs = new Map(blocks.map((b) => [b.height, b.timestamp]));
@@ -37,7 +36,7 @@ export async function toTxSummaries(models: ReadModels, docs: readonly TxDoc[]):
 const TOKEN_ID = /^(0|[1-9][0-9]{0,15})$/;
 
 /** The tokens named by `summaries`, fetched with one getMany. */
-async function tokensOf(models: ReadModels, summaries: readonly TxSummary[]): Promise<Map<string, TokenDoc>> {
+async function tokensOf(models: Models, summaries: readonly TxSummary[]): Promise<Map<string, TokenDoc>> {
   const ids = [...new Set(summaries.map((s) => s.token).filter((t) => TOKEN_ID.test(t)))];
   const docs = ids.length > 0 ? await models.tokens.getMany(ids) : [];
   return new Map(docs.map((d) => [d._id, d]));

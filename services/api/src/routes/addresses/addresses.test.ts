@@ -1,0 +1,296 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../errors.ts';
+import { address, createChain, GENESIS_TS, startTestApi, type TestApi } from '../../testing/harness.ts';
+import {
+  CAROL,
+  DAVE,
+  LOCK_FAR,
+  LOCK_NEAR,
+  LOCK_PAST,
+  NOW,
+  OWNER,
+  tokenEconomy,
+  txTime,
+} from '../../testing/token-economy.ts';
+import { Address, AddressTxsPage, type AddressActivity, type AddressBalance } from './schemas.ts';
+
+const chain = tokenEconomy();
+const MTC = { tokenId: 0, tokenName: 'Metacoin', tokenSymbol: 'MTC', decimal: 8, image: '' };
+const GLD = { tokenId: 1, tokenName: 'Gold', tokenSymbol: 'GLD', decimal: 2, image: '/api/v1/token/1/image' };
+const SLV = { tokenId: 2, tokenName: 'Silver', tokenSymbol: 'SLV', decimal: 0, image: '' };
+const none = { saleamount: '0', auctionamount: '0', lockBalance: '0', locks: [] };
+/** An address with a valid checksum that no transaction ever wrote. */
+const STRANGER = address('stranger');
+
+describe('GET /api/address/{id}', () => {
+  let now = NOW * 1000;
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ fixture: chain, now: () => now });
+  });
+  afterAll(() => api.close());
+
+  it('serves the wallet with one balance per token, locks being the entries still ahead of now', async () => {
+    now = NOW * 1000;
+    const { status, body, headers } = await api.get<Address>(`/api/address/${CAROL}`);
+    expect(status).toBe(200);
+    expect(Address.parse(body)).toEqual(body);
+    const expected: Address = {
+      address: CAROL,
+      regdate: GENESIS_TS + 60,
+      addinfo: 'carol memo',
+      balances: [
+        { ...MTC, ...none, balance: '0' },
+        {
+          ...GLD,
+          balance: '3250',
+          saleamount: '0',
+          auctionamount: '0',
+          lockBalance: '3250',
+          locks: [
+            { amount: '3000', unlockdate: LOCK_FAR },
+            { amount: '250', unlockdate: LOCK_NEAR },
+          ],
+        },
+        // Silver's image is "" in this economy.
+        { ...SLV, balance: '450', saleamount: '0', auctionamount: '50', lockBalance: '0', locks: [] },
+      ],
+      nfts: [],
+    };
+    expect(body).toEqual(expected);
+    expect(headers.get('cache-control')).toBe('public, max-age=2');
+  });
+
+  it('counts an expired lock in balance but not in lockBalance', async () => {
+    now = NOW * 1000;
+    const { body } = await api.get<Address>(`/api/address/${DAVE}`);
+    const expected: AddressBalance[] = [
+      { ...MTC, ...none, balance: '100' },
+      { ...GLD, ...none, balance: '1010' },
+    ];
+    expect(body.balances).toEqual(expected);
+    expect(LOCK_PAST).toBeLessThan(NOW);
+  });
+
+  it('moves a lock out of lockBalance once the clock passes its unlock date', async () => {
+    now = (LOCK_NEAR + 1) * 1000;
+    const { body } = await api.get<Address>(`/api/address/${CAROL}`);
+    expect(body.balances[1]).toMatchObject({
+      balance: '3250',
+      lockBalance: '3000',
+      locks: [{ amount: '3000', unlockdate: LOCK_FAR }],
+    });
+    now = LOCK_FAR * 1000;
+    expect((await api.get<Address>(`/api/address/${CAROL}`)).body.balances[1]).toMatchObject({
+      balance: '3250',
+      lockBalance: '0',
+      locks: [],
+    });
+  });
+
+  it('shows sale escrow apart from balance', async () => {
+    now = NOW * 1000;
+    const { body } = await api.get<Address>(`/api/address/${OWNER}`);
+    expect(body.balances).toEqual([
+      { ...MTC, ...none, balance: '999900' },
+      { ...GLD, ...none, balance: '5720', saleamount: '300' },
+    ]);
+  });
+
+  it('sums escrow as written, negative after an auction is cancelled the chaincode way', async () => {
+    // The chaincode's mrc010unauction gives the 40 back but takes them from saleamount (§7.4).
+    const seller = address('seller');
+    const quirk = createChain();
+    quirk.block([quirk.newWallet(seller)]);
+    quirk.block([
+      quirk.registerToken({
+        token: 0,
+        name: 'Metacoin',
+        symbol: 'MTC',
+        owner: seller,
+        totalsupply: '100',
+        reserve: [{ address: seller, value: '100' }],
+      }),
+    ]);
+    quirk.block([quirk.auction({ seller, token: 0, amount: '40', startPrice: '1' })]);
+    quirk.block([quirk.unauction({ seller, token: 0, amount: '40' })]);
+    const quirkApi = await startTestApi({ fixture: quirk });
+    try {
+      const { status, body } = await quirkApi.get<Address>(`/api/address/${seller}`);
+      expect(status).toBe(200);
+      expect(Address.parse(body)).toEqual(body);
+      expect(body.balances).toEqual([{ ...MTC, ...none, balance: '100', saleamount: '-40', auctionamount: '40' }]);
+    } finally {
+      await quirkApi.close();
+    }
+  });
+
+  it('reads the tokens of all balances with one getMany', async () => {
+    api.calls.length = 0;
+    await api.get(`/api/address/${CAROL}`);
+    expect(api.calls.filter((c) => c.collection === 'tokens')).toEqual([
+      { collection: 'tokens', method: 'getMany', args: [['0', '1', '2']] },
+    ]);
+  });
+
+  it('answers 404 for a valid address with no wallet', async () => {
+    const res = await api.get(`/api/address/${STRANGER}`);
+    expect(res.status).toBe(404);
+    expect(ErrorBody.parse(res.body).error.code).toBe('not_found');
+  });
+
+  it('answers 400 for an id that is not an address or whose checksum fails', async () => {
+    const badChecksum = `${CAROL.slice(0, -1)}${CAROL.endsWith('0') ? '1' : '0'}`;
+    for (const id of [badChecksum, 'MTshort', CAROL.toLowerCase(), `${CAROL}0`, '12345']) {
+      const res = await api.get(`/api/address/${id}`);
+      expect(res.status, id).toBe(400);
+      const { error } = ErrorBody.parse(res.body);
+      expect(error.code).toBe('bad_request');
+      expect(error.message).toContain('path.id');
+    }
+  });
+});
+
+describe('GET /api/address/{id}/txs', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ fixture: chain, now: () => NOW * 1000 });
+  });
+  afterAll(() => api.close());
+
+  const tx = (h: number, i = 0): string => chain.events[h - 1]!.txs[i]!.id;
+  const row = (over: Partial<AddressActivity>): AddressActivity => ({
+    job_type: '',
+    jobdate: 0,
+    tx_id: '',
+    db_sn: '',
+    summary: '',
+    from: '',
+    to: '',
+    amount: '0',
+    tokenName: '',
+    tokenSymbol: '',
+    parentName: '',
+    ...over,
+  });
+
+  /**
+   * CAROL's wallet was written 5 times: created (block 1), reserved 3000 GLD (block 3), reserved
+   * 500 SLV as its owner (block 4), received 250 GLD (block 5), auctioned 50 SLV (block 8).
+   */
+  it('lists the writes of the wallet newest first with the spec types', async () => {
+    const { status, body } = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2`);
+    expect(status).toBe(200);
+    expect(AddressTxsPage.parse(body)).toEqual(body);
+    expect(body).toMatchObject({ total: 5, page: 1, limit: 2 });
+    expect(body.data.map((r) => r.job_type)).toEqual(['mrc010auction', 'receive']);
+    expect(body.data[0]).toMatchObject({
+      tx_id: tx(8, 1),
+      db_sn: '8',
+      jobdate: txTime(8, 1),
+      from: CAROL,
+      amount: '50',
+      tokenName: 'Silver',
+      tokenSymbol: 'SLV',
+      parentName: '',
+    });
+    expect(body.data[1]).toEqual(
+      row({
+        job_type: 'receive',
+        jobdate: txTime(5, 0),
+        tx_id: tx(5, 0),
+        db_sn: '5',
+        summary: 'Receive',
+        from: OWNER,
+        to: CAROL,
+        amount: '250',
+        tokenName: 'Gold',
+        tokenSymbol: 'GLD',
+      }),
+    );
+    expect(body.data[1]).not.toHaveProperty('nftId');
+  });
+
+  it('pages back to the creation of the wallet', async () => {
+    const page2 = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2&page=2`);
+    expect(page2.body.data).toEqual([
+      row({
+        job_type: 'token_reserve',
+        jobdate: txTime(4),
+        tx_id: tx(4),
+        db_sn: '4',
+        summary: 'Token reserve',
+        from: CAROL,
+        to: CAROL,
+        amount: '500',
+        tokenName: 'Silver',
+        tokenSymbol: 'SLV',
+      }),
+      row({
+        job_type: 'token_reserve',
+        jobdate: txTime(3),
+        tx_id: tx(3),
+        db_sn: '3',
+        summary: 'Token reserve',
+        from: OWNER,
+        to: CAROL,
+        amount: '3000',
+        tokenName: 'Gold',
+        tokenSymbol: 'GLD',
+      }),
+    ]);
+    const page3 = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2&page=3`);
+    expect(page3.body).toEqual({
+      total: 5,
+      page: 3,
+      limit: 2,
+      data: [
+        row({
+          job_type: 'NewWallet',
+          jobdate: txTime(1, 1),
+          tx_id: tx(1, 1),
+          db_sn: '1',
+          summary: 'New wallet',
+          to: CAROL,
+        }),
+      ],
+    });
+    const past = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2&page=4`);
+    expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [] });
+  });
+
+  it('reads the total from the counter and the page as one range of row numbers', async () => {
+    api.calls.length = 0;
+    await api.get(`/api/address/${CAROL}/txs?limit=2&page=2`);
+    expect(api.calls.filter((c) => c.collection === 'series_counters')).toEqual([
+      { collection: 'series_counters', method: 'get', args: [`address_txs:${CAROL}`] },
+    ]);
+    expect(api.calls.filter((c) => c.collection === 'address_txs')).toEqual([
+      {
+        collection: 'address_txs',
+        method: 'find',
+        args: [
+          { key: CAROL, n: { $gt: 1, $lte: 3 } },
+          { sort: [['n', -1]], limit: 2 },
+        ],
+      },
+    ]);
+    expect(api.calls.some((c) => c.method === 'count')).toBe(false);
+  });
+
+  it('answers 404 for a valid address with no wallet and 400 for a malformed one', async () => {
+    const missing = await api.get(`/api/address/${STRANGER}/txs`);
+    expect(missing.status).toBe(404);
+    expect(ErrorBody.parse(missing.body).error.code).toBe('not_found');
+    expect((await api.get('/api/address/MTnope/txs')).status).toBe(400);
+  });
+
+  it('accepts limit 100 and answers 400 for limit 101, page 0 and non-numbers', async () => {
+    expect((await api.get(`/api/address/${CAROL}/txs?limit=100`)).status).toBe(200);
+    for (const q of ['limit=101', 'limit=0', 'page=0', 'page=-1', 'limit=ten', 'page=1.5']) {
+      const res = await api.get(`/api/address/${CAROL}/txs?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(ErrorBody.parse(res.body).error.message, q).toContain(`query.${q.split('=')[0]}`);
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import { parseAmount, type BalanceEntry } from '@mtc/domain';
+import { addressTxs, seriesPage, seriesTotal, type Models, type TokenDoc, type WalletDoc } from '@mtc/read-models';
+import { notFound } from '../../errors.ts';
+import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
+import { AddressParams } from '../../params.ts';
+import { defineRoute } from '../../route.ts';
+import { tokenImagePath } from '../tokens/tokens.ts';
+import { Address, AddressTxsPage, type AddressBalance } from './schemas.ts';
+
+async function requireWallet(models: Models, address: string): Promise<WalletDoc> {
+  const wallet = await models.wallets.get(address);
+  if (!wallet) throw notFound(`address ${address} not found`);
+  return wallet;
+}
+
+/** The tokens `ids` names, with one getMany. */
+async function tokensById(models: Models, ids: Iterable<number>): Promise<Map<number, TokenDoc>> {
+  const wanted = [...new Set(ids)].map(String);
+  const docs = wanted.length > 0 ? await models.tokens.getMany(wanted) : [];
+  return new Map(docs.map((d) => [d.token, d]));
+}
+
+/**
+ * An amount of a balance entry as written. Balances are never negative, but escrow can be: the
+ * chaincode's `mrc010unauction` lowers saleamount by what it returns from the auction
+ * (metacoin-chain.md §7.4), and the entry keeps what it wrote. "" reads as 0.
+ */
+function escrowAmount(value: string): bigint {
+  return value.startsWith('-') ? -parseAmount(value.slice(1)) : parseAmount(value);
+}
+
+/**
+ * A wallet's MRC-010 balances, one per token it has entries of, ascending token id (the chain keeps
+ * a wallet's token-0 entry even at zero, so token 0 is listed even when the wallet holds none).
+ * `balance` sums every entry of the token, locked ones included; an entry is locked while its
+ * unlock date is ahead of `now` (unix seconds), and `lockBalance`/`locks` are those entries (the
+ * non-empty ones, as in the holder rows). Sale and auction escrow are apart from `balance`.
+ */
+export function walletBalances(
+  balances: readonly BalanceEntry[],
+  tokens: ReadonlyMap<number, TokenDoc>,
+  now: number,
+): AddressBalance[] {
+  const byToken = new Map<number, BalanceEntry[]>();
+  for (const e of balances) {
+    const list = byToken.get(e.token);
+    if (list) list.push(e);
+    else byToken.set(e.token, [e]);
+  }
+  const sum = (entries: readonly BalanceEntry[], field: 'balance' | 'saleamount' | 'auctionamount') =>
+    entries.reduce((total, e) => total + escrowAmount(e[field]), 0n).toString();
+  return [...byToken.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([tokenId, entries]) => {
+      const token = tokens.get(tokenId);
+      const locked = entries.filter((e) => e.unlockdate > now && parseAmount(e.balance) > 0n);
+      return {
+        tokenId,
+        tokenName: token?.name ?? '',
+        tokenSymbol: token?.symbol ?? '',
+        decimal: token?.decimal ?? 0,
+        image: token?.hasImage ? tokenImagePath(tokenId) : '',
+        balance: sum(entries, 'balance'),
+        saleamount: sum(entries, 'saleamount'),
+        auctionamount: sum(entries, 'auctionamount'),
+        lockBalance: sum(locked, 'balance'),
+        locks: locked.map((e) => ({ amount: e.balance, unlockdate: e.unlockdate })),
+      };
+    });
+}
+
+export const addressRoute = defineRoute({
+  path: '/api/address/{id}',
+  operationId: 'getAddress',
+  tag: 'addresses',
+  summary: 'A wallet: registration, memo and MRC-010 balances',
+  description:
+    "balances has one entry per token the wallet has balance entries of (token 0 included at zero), ascending token id. balance sums the token's entries, locked ones included; saleamount and auctionamount are the DEX escrow, apart from balance; lockBalance and locks are the entries whose unlock date is still ahead now. 400 when the id is not a valid address (checksum included), 404 when no such wallet is indexed.",
+  params: AddressParams,
+  response: Address,
+  errors: [400, 404],
+  cache: 'head',
+  async handle({ params }, app) {
+    const wallet = await requireWallet(app.models, params.id);
+    const tokens = await tokensById(
+      app.models,
+      wallet.balances.map((b) => b.token),
+    );
+    return {
+      address: wallet._id,
+      regdate: wallet.regdate,
+      addinfo: wallet.addinfo,
+      balances: walletBalances(wallet.balances, tokens, Math.floor(app.now() / 1000)),
+      nfts: [],
+    };
+  },
+});
+
+export const addressTxsRoute = defineRoute({
+  path: '/api/address/{id}/txs',
+  operationId: 'listAddressTxs',
+  tag: 'addresses',
+  summary: "A wallet's activity, newest first",
+  description: `One entry per write of the wallet by a valid transaction. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. limit is at most ${MAX_LIST_LIMIT}. 404 when no such wallet is indexed.`,
+  params: AddressParams,
+  query: NewestFirstPaging,
+  response: AddressTxsPage,
+  errors: [400, 404],
+  cache: 'head',
+  async handle({ params, query }, app) {
+    const [, total] = await Promise.all([
+      requireWallet(app.models, params.id),
+      seriesTotal(app.models.seriesCounters, addressTxs, params.id),
+    ]);
+    const rows = await seriesPage(app.models.addressTxs, params.id, total, query.page, query.limit);
+    const tokens = await tokensById(
+      app.models,
+      rows.flatMap((r) => (r.tokenId === null ? [] : [r.tokenId])),
+    );
+    return {
+      total,
+      page: query.page,
+      limit: query.limit,
+      data: rows.map((r) => {
+        const token = r.tokenId === null ? undefined : tokens.get(r.tokenId);
+        return {
+          job_type: r.jobType,
+          jobdate: r.jobdate,
+          tx_id: r.txId,
+          db_sn: String(r.height),
+          summary: r.summary,
+          from: r.from,
+          to: r.to,
+          amount: r.amount,
+          tokenName: token?.name ?? '',
+          tokenSymbol: token?.symbol ?? '',
+          parentName: '',
+        };
+      }),
+    };
+  },
+});

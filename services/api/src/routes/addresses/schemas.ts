@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { TokenLock } from '../tokens/schemas.ts';
+
+/** Response bodies of the address routes; each export is an OpenAPI component of the same name. */
+
+const amount = (what: string) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)$/)
+    .describe(what);
+
+/** Escrow as the chain wrote it: its `mrc010unauction` takes the returned amount from saleamount (metacoin-chain.md §7.4). */
+const escrow = (what: string) =>
+  z
+    .string()
+    .regex(/^(0|-?[1-9][0-9]*)$/)
+    .describe(
+      `${what} Summed as written, so it can be negative: the chaincode cancels an auction by lowering saleamount (auctionamount stays).`,
+    );
+
+export const AddressBalance = z.object({
+  tokenId: z.int(),
+  tokenName: z.string().describe("'' when the token is not indexed."),
+  tokenSymbol: z.string().describe("'' when the token is not indexed."),
+  decimal: z.int().describe('0 when the token is not indexed.'),
+  image: z.string().describe("Path of the token's image endpoint when it has an image, else ''."),
+  balance: amount("Sum of the wallet's entries of the token, locked ones included (sale and auction escrow apart)."),
+  saleamount: escrow('Held in MRC-010 sell orders.'),
+  auctionamount: escrow('Held in MRC-010 auctions.'),
+  lockBalance: amount('The part of balance whose unlock date is still ahead.'),
+  locks: z.array(TokenLock).describe('The entries still locked, in wallet order.'),
+});
+export type AddressBalance = z.infer<typeof AddressBalance>;
+
+export const NftHolding = z.object({
+  id: z.string(),
+  name: z.string(),
+  image: z.string(),
+  balance: z.string(),
+  saleamount: z.string(),
+  auctionamount: z.string(),
+  parent: z.string().describe('Collection id.'),
+  parentName: z.string(),
+});
+export type NftHolding = z.infer<typeof NftHolding>;
+
+export const Address = z.object({
+  address: z.string(),
+  regdate: z.int().describe('Wallet creation, unix seconds.'),
+  addinfo: z.string().describe('The wallet’s free memo.'),
+  balances: z
+    .array(AddressBalance)
+    .describe('One entry per token the wallet has balance entries of, ascending token id; token 0 included at zero.'),
+  nfts: z.array(NftHolding).describe('NFT holdings: empty until NFTs are indexed.'),
+});
+export type Address = z.infer<typeof Address>;
+
+export const AddressActivity = z.object({
+  job_type: z.string().describe('The entry type that wrote the wallet, e.g. transfer, receive, tokenRegister.'),
+  jobdate: z.int().describe("The written record's jobdate (the peer's clock), unix seconds."),
+  tx_id: z.string(),
+  db_sn: z.string().describe('Block height, as a decimal string.'),
+  summary: z.string().describe('A short label of the entry, e.g. Transfer, Receive, Token reserve.'),
+  from: z.string(),
+  to: z.string(),
+  amount: amount("In the smallest unit of the entry's token; '0' when it moves nothing."),
+  nftId: z.string().optional().describe('Present for NFT activity only.'),
+  tokenName: z.string().describe("'' when the entry names no indexed token."),
+  tokenSymbol: z.string().describe("'' when the entry names no indexed token."),
+  parentName: z.string().describe("The NFT's collection name; '' for fungible activity."),
+});
+export type AddressActivity = z.infer<typeof AddressActivity>;
+
+export const AddressTxsPage = z.object({
+  total: z.int(),
+  page: z.int(),
+  limit: z.int(),
+  data: z.array(AddressActivity).describe('Newest first.'),
+});
+export type AddressTxsPage = z.infer<typeof AddressTxsPage>;

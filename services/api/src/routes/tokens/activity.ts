@@ -1,0 +1,81 @@
+import { seriesPage, seriesTotal, tokenHistory, tokenTxs } from '@mtc/read-models';
+import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
+import { TokenIdParams } from '../../params.ts';
+import { defineRoute } from '../../route.ts';
+import { TOKEN_EVENT_LABELS, TokenHistory, TokenTxsPage } from './schemas.ts';
+import { requireToken } from './tokens.ts';
+
+export const tokenTxsRoute = defineRoute({
+  path: '/api/token/{id}/txs',
+  operationId: 'listTokenTxs',
+  tag: 'tokens',
+  summary: "A token's activity, newest first",
+  description: `Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. limit is at most ${MAX_LIST_LIMIT}.`,
+  params: TokenIdParams,
+  query: NewestFirstPaging,
+  response: TokenTxsPage,
+  errors: [400, 404],
+  cache: 'head',
+  async handle({ params, query }, app) {
+    const key = String(params.id);
+    const [token, total] = await Promise.all([
+      requireToken(app.models, params.id),
+      seriesTotal(app.models.seriesCounters, tokenTxs, key),
+    ]);
+    const rows = await seriesPage(app.models.tokenTxs, key, total, query.page, query.limit);
+    return {
+      owner: token.owner,
+      total,
+      page: query.page,
+      limit: query.limit,
+      data: rows.map((r) => ({
+        type: r.type,
+        from: r.from,
+        to: r.to,
+        amount: r.amount,
+        token: String(r.token),
+        timestamp: r.timestamp,
+        tx_id: r.txId,
+        block_sn: r.height,
+        recipients: r.recipients.map(({ to, amount }) => ({ to, amount })),
+        memo: r.memo,
+      })),
+    };
+  },
+});
+
+export const tokenHistoryRoute = defineRoute({
+  path: '/api/token/{id}/history',
+  operationId: 'getTokenHistory',
+  tag: 'tokens',
+  summary: "A token's lifecycle: creation, reserves, mints and burns, oldest first",
+  description:
+    "tx_type is 'Token create', 'Token reserve', 'Token mint' or 'Token burn'; to_addr is '-' when the event has no recipient (create, burn). Not paged: a token has few such events.",
+  params: TokenIdParams,
+  response: TokenHistory,
+  errors: [400, 404],
+  cache: 'head',
+  async handle({ params }, app) {
+    const key = String(params.id);
+    const [, total] = await Promise.all([
+      requireToken(app.models, params.id),
+      seriesTotal(app.models.seriesCounters, tokenHistory, key),
+    ]);
+    // Up to the counter: rows past it belong to a batch whose counters are not written yet.
+    const rows = total > 0 ? await app.models.tokenHistory.find({ key, n: { $lte: total } }, { sort: [['n', 1]] }) : [];
+    return {
+      token_id: params.id,
+      total,
+      events: rows.map((r) => ({
+        tx_id: r.txId,
+        tx_type: TOKEN_EVENT_LABELS[r.type],
+        from_addr: r.from,
+        to_addr: r.to === '' ? '-' : r.to,
+        amount: r.amount,
+        block_sn: r.height,
+        timestamp: r.timestamp,
+        memo: r.memo,
+      })),
+    };
+  },
+});

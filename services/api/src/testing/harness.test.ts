@@ -1,0 +1,41 @@
+import { createMemoryReadStore } from '@mtc/adapters';
+import { dumpReadModels, READ_MODELS } from '@mtc/read-models';
+import { describe, expect, it } from 'vitest';
+import { ALICE, BOB, projectChain } from './harness.ts';
+import { tokenEconomy } from './token-economy.ts';
+
+describe('projectChain', () => {
+  it('fills every read model of the registry from events, so no API test reads a model no projection writes', async () => {
+    const store = createMemoryReadStore();
+    await projectChain(store, tokenEconomy());
+    const { counts } = await dumpReadModels(store);
+    const empty = Object.values(READ_MODELS)
+      .map((m) => m.name)
+      .filter((name) => !counts[name]);
+    expect(empty).toEqual([]);
+  });
+
+  it('changes nothing when the same chain is projected again, and adds what was appended', async () => {
+    const chain = tokenEconomy();
+    const store = createMemoryReadStore();
+    await projectChain(store, chain);
+    const once = await dumpReadModels(store);
+    await projectChain(store, chain);
+    expect(await dumpReadModels(store)).toEqual(once);
+
+    chain.openWallet(ALICE, [{ token: 0, balance: '5' }]);
+    chain.openWallet(BOB, [{ token: 0, balance: '0' }]);
+    chain.block([chain.transfer({ from: ALICE, to: BOB, amount: '5', token: 0 })]);
+    await projectChain(store, chain);
+    const after = await dumpReadModels(store);
+    expect(after.counts['blocks']).toBe(once.counts['blocks']! + 1);
+    expect(after.counts['holders']).toBe(once.counts['holders']! + 1);
+  });
+
+  it('leaves the head below blocks projected without their head write', async () => {
+    const store = createMemoryReadStore();
+    await projectChain(store, tokenEconomy(), { headAt: 4 });
+    expect(await store.collection('head').get('indexed')).toMatchObject({ height: 4 });
+    expect(await store.collection('blocks').count()).toBe(9);
+  });
+});
