@@ -37,6 +37,8 @@ export const AdapterConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,60}$/)
     .default('mtc_explorer'),
+  /** Bulk writes one store call may run at once (8 suits MongoDB; the FerretDB stand-in needs 1). */
+  MONGO_WRITE_LANES: z.coerce.number().int().min(1).max(32).default(1),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
@@ -81,7 +83,12 @@ export async function openEventLog(config: AdapterConfig, logger?: Logger): Prom
 }
 
 export async function openReadStore(config: AdapterConfig): Promise<ReadStore> {
-  if (config.MONGO_URL) return createMongoReadStore({ url: config.MONGO_URL, database: config.MONGO_DATABASE });
+  if (config.MONGO_URL)
+    return createMongoReadStore({
+      url: config.MONGO_URL,
+      database: config.MONGO_DATABASE,
+      writeLanes: config.MONGO_WRITE_LANES,
+    });
   await mkdir(resolve(config.DATA_DIR), { recursive: true });
   return createSqliteReadStore({ path: join(resolve(config.DATA_DIR), 'read-models.sqlite') });
 }

@@ -25,6 +25,13 @@ import type {
 export interface MongoReadStoreOptions {
   url: string;
   database: string;
+  /**
+   * Bulk calls one `write` may have in flight (lanes by collection and id hash, each in order).
+   * A real MongoDB gains about threefold from 8; the FerretDB 1.x stand-in can deadlock for good
+   * under concurrent bulk writes (all its PostgreSQL sessions idle in ClientRead), so the default
+   * is 1 until the stand-in question is settled.
+   */
+  writeLanes?: number;
 }
 
 const DUPLICATE_KEY = 11000;
@@ -41,6 +48,7 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
   });
   await client.connect();
   const db: Db = client.db(options.database);
+  const writeLanes = Math.max(1, Math.trunc(options.writeLanes ?? 1));
 
   const collection = <T extends Doc = AnyDoc>(name: string): Collection<T> => {
     const c = db.collection<Stored>(name);
@@ -77,11 +85,11 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
     collection,
     async write(writes: readonly Write[]) {
       // Lanes run side by side; each keeps its writes in order (see `lanes`).
-      const queue = lanes(writes);
+      const queue = lanes(writes, writeLanes);
       const worker = async (): Promise<void> => {
         for (let lane = queue.shift(); lane; lane = queue.shift()) await bulkInOrder(db, lane.collection, lane.ops);
       };
-      await Promise.all(Array.from({ length: Math.min(LANES, queue.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(writeLanes, queue.length) }, worker));
     },
     async drop() {
       await db.dropDatabase();
@@ -108,30 +116,26 @@ function toSort(sort: SortSpec | undefined): Record<string, 1 | -1> {
   return Object.fromEntries(sort.map(([f, d]) => [f, d]));
 }
 
-/**
- * Bulk calls in flight at once per `write`. The port promises order per document only, so writes
- * are split by collection and by a hash of the document id into lanes that run concurrently, each
- * in its own order: the stand-in's throughput grows about threefold with eight (FerretDB 1.24 on
- * PostgreSQL; a real MongoDB too), well inside the client pool.
- */
-const LANES = 8;
-
 function docId(w: Write): string {
   return w.op === 'put' || w.op === 'putIfNewer' ? w.doc._id : w.id;
 }
 
 /** FNV-1a: a cheap, stable spread of ids over lanes. */
-function laneOf(id: string): number {
+function laneOf(id: string, lanes: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % LANES;
+  return (h >>> 0) % lanes;
 }
 
-/** The writes grouped by (collection, lane of the id), each group in the order given. */
-function lanes(writes: readonly Write[]): { collection: string; ops: Op[] }[] {
+/**
+ * The writes grouped by collection and, with several lanes, by a hash of the document id, each
+ * group in the order given: the port promises order per document only.
+ */
+function lanes(writes: readonly Write[], count: number): { collection: string; ops: Op[] }[] {
+  if (count === 1) return runsByCollection(writes);
   const groups = new Map<string, { collection: string; ops: Op[] }>();
   for (const w of writes) {
-    const key = `${laneOf(docId(w))}\u0000${w.collection}`;
+    const key = `${laneOf(docId(w), count)}\u0000${w.collection}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { collection: w.collection, ops: [] }));
     g.ops.push(toOperation(w));
@@ -165,7 +169,18 @@ function toOperation(w: Write): Op {
  * PostgreSQL deadlocked for good on one 1,000-document insert), and a real MongoDB gains little
  * from bigger calls at these document sizes.
  */
-const BULK_CHUNK = 200;
+const BULK_CHUNK = 100;
+
+/** Consecutive writes to the same collection, in order: one lane. */
+function runsByCollection(writes: readonly Write[]): { collection: string; ops: Op[] }[] {
+  const runs: { collection: string; ops: Op[] }[] = [];
+  for (const w of writes) {
+    const last = runs.at(-1);
+    if (last && last.collection === w.collection) last.ops.push(toOperation(w));
+    else runs.push({ collection: w.collection, ops: [toOperation(w)] });
+  }
+  return runs;
+}
 
 async function bulkInOrder(db: Db, name: string, ops: Op[]): Promise<void> {
   let from = 0;
