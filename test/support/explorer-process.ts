@@ -5,8 +5,13 @@ export interface ExplorerProcess extends ServiceProcess {
   apiUrl: string;
 }
 
-export async function spawnExplorer(env: Record<string, string>, timeoutMs = 60_000): Promise<ExplorerProcess> {
-  const service = spawnService('services/explorer/src/main.ts', { PORT: '0', ...env });
+export async function spawnExplorer(
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<ExplorerProcess> {
+  // Embedded adapters unless the caller names servers, whatever this process has configured.
+  const embedded = { KAFKA_BROKERS: undefined, MONGO_URL: undefined, REDIS_URL: undefined };
+  const service = spawnService('services/explorer/src/main.ts', { PORT: '0', ...embedded, ...env });
   const [, apiUrl] = await waitForOutput(service, /Explorer API: (http:\/\/\S+)\/api\/chain/, timeoutMs);
   return { ...service, apiUrl: apiUrl! };
 }

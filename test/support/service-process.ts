@@ -12,11 +12,17 @@ export interface ServiceProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export function spawnService(main: string, env: Record<string, string>): ServiceProcess {
+/**
+ * `env` adds to this process's environment; a key set to `undefined` is removed from it (e.g. the
+ * server addresses, to run a service on the embedded adapters while the servers are configured).
+ */
+export function spawnService(main: string, env: Record<string, string | undefined>): ServiceProcess {
+  const merged: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'warn', ...env };
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   const child = spawn(
     process.execPath,
     ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', main],
-    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
