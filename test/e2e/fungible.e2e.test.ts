@@ -80,7 +80,20 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
       600_000,
       250,
     );
-  }, 620_000);
+    // The state topic (wallets, tokens) is projected alongside the block topic and may trail the
+    // head: wait until the store holds every wallet as the chain does.
+    const store = createSqliteReadStore({ path: join(dataDir, 'read-models.sqlite') });
+    try {
+      await waitFor(
+        'the wallets to match the chain',
+        async () => ((await walletMismatches(store, devnet)).length === 0 ? true : undefined),
+        120_000,
+        500,
+      ).catch(() => undefined);
+    } finally {
+      await store.close();
+    }
+  }, 760_000);
 
   it('keeps every wallet record field as the chain wrote it (registration, memo, entries, MRC-402 map)', async () => {
     const store = createSqliteReadStore({ path: join(dataDir, 'read-models.sqlite') });
