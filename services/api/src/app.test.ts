@@ -57,7 +57,7 @@ describe('createApiApp', () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
       expect(res.headers.get('x-indexed-height'), path).toBe('12');
-      expect(res.headers.get('cache-control'), path).toMatch(/^public, max-age=\d+$/);
+      expect(res.headers.get('cache-control'), path).toMatch(/^public, max-age=\d+(, immutable)?$/);
     }
   });
 

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { openModels, type Models } from '@mtc/read-models';
-import { readHead, type ApiDeps, type AppContext, type Head } from './context.ts';
+import { openModels } from '@mtc/read-models';
+import { createHeadReader, type ApiDeps, type AppContext, type Head } from './context.ts';
 import { errorMiddleware, notFound, toErrorResponse } from './errors.ts';
+import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
 import { createMainnetHeight } from './mainnet-height.ts';
 import { routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
@@ -56,7 +57,9 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
     else log.error(fields, 'request failed');
   });
 
-  app.use(requestScope(logger, models, deps.onResponse));
+  const readHead = createHeadReader(models, deps.config.API_HEAD_CACHE_MS, ticking);
+  const answers = createResponseCache({ maxBytes: deps.config.API_RESPONSE_CACHE_MB * 2 ** 20, now: ticking });
+  app.use(requestScope(logger, readHead, deps.onResponse));
   app.use(errorMiddleware());
   app.use(async (ctx, next) => {
     if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
@@ -73,12 +76,26 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   for (const route of allRoutes()) {
     router.get(routerPath(route.path), async (ctx) => {
       ctx.state.route = route.path;
-      const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
-      ctx.set('Cache-Control', result.cacheControl);
-      if (result.kind === 'json') {
-        ctx.body = result.body;
+      if (route.response.kind === 'json' && !route.cacheable) {
+        const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
+        if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
+        await sendAnswer(ctx, toAnswer(result.body, result.policy, 0, ticking()));
         return;
       }
+      if (route.response.kind === 'json') {
+        // Keyed by the URL as sent: the same parameters spelt differently are cached apart.
+        const { height } = await ctx.state.head();
+        const answer = await answers.answer(ctx.url, height, async () => {
+          const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
+          if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
+          return { body: result.body, policy: result.policy };
+        });
+        await sendAnswer(ctx, answer);
+        return;
+      }
+      const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
+      ctx.set('Cache-Control', result.cacheControl);
+      if (result.kind === 'json') throw new Error(`${route.path} declared bytes but answered JSON`);
       ctx.body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
       ctx.type = result.mediaType;
       if (result.etag !== undefined) {
@@ -93,7 +110,11 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   return app;
 }
 
-function requestScope(logger: Logger, models: Models, onResponse: ApiDeps['onResponse']): Koa.Middleware<ApiState> {
+function requestScope(
+  logger: Logger,
+  readHead: () => Promise<Head>,
+  onResponse: ApiDeps['onResponse'],
+): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const given = ctx.get('X-Request-Id');
@@ -101,7 +122,7 @@ function requestScope(logger: Logger, models: Models, onResponse: ApiDeps['onRes
     let head: Promise<Head> | null = null;
     ctx.state.requestId = requestId;
     ctx.state.logger = logger.child({ requestId });
-    ctx.state.head = () => (head ??= readHead(models));
+    ctx.state.head = () => (head ??= readHead());
     ctx.set('X-Request-Id', requestId);
     try {
       await next();

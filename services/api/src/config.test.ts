@@ -13,6 +13,8 @@ describe('ApiConfigSchema', () => {
       STATS_UTC_OFFSET_MINUTES: 0,
       READY_MAX_LAG: 5,
       MAINNET_HEIGHT_CACHE_MS: 2000,
+      API_HEAD_CACHE_MS: 100,
+      API_RESPONSE_CACHE_MB: 64,
       TOKEN_LOCKS_MAX: 1000,
     });
   });
@@ -24,6 +26,8 @@ describe('ApiConfigSchema', () => {
       STATS_UTC_OFFSET_MINUTES: '540',
       READY_MAX_LAG: '0',
       MAINNET_HEIGHT_CACHE_MS: '100',
+      API_HEAD_CACHE_MS: '0',
+      API_RESPONSE_CACHE_MB: '8',
       TOKEN_LOCKS_MAX: '5',
       UNRELATED: 'x',
     });
@@ -36,6 +40,8 @@ describe('ApiConfigSchema', () => {
       STATS_UTC_OFFSET_MINUTES: 540,
       READY_MAX_LAG: 0,
       MAINNET_HEIGHT_CACHE_MS: 100,
+      API_HEAD_CACHE_MS: 0,
+      API_RESPONSE_CACHE_MB: 8,
       TOKEN_LOCKS_MAX: 5,
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -58,6 +58,13 @@ export const ApiConfigSchema = z.object({
    */
   CLOCK_NOW_UNIX: z.coerce.number().int().positive().optional(),
   /** /token/{id}/locks examines at most this many holders with a lock ahead (the spec's `max`). */
+  /**
+   * How long one reading of the indexed head serves every request (0: each request reads it). A
+   * fresher head costs a store read per request; the answer cache is keyed by it.
+   */
+  API_HEAD_CACHE_MS: nonNegativeInt.max(10_000).default(100),
+  /** Memory for answers built at the current head or that can no longer change (0: none kept). */
+  API_RESPONSE_CACHE_MB: nonNegativeInt.max(4_096).default(64),
   TOKEN_LOCKS_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
 });
 

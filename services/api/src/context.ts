@@ -42,3 +42,21 @@ export async function readHead(models: Pick<Models, 'head'>): Promise<Head> {
   const doc = await models.head.get(HEAD_ID);
   return doc ? { height: doc.height, txCount: doc.txCount } : { height: 0, txCount: 0 };
 }
+
+/**
+ * The head as requests share it: one store read serves every request for `ttlMs` (0: every call
+ * reads), and concurrent callers wait on the same read.
+ */
+export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, now: () => number): () => Promise<Head> {
+  let held: { head: Head; at: number } | undefined;
+  let reading: Promise<Head> | undefined;
+  return () => {
+    if (held && ttlMs > 0 && now() - held.at < ttlMs) return Promise.resolve(held.head);
+    return (reading ??= readHead(models)
+      .then((head) => {
+        held = { head, at: now() };
+        return head;
+      })
+      .finally(() => (reading = undefined)));
+  };
+}

@@ -12,7 +12,7 @@ import { invalidInput, type ErrorStatus } from './errors.ts';
 /** Cache-Control per kind of answer. */
 export const CACHE = {
   /** Facts that never change once indexed: a block, a transaction (Fabric has no reorgs). */
-  immutable: 'public, max-age=86400',
+  immutable: 'public, max-age=31536000, immutable',
   /** Anything that moves with the indexed head. */
   head: 'public, max-age=2',
   /** Derived from configuration only. */
@@ -55,7 +55,7 @@ export type RouteResponse =
 
 /** A successful answer, ready for the router. */
 export type RouteResult =
-  | { kind: 'json'; body: unknown; cacheControl: string }
+  | { kind: 'json'; body: unknown; policy: CachePolicy; cacheControl: string }
   | { kind: 'bytes'; body: Uint8Array; mediaType: string; cacheControl: string; etag: string | undefined };
 
 /** The route as the router and the OpenAPI generator see it, with its types erased. */
@@ -69,6 +69,8 @@ export interface ApiRoute {
   readonly query: Params;
   readonly response: RouteResponse;
   readonly errors: readonly ErrorStatus[];
+  /** False when every answer is `no-store` (probes): such a route is never served from memory. */
+  readonly cacheable: boolean;
   run(raw: { params: unknown; query: unknown; head: () => Promise<Head> }, app: AppContext): Promise<RouteResult>;
 }
 
@@ -101,10 +103,11 @@ export function defineRoute<
     query,
     response: { kind: 'json', schema: spec.response },
     errors: spec.errors,
+    cacheable: spec.cache !== 'none',
     async run(raw, app) {
       const body = await spec.handle(decodeInput(params as P, query as Q, raw), app);
       const policy = typeof spec.cache === 'function' ? spec.cache(body) : spec.cache;
-      return { kind: 'json', body, cacheControl: CACHE[policy] };
+      return { kind: 'json', body, policy, cacheControl: CACHE[policy] };
     },
   };
 }
@@ -144,6 +147,7 @@ export function defineBytesRoute<P extends Params = typeof NONE, Q extends Param
     query,
     response: { kind: 'bytes', mediaType: spec.mediaType, description: spec.responseDescription },
     errors: spec.errors,
+    cacheable: false,
     async run(raw, app) {
       const { bytes, etag } = await spec.handle(decodeInput(params as P, query as Q, raw), app);
       return { kind: 'bytes', body: bytes, mediaType: spec.mediaType, cacheControl: CACHE[spec.cache], etag };

@@ -208,7 +208,12 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export const testConfig = (env: Record<string, string> = {}): ApiConfig => ApiConfigSchema.parse(env);
+/**
+ * Route tests see every request reach its handler: the head is read per request and no answer is
+ * kept (ETags and compression still apply). http-cache.test.ts turns the caches on.
+ */
+export const testConfig = (env: Record<string, string> = {}): ApiConfig =>
+  ApiConfigSchema.parse({ API_HEAD_CACHE_MS: '0', API_RESPONSE_CACHE_MB: '0', ...env });
 
 /** The app on an ephemeral port over a memory store. Call `close()` in afterAll/afterEach. */
 export async function startTestApi(

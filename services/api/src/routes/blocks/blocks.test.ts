@@ -111,7 +111,7 @@ describe('GET /api/block/{id}', () => {
     expect(BlockDetail.parse(body)).toEqual(body);
     expect(body).toEqual(expected40);
     expect(typeof body.sn).toBe('string');
-    expect(headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
   it('serves the same block when asked by hash, in either case', async () => {

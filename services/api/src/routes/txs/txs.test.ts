@@ -136,7 +136,7 @@ describe('GET /api/tx/{id}', () => {
       parameters: sender.parameters,
       validationCode: 0,
     });
-    expect(headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
   it('fills what an entry lacks: block, strings, jobdate, mrc402 and parameters as strings', async () => {

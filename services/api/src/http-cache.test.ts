@@ -1,0 +1,161 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { createMemoryReadStore } from '@mtc/adapters';
+import type { Doc, ReadStore } from '@mtc/ports';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HEAD_TTL_MS, MIN_COMPRESS_BYTES } from './http-cache.ts';
+import { buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
+
+/** The caches on, as in production: the head read once per 100 ms, answers kept in memory. */
+const cached = (env: Record<string, string> = {}) =>
+  testConfig({ API_HEAD_CACHE_MS: '100', API_RESPONSE_CACHE_MB: '8', ...env });
+
+const fixture = buildChain(30);
+let api: TestApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const reads = (a: TestApi, collection: string): number => a.calls.filter((c) => c.collection === collection).length;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('HTTP caching by chain state', () => {
+  it('answers If-None-Match with the current ETag by 304 without a body, and a stale one with 200', async () => {
+    api = await startTestApi({ fixture, config: cached() });
+    // fetch() adds `Cache-Control: no-cache` to a conditional request unless told otherwise.
+    const identity = { 'Accept-Encoding': 'identity', 'Cache-Control': 'max-age=0' };
+    const first = await api.get('/api/blocks', { headers: identity });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const again = await fetch(`${api.url}/api/blocks`, { headers: { ...identity, 'If-None-Match': etag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    const stale = await fetch(`${api.url}/api/blocks`, { headers: { ...identity, 'If-None-Match': '"not-this' } });
+    expect(stale.status).toBe(200);
+    expect(await stale.json()).toEqual(first.body);
+  });
+
+  it('serves an answer from memory while the head stays, and a new one once it moves', async () => {
+    api = await startTestApi({ fixture, headAt: 20, config: cached() });
+    const before = await api.get<{ blocks: { height: number }[] }>('/api/blocks');
+    expect(before.body.blocks[0]!.height).toBe(20);
+    const built = reads(api, 'blocks');
+    expect(built).toBeGreaterThan(0);
+    for (let i = 0; i < 5; i++) await api.get('/api/blocks');
+    expect(reads(api, 'blocks')).toBe(built);
+
+    await api.project(fixture); // blocks 21 … 30 get their head
+    await sleep(150); // the head reading is at most 100 ms old
+    const after = await api.get<{ blocks: { height: number }[] }>('/api/blocks');
+    expect(after.body.blocks[0]!.height).toBe(30);
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect(reads(api, 'blocks')).toBeGreaterThan(built);
+  });
+
+  it('keeps answers that can no longer change across heads, with a long Cache-Control', async () => {
+    api = await startTestApi({ fixture, headAt: 20, config: cached() });
+    const tx = fixture.txs[0]!.id;
+    const first = await api.get(`/api/tx/${tx}`);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const built = reads(api, 'txs');
+    await api.project(fixture);
+    await sleep(150);
+    expect((await api.get(`/api/tx/${tx}`)).body).toEqual(first.body);
+    expect(reads(api, 'txs')).toBe(built);
+  });
+
+  it('rebuilds a head answer after HEAD_TTL_MS even at the same head (it may carry the clock)', async () => {
+    let now = 1_000_000;
+    api = await startTestApi({ fixture, config: cached({ API_HEAD_CACHE_MS: '0' }), now: () => now });
+    await api.get('/api/blocks');
+    const built = reads(api, 'blocks');
+    now += HEAD_TTL_MS - 1;
+    await api.get('/api/blocks');
+    expect(reads(api, 'blocks')).toBe(built);
+    now += 1;
+    await api.get('/api/blocks');
+    expect(reads(api, 'blocks')).toBeGreaterThan(built);
+  });
+
+  it('builds one answer for many concurrent requests of one URL', async () => {
+    // A slow store: every request arrives while the first one's answer is still being built.
+    const inner = createMemoryReadStore();
+    const store: ReadStore = {
+      ...inner,
+      collection: <T extends Doc>(name: string) => {
+        const c = inner.collection<T>(name);
+        return { ...c, find: async (...args: Parameters<typeof c.find>) => (await sleep(200), c.find(...args)) };
+      },
+    };
+    api = await startTestApi({ fixture, store, config: cached() });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api!.get('/api/transactions')));
+    expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
+    expect(api.calls.filter((c) => c.collection === 'txs' && c.method === 'find')).toHaveLength(1);
+  });
+
+  it('reads the head once for many requests within API_HEAD_CACHE_MS', async () => {
+    api = await startTestApi({ fixture, config: cached({ API_HEAD_CACHE_MS: '10000' }) });
+    for (const path of ['/api/blocks', '/api/transactions', '/api/chain', '/api/block/3']) await api.get(path);
+    expect(reads(api, 'head')).toBe(1);
+  });
+
+  it('does not keep errors', async () => {
+    api = await startTestApi({ fixture, config: cached() });
+    expect((await api.get('/api/block/31')).status).toBe(404);
+    await api.project(buildChain(31)); // the same chain, one block longer
+    await sleep(150);
+    expect((await api.get('/api/block/31')).status).toBe(200);
+  });
+});
+
+describe('compression', () => {
+  it('sends br or gzip as the client prefers, each with its own ETag, decoding to the identity body', async () => {
+    api = await startTestApi({ fixture, config: cached() });
+    const plain = await fetch(`${api.url}/api/transactions?limit=50`, { headers: { 'Accept-Encoding': 'identity' } });
+    const identity = Buffer.from(await plain.arrayBuffer());
+    expect(identity.length).toBeGreaterThan(MIN_COMPRESS_BYTES);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toMatch(/Accept-Encoding/);
+
+    const raw = async (encoding: string) => {
+      // node:http keeps the bytes as sent (fetch would decode them).
+      const { request } = await import('node:http');
+      return new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const req = request(
+          `${api!.url}/api/transactions?limit=50`,
+          { headers: { 'Accept-Encoding': encoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res
+              .on('data', (c: Buffer) => chunks.push(c))
+              .on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          },
+        );
+        req.on('error', reject).end();
+      });
+    };
+    const br = await raw('gzip, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body)).toEqual(identity);
+    expect(br.body.length).toBeLessThan(identity.length / 3);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body)).toEqual(identity);
+    const etags = [plain.headers.get('etag'), br.headers['etag'], gz.headers['etag']];
+    expect(new Set(etags).size).toBe(3);
+
+    const revalidated = await fetch(`${api.url}/api/transactions?limit=50`, {
+      headers: { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers['etag']), 'Cache-Control': 'max-age=0' },
+    });
+    expect(revalidated.status).toBe(304);
+  });
+
+  it('sends small bodies as they are', async () => {
+    api = await startTestApi({ fixture, config: cached() });
+    const res = await fetch(`${api.url}/api/tx-stats`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    const body = await res.text();
+    expect(body.length).toBeLessThan(MIN_COMPRESS_BYTES);
+    expect(res.headers.get('content-encoding')).toBeNull();
+  });
+});

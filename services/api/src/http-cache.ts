@@ -1,0 +1,152 @@
+import { hash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type Koa from 'koa';
+import { LRUCache } from 'lru-cache';
+import { CACHE, type CachePolicy } from './route.ts';
+
+/**
+ * HTTP caching by chain state. A JSON answer is serialised, hashed (its strong ETag) and, when a
+ * client asks for it, compressed (brotli or gzip, in libuv's thread pool) once; then it is served
+ * from memory for as long as it can be right:
+ * - `immutable` answers (a block, a transaction: Fabric has no reorgs) until evicted;
+ * - `head` answers while the indexed head is the one they were built at, and at most
+ *   HEAD_TTL_MS (some carry the clock: locks, today-so-far figures, the node's height);
+ * - `config` answers for CONFIG_TTL_MS.
+ * Concurrent misses for one URL at one head run the handler once. `If-None-Match` with the
+ * current ETag gets 304. The cache is bounded in bytes (LRU); 0 turns storing off, not ETags or
+ * compression.
+ */
+export const HEAD_TTL_MS = 1_000;
+const CONFIG_TTL_MS = 60_000;
+/** Bodies below this are sent as they are: compressing them saves less than a packet. */
+export const MIN_COMPRESS_BYTES = 1_024;
+
+export type Encoding = 'br' | 'gzip';
+const ENCODINGS: readonly Encoding[] = ['br', 'gzip'];
+
+const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+  // Quality 5: most of brotli's gain on JSON at a small fraction of the default (11)'s CPU.
+  br: (body) =>
+    promisify(brotliCompress)(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  gzip: (body) => promisify(gzip)(body, { level: 6 }),
+};
+
+export interface CachedAnswer {
+  body: Buffer;
+  /** Strong ETag of the identity body, quoted. */
+  etag: string;
+  policy: CachePolicy;
+  height: number;
+  expiresAt: number;
+  encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+}
+
+export interface ResponseCache {
+  /**
+   * The answer for `key` at `height`: from memory when still valid, else from `build` (at most one
+   * build per key and height at a time). `build`'s errors propagate and leave nothing behind.
+   */
+  answer(
+    key: string,
+    height: number,
+    build: () => Promise<{ body: unknown; policy: CachePolicy }>,
+  ): Promise<CachedAnswer>;
+  /** Bytes held (for tests and metrics). */
+  size(): number;
+}
+
+export function createResponseCache(options: { maxBytes: number; now?: () => number }): ResponseCache {
+  const now = options.now ?? Date.now;
+  const store =
+    options.maxBytes > 0
+      ? new LRUCache<string, CachedAnswer>({
+          maxSize: options.maxBytes,
+          // Compressed variants are smaller than the body; counting the body twice bounds both.
+          sizeCalculation: (a) => 2 * a.body.length + 256,
+        })
+      : null;
+  const building = new Map<string, Promise<CachedAnswer>>();
+
+  const valid = (a: CachedAnswer, height: number): boolean =>
+    (a.policy === 'immutable' || a.height === height) && now() < a.expiresAt;
+
+  return {
+    async answer(key, height, build) {
+      const held = store?.get(key);
+      if (held && valid(held, height)) return held;
+      const flight = `${height} ${key}`;
+      const pending = building.get(flight);
+      if (pending) return pending;
+      const made = build().then(({ body, policy }) => {
+        const answer = toAnswer(body, policy, height, now());
+        if (policy !== 'none') store?.set(key, answer);
+        return answer;
+      });
+      building.set(flight, made);
+      try {
+        return await made;
+      } finally {
+        building.delete(flight);
+      }
+    },
+    size: () => store?.calculatedSize ?? 0,
+  };
+}
+
+/** An answer ready to send (and to keep, unless its policy is `none`). */
+export function toAnswer(body: unknown, policy: CachePolicy, height: number, now: number): CachedAnswer {
+  const bytes = Buffer.from(JSON.stringify(body));
+  const ttl = policy === 'immutable' ? Infinity : policy === 'config' ? CONFIG_TTL_MS : HEAD_TTL_MS;
+  return {
+    body: bytes,
+    etag: `"${hash('sha1', bytes, 'base64url')}"`,
+    policy,
+    height,
+    expiresAt: now + ttl,
+    encoded: {},
+  };
+}
+
+/**
+ * The encoding to send `answer` in: brotli when the client takes it, else gzip, else none. A request
+ * without Accept-Encoding gets the identity body (what clients that send nothing expect).
+ */
+function chooseEncoding(ctx: Koa.Context, answer: CachedAnswer): Encoding | null {
+  if (answer.body.length < MIN_COMPRESS_BYTES || !ctx.get('Accept-Encoding')) return null;
+  return ENCODINGS.find((e) => ctx.acceptsEncodings(e) === e) ?? null;
+}
+
+/** Sends a cached answer: Cache-Control, Vary, ETag per representation, 304 when the client holds it. */
+export async function sendAnswer(ctx: Koa.Context, answer: CachedAnswer): Promise<void> {
+  ctx.set('Cache-Control', CACHE[answer.policy]);
+  ctx.vary('Accept-Encoding');
+  const encoding = chooseEncoding(ctx, answer);
+  // Each representation has its own strong validator (RFC 9110 §8.8.3).
+  ctx.set('ETag', encoding ? `${answer.etag.slice(0, -1)}-${encoding}"` : answer.etag);
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  if (!encoding) {
+    ctx.body = answer.body;
+    return;
+  }
+  let encoded = answer.encoded[encoding];
+  if (!encoded) {
+    encoded = compressors[encoding](answer.body);
+    answer.encoded[encoding] = encoded;
+    // A failed compression is not kept: the next request tries again.
+    encoded.catch(() => delete answer.encoded[encoding]);
+  }
+  ctx.set('Content-Encoding', encoding);
+  ctx.body = await encoded;
+}
