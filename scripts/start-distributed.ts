@@ -25,6 +25,11 @@ if (!Number.isInteger(projectors) || projectors < 1 || projectors > 16) {
   console.error('start:distributed: PROJECTORS must be an integer from 1 to 16');
   process.exit(1);
 }
+const apis = Number(env['API_PROCESSES'] ?? '1');
+if (!Number.isInteger(apis) || apis < 1 || apis > 16) {
+  console.error('start:distributed: API_PROCESSES must be an integer from 1 to 16');
+  process.exit(1);
+}
 const dataDir = env['DATA_DIR'] ?? './data/distributed';
 const nodeUrl = env['CHAIN_NODE_URL'] ?? `http://127.0.0.1:${env['DEVNET_PORT'] ?? '20922'}`;
 
@@ -49,7 +54,12 @@ const services: Service[] = [
     main: 'services/projector/src/main.ts',
     env: { OPS_PORT: String(9102 + i) },
   })),
-  { name: 'api', main: 'services/api/src/main.ts', env: { CHAIN_NODE_URL: nodeUrl, OPS_PORT: '9120' } },
+  // Several API processes share PORT through SO_REUSEPORT; each has its own ops port.
+  ...Array.from({ length: apis }, (_, i) => ({
+    name: apis === 1 ? 'api' : `api-${i + 1}`,
+    main: 'services/api/src/main.ts',
+    env: { CHAIN_NODE_URL: nodeUrl, OPS_PORT: String(9120 + i), API_REUSE_PORT: apis > 1 ? 'true' : 'false' },
+  })),
 ];
 
 const running = new Map<string, ChildProcess>();

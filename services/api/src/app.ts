@@ -139,14 +139,16 @@ export interface RunningApi {
 }
 
 /** Listens on `port` (0 = any free port) and resolves once accepting connections. */
-export async function startApi(deps: ApiDeps & { port: number; host?: string }): Promise<RunningApi> {
+export async function startApi(
+  deps: ApiDeps & { port: number; host?: string; reusePort?: boolean },
+): Promise<RunningApi> {
   const app = createApiApp(deps);
   const handle = app.callback();
   // Koa's handler settles its own errors; the promise only says when the response is done.
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(deps.port, deps.host, () => {
+    server.listen({ port: deps.port, host: deps.host, reusePort: deps.reusePort ?? false }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -17,6 +17,11 @@ const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).extend({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.string().default('info'),
+  /**
+   * Several API processes listen on one PORT (SO_REUSEPORT: the kernel spreads connections). Linux
+   * and the BSDs only; elsewhere listening fails.
+   */
+  API_REUSE_PORT: z.stringbool().default(false),
   OPS_PORT: port.default(9120),
   OPS_HOST: z.string().default('127.0.0.1'),
 });
@@ -45,6 +50,7 @@ const api = await startApi({
   chain,
   port: config.PORT,
   host: config.HOST,
+  reusePort: config.API_REUSE_PORT,
   onResponse: ({ method, route, status, seconds }) =>
     latency.observe({ method, route, status: String(status) }, seconds),
 });
