@@ -1,3 +1,4 @@
+import { DETAIL_VALUE_FIELDS, openModels } from '@mtc/read-models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { ALICE, buildChain, fakeChain, hash, startTestApi, type TestApi, type TxView } from '../../testing/harness.ts';
@@ -89,6 +90,26 @@ describe('GET /api/transactions', () => {
       const res = await api.get(`/api/transactions?${q}`);
       expect(res.status, q).toBe(400);
       expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
+    }
+  });
+});
+
+describe('the stored transaction', () => {
+  it('keeps of each written value only what the detail shows (the state lives in its own models)', async () => {
+    const api = await startTestApi({ fixture });
+    try {
+      const tx = bySeq(5);
+      const written = fixture.events.flatMap((e) => e.txs).find((t) => t.id === tx.id)!.entries;
+      expect(written.some((e) => e.values && 'balance' in e.values)).toBe(true);
+      const stored = await openModels(api.store).txs.get(tx.id);
+      expect(stored!.entries).toEqual(
+        written.map((e) => ({
+          ...e,
+          values: Object.fromEntries(DETAIL_VALUE_FIELDS.filter((f) => f in e.values!).map((f) => [f, e.values![f]])),
+        })),
+      );
+    } finally {
+      await api.close();
     }
   });
 });
