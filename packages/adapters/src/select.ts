@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createFileEventLog } from './embedded/file-log.ts';
 import { createSqliteCounters } from './embedded/sqlite-counters.ts';
 import { createSqliteReadStore } from './embedded/sqlite-store.ts';
-import { createKafkaEventLog, type TopicSpec } from './kafka/kafka-log.ts';
+import { createKafkaEventLog, KAFKA_COMPRESSIONS, type TopicSpec } from './kafka/kafka-log.ts';
 import { createMongoReadStore } from './mongo/mongo-store.ts';
 import { createRedisCounters } from './redis/redis-counters.ts';
 
@@ -29,6 +29,8 @@ export const AdapterConfigSchema = z.object({
     .pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'each broker must be host:port')).min(1))
     .optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('mtc-explorer'),
+  /** Codec of produced record batches. */
+  KAFKA_COMPRESSION: z.enum(KAFKA_COMPRESSIONS).default('gzip'),
   MONGO_URL: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
@@ -74,6 +76,7 @@ export async function openEventLog(config: AdapterConfig, logger?: Logger): Prom
     return createKafkaEventLog({
       brokers: config.KAFKA_BROKERS,
       clientId: config.KAFKA_CLIENT_ID,
+      compression: config.KAFKA_COMPRESSION,
       topics: topicSpecs(topicsOf(config)),
       logger: logger?.child({ component: 'kafka' }),
     });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
+  CompressionTypes,
   Kafka,
   logLevel,
   Partitioners,
@@ -29,11 +30,19 @@ export interface TopicSpec {
   cleanupPolicy?: 'delete' | 'compact';
 }
 
+export const KAFKA_COMPRESSIONS = ['gzip', 'none'] as const;
+export type KafkaCompression = (typeof KAFKA_COMPRESSIONS)[number];
+
 export interface KafkaEventLogOptions {
   brokers: string[];
   clientId?: string;
   topics: readonly TopicSpec[];
   replicationFactor?: number;
+  /**
+   * Record batches are compressed with this codec (default gzip: built into kafkajs, read by every
+   * Kafka client; JSON events shrink several times).
+   */
+  compression?: KafkaCompression;
   /** Where kafkajs's own log lines go (as structured fields); default: dropped below WARN. */
   logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
 }
@@ -93,6 +102,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
     known.add(name);
   };
 
+  const compression = options.compression === 'none' ? CompressionTypes.None : CompressionTypes.GZIP;
   let producer: Promise<Producer> | undefined;
   const getProducer = (): Promise<Producer> =>
     (producer ??= (async () => {
@@ -115,7 +125,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
         await ensureTopic(topic);
         const p = await getProducer();
         for (const chunk of bySize(messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })))) {
-          await p.send({ topic, acks: -1, messages: chunk });
+          await p.send({ topic, acks: -1, messages: chunk, compression });
         }
       };
       const sent = publishing.then(send, send);
