@@ -8,6 +8,7 @@ import { seriesPage, seriesTotal } from './series/series.ts';
 import { addressTxs } from './series/address-txs.ts';
 import { tokenTxs } from './series/token-txs.ts';
 import { chainBuilder, projectInto, token } from './testing/events.ts';
+import { loadChainPrior, projectChainBatch } from './chain-batch.ts';
 import { dumpReadModels } from './dump.ts';
 import { statsDay } from './chain/project.ts';
 
@@ -192,6 +193,24 @@ describe('projectChainBatch', () => {
     expect(await m.holders.get(`5:${A}`)).toBeNull();
     // A zero MTC entry (kept by the chaincode in every wallet) does not make a holder.
     expect(await m.holders.find({ token: 0 })).toEqual([]);
+  });
+
+  it('rewrites only the holdings a wallet write changed, each keeping the position it last changed at', async () => {
+    const chain = chainBuilder(DAY1);
+    const many: [number, string][] = [1, 2, 3, 4, 5, 6].map((t) => [t, String(100 * t)]);
+    const wallet = (mtc: string) => ({ address: A, balances: [[0, mtc] as [number, string], ...many] });
+    const first = chain.block([{ wallets: [wallet('50')] }]);
+    const second = chain.block([{ wallets: [wallet('40')] }]);
+    const store = createMemoryReadStore();
+    await projectInto(store, [[first]]);
+    const m = openModels(store);
+    const { phases } = projectChainBatch([second], await loadChainPrior(m, [second]), { statsUtcOffsetMinutes: 0 });
+    const rowWrites = phases.flat().filter((w) => w.collection === 'holders');
+    expect(rowWrites.map((w) => (w.op === 'put' ? w.doc._id : w.op))).toEqual([`0:${A}`]);
+    await projectInto(store, [[second]]);
+    const heightOf = async (token: number) => Number((await m.holders.get(`${token}:${A}`))!.pos.split(':')[0]);
+    expect(await heightOf(0)).toBe(2);
+    expect(await heightOf(3)).toBe(1);
   });
 
   it('maintains each token holder count and total balance from the previous state', async () => {

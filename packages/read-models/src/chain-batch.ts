@@ -2,16 +2,10 @@ import type { BlockEvent } from '@mtc/domain';
 import type { BlockTxCount, Write } from '@mtc/ports';
 import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/project.ts';
 import type { HeadDoc } from './chain/docs.ts';
-import {
-  holdingsOf,
-  projectHolders,
-  type HolderDoc,
-  type HolderStatsDoc,
-  type WalletWrite,
-} from './holders/holders.ts';
+import { projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
 import type { Models } from './registry.ts';
 import { addressTxItems, addressTxs } from './series/address-txs.ts';
-import { counterId, projectSeries, type SeriesCounterDoc } from './series/series.ts';
+import { counterId, projectSeries, type Appended, type SeriesCounterDoc } from './series/series.ts';
 import { tokenHistory, tokenHistoryItems } from './series/token-history.ts';
 import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
 
@@ -33,6 +27,22 @@ export interface ChainPrior {
   holders: HolderDoc[];
   holderStats: HolderStatsDoc[];
   counters: SeriesCounterDoc[];
+  /** What loadChainPrior derived from the batch; projectChainBatch reuses it for the same events. */
+  plan?: ChainPlan;
+}
+
+/** A batch's blocks above the head, its wallet writes and its series items, derived once. */
+interface ChainPlan {
+  events: readonly BlockEvent[];
+  head: HeadDoc | null;
+  todo: BlockEvent[];
+  wallets: WalletWrite[];
+  items: Appended<never>[][];
+}
+
+function planChain(events: readonly BlockEvent[], head: HeadDoc | null): ChainPlan {
+  const todo = unapplied(events, head);
+  return { events, head, todo, wallets: walletWrites(todo), items: SERIES.map((s) => s.items(todo) as never[]) };
 }
 
 export interface ChainBatch {
@@ -64,35 +74,40 @@ export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): 
 /** Reads what a batch's projection needs from the store. */
 export async function loadChainPrior(models: Models, events: readonly BlockEvent[]): Promise<ChainPrior> {
   const head = await models.head.get('indexed');
-  const todo = unapplied(events, head);
-  const writes = walletWrites(todo);
+  const plan = planChain(events, head);
+  const writes = plan.wallets;
   const addresses = [...new Set(writes.map((w) => w.address))];
   const counterIds = new Set<string>();
-  for (const s of SERIES) for (const item of s.items(todo)) counterIds.add(counterId(s.model.name, item.key));
+  SERIES.forEach((s, i) => {
+    for (const item of plan.items[i]!) counterIds.add(counterId(s.model.name, item.key));
+  });
   const [rows, counters] = await Promise.all([
     addresses.length > 0 ? models.holders.find({ address: { $in: addresses } }) : Promise.resolve([]),
     counterIds.size > 0 ? models.seriesCounters.getMany([...counterIds]) : Promise.resolve([]),
   ]);
   const tokens = new Set(rows.map((r) => String(r.token)));
-  for (const w of writes) for (const t of holdingsOf(w.address, w.balances, w.pos).keys()) tokens.add(String(t));
+  // Every token a write lists (a superset of those it holds): one stats read covers them all.
+  for (const w of writes) for (const e of w.balances) tokens.add(String(e.token));
   const holderStats = tokens.size > 0 ? await models.holderStats.getMany([...tokens]) : [];
-  return { head, holders: rows, holderStats, counters };
+  return { head, holders: rows, holderStats, counters, plan };
 }
 
 export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPrior, options: StatsOptions): ChainBatch {
-  const todo = unapplied(events, prior.head);
+  const plan =
+    prior.plan?.events === events && prior.plan.head === prior.head ? prior.plan : planChain(events, prior.head);
+  const { todo } = plan;
   const last = todo.at(-1);
   if (!last) return { phases: [], counts: [] };
   const stored = new Map(prior.counters.map((c) => [c._id, c]));
   const facts = projectFacts(todo, options);
   const seriesRows: Write[] = [];
   const seriesCounters: Write[] = [];
-  for (const s of SERIES) {
-    const { rows, counters } = projectSeries(s.model as never, s.items(todo) as never, stored);
+  SERIES.forEach((s, i) => {
+    const { rows, counters } = projectSeries(s.model as never, plan.items[i]!, stored);
     seriesRows.push(...rows);
     seriesCounters.push(...counters);
-  }
-  const holders = projectHolders(walletWrites(todo), { rows: prior.holders, stats: prior.holderStats });
+  });
+  const holders = projectHolders(plan.wallets, { rows: prior.holders, stats: prior.holderStats });
   return {
     phases: [[...facts, ...seriesRows], [...seriesCounters, ...holders.stats], holders.rows, [headWrite(last)]],
     counts: txCounts(todo),

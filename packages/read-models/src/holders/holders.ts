@@ -33,6 +33,7 @@ export type HolderDoc = {
   locks: HolderLock[];
   /** The latest unlock date among `locks`, 0 when none: the row has an active lock while it is ahead. */
   lockUntil: number;
+  /** The wallet write that last changed this holding. */
   pos: string;
 };
 
@@ -101,6 +102,16 @@ export function holdingsOf(address: string, balances: readonly BalanceEntry[], p
   return out;
 }
 
+function sameHolding(a: HolderDoc, b: HolderDoc): boolean {
+  return (
+    a.balance === b.balance &&
+    a.saleamount === b.saleamount &&
+    a.auctionamount === b.auctionamount &&
+    a.locks.length === b.locks.length &&
+    a.locks.every((l, i) => l.amount === b.locks[i]!.amount && l.unlockdate === b.locks[i]!.unlockdate)
+  );
+}
+
 /** A wallet write of the batch, in chain order. */
 export interface WalletWrite {
   pos: string;
@@ -143,6 +154,13 @@ export function projectHolders(writes: readonly WalletWrite[], prior: HolderPrio
   for (const w of writes) {
     const before = held.get(w.address) ?? new Map<number, HolderDoc>();
     const after = holdingsOf(w.address, w.balances, w.pos);
+    // A holding this write left as it was keeps its row, and the position it last changed at: a
+    // wallet write lists every token, and rewriting all of a large holder's rows for one transfer
+    // would multiply the writes by its token count.
+    for (const [token, n] of after) {
+      const o = before.get(token);
+      if (o && sameHolding(o, n)) after.set(token, o);
+    }
     const tokens = new Set([...before.keys(), ...after.keys()]);
     let t = touched.get(w.address);
     if (!t) touched.set(w.address, (t = new Set()));
@@ -179,11 +197,15 @@ export function projectHolders(writes: readonly WalletWrite[], prior: HolderPrio
       };
       return { op: 'putIfNewer', collection: holderStats.name, doc };
     });
+  const storedRows = new Map(prior.rows.map((r) => [r._id, r]));
   const rowWrites: Write[] = [];
   for (const [address, tokens] of touched) {
     const now = held.get(address)!;
     for (const token of [...tokens].sort((a, b) => a - b)) {
       const row = now.get(token);
+      const stored = storedRows.get(holderId(token, address));
+      // Unchanged since the store's copy (the same object, carried through), or never stored.
+      if (row === stored || (!row && !stored)) continue;
       rowWrites.push(
         row
           ? { op: 'put', collection: holders.name, doc: row }
