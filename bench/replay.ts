@@ -102,7 +102,13 @@ function runChild(job: ReplayJob): Promise<ReplayResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--disable-warning=ExperimentalWarning', join(ROOT, 'bench', 'replay-child.ts'), JSON.stringify(job)],
+      [
+        '--disable-warning=ExperimentalWarning',
+        // e.g. BENCH_REPLAY_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' for the replay's profile
+        ...(process.env['BENCH_REPLAY_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []),
+        join(ROOT, 'bench', 'replay-child.ts'),
+        JSON.stringify(job),
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -230,6 +236,11 @@ export default async function replay(options: BenchOptions): Promise<SectionResu
       ceiling: (result.docs * 1000) / result.ceilingMs,
       ratio,
       ...(run.mode === 'distributed' ? { target: 'ratio >= 0.50', met: ratio >= 0.5 } : {}),
+    });
+    rows.push({
+      name: `${label}: CPU time per 1,000 tx`,
+      value: (result.replayCpuMs * 1000) / run.transactions,
+      unit: 'ms',
     });
     rows.push({ name: `${label}: projector peak RSS`, value: result.peakRssMB, unit: 'MB' });
     rows.push({ name: `${label}: log bytes/tx`, value: run.logBytes / run.transactions, unit: 'B/tx' });
