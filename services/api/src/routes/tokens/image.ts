@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import { notFound } from '../../errors.ts';
 import { TokenIdParams } from '../../params.ts';
@@ -45,6 +46,9 @@ export async function toPng(bytes: Uint8Array): Promise<Uint8Array | null> {
   }
 }
 
+/** PNG bytes by image version, so sharp converts an image once, not per request. */
+const converted = new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (b) => b.length });
+
 export const tokenImageRoute = defineBytesRoute({
   path: '/api/v1/token/{id}/image',
   operationId: 'getTokenImage',
@@ -60,8 +64,14 @@ export const tokenImageRoute = defineBytesRoute({
   async handle({ params }, app) {
     const doc = await app.models.tokenImages.get(String(params.id));
     if (!doc || doc.image === '') throw notFound(`token ${params.id} has no image`);
-    const raw = dataUriBytes(doc.image);
-    const png = raw ? await toPng(raw) : null;
+    // Converted once per image version: a version (its chain position) never changes.
+    const version = `${doc._id}@${doc.pos}`;
+    let png = converted.get(version) ?? null;
+    if (!png) {
+      const raw = dataUriBytes(doc.image);
+      png = raw ? await toPng(raw) : null;
+      if (png) converted.set(version, png);
+    }
     if (!png) throw notFound(`the image of token ${params.id} is not a readable image`);
     return { bytes: png, etag: `"${doc.pos}"` };
   },
