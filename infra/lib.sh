@@ -13,6 +13,7 @@ KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-9093}
 MONGO_PORT=${MONGO_PORT:-27017}
 REDIS_PORT=${REDIS_PORT:-6379}
 POSTGRES_PORT=${POSTGRES_PORT:-5433}  # private cluster for FerretDB's postgresql backend (not Debian's 5432)
+MONGO_JAVA_PORT=${MONGO_JAVA_PORT:-27018}  # mongo-java-server, the second MongoDB stand-in (benchmarks)
 
 # FerretDB's storage: postgresql (default; a private PostgreSQL cluster under .infra/postgres) or
 # sqlite (one file per database; deadlocks under concurrent writers, see infra/README.md).
@@ -30,6 +31,19 @@ KAFKA_DATA="$KAFKA_HOME/data"
 FERRETDB_BIN="$BIN_DIR/ferretdb"
 FERRETDB_DATA="$STATE_DIR/ferretdb/data"
 REDIS_HOME="$STATE_DIR/redis"
+MONGO_JAVA_HOME="$STATE_DIR/mongo-java"  # lib/ (jars), classes/ (MongoJavaServer), data/ (h2-file)
+MONGO_JAVA_LIB="$MONGO_JAVA_HOME/lib"
+MONGO_JAVA_CLASSES="$MONGO_JAVA_HOME/classes"
+MONGO_JAVA_DATA="$MONGO_JAVA_HOME/data"
+
+# mongo-java-server's storage: memory (default; the library's in-memory backend with _id lookups
+# for filters that pin _id, see infra/mongo-java/MongoJavaServer.java), memory-stock (the library
+# as is), h2 (H2 MVStore in memory) or h2-file (H2 MVStore in $MONGO_JAVA_DATA, kept across restarts).
+MONGO_JAVA_BACKEND=${MONGO_JAVA_BACKEND:-memory}
+case $MONGO_JAVA_BACKEND in
+  memory | memory-stock | h2 | h2-file) ;;
+  *) printf '[infra] ERROR: MONGO_JAVA_BACKEND=%s: use memory, memory-stock, h2 or h2-file\n' "$MONGO_JAVA_BACKEND" >&2; exit 1 ;;
+esac
 
 PG_VERSION=${PG_VERSION:-15}              # Debian bookworm's postgresql-15
 PG_BIN="/usr/lib/postgresql/$PG_VERSION/bin"
@@ -67,6 +81,7 @@ pid_marker() {
     ferretdb) echo "$FERRETDB_BIN" ;;
     redis) echo "redis-server" ;;
     postgres) echo "$PG_DATA" ;;  # the postmaster runs as: postgres -D $PG_DATA ...
+    mongo-java) echo "$MONGO_JAVA_CLASSES" ;;  # java ... -cp .../lib/*:$MONGO_JAVA_CLASSES MongoJavaServer
   esac
 }
 
@@ -88,6 +103,14 @@ ferretdb_backend_of() {
   local handler
   handler=$(tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | sed -n '/^-handler$/{n;p;q}')
   echo "${handler:-sqlite}"
+}
+
+# Prints the storage backend of the running mongo-java-server (pid $1): its third argument after
+# the class name (h2 with a file argument is h2-file).
+mongo_java_backend_of() {
+  tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null |
+    awk 'seen { n++; if (n == 3) kind = $0; if (n == 4) file = 1 } $0 == "MongoJavaServer" { seen = 1 }
+      END { if (kind == "h2" && file) kind = "h2-file"; print kind }'
 }
 
 # True if something accepts TCP connections on 127.0.0.1:$1.

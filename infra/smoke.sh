@@ -3,6 +3,7 @@
 #   Kafka: create a scratch topic, produce + consume one record (with a group), delete the topic
 #   FerretDB: insert + find one document in a scratch database, drop it
 #   PostgreSQL (when FerretDB runs on it): query FerretDB's database as FerretDB's role
+#   mongo-java-server: insert + find one document in a scratch database, drop it
 #   Redis: SET + GET + DEL one key
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -16,6 +17,12 @@ smoke_kafka() {
 
 smoke_ferretdb() {
   "$FERRETDB_BIN" smoke -uri "mongodb://127.0.0.1:$MONGO_PORT" -timeout 10s
+}
+
+smoke_mongo_java() {
+  running_pid mongo-java >/dev/null || die "mongo-java: not running"
+  # The FerretDB wrapper's smoke command is a plain MongoDB client (the official Go driver).
+  "$FERRETDB_BIN" smoke -uri "mongodb://127.0.0.1:$MONGO_JAVA_PORT" -timeout 10s | sed 's/^smoke:/mongo-java:/'
 }
 
 smoke_postgres() {
@@ -48,6 +55,7 @@ main() {
   smoke_redis
   smoke_ferretdb
   smoke_postgres
+  smoke_mongo_java
   smoke_kafka
   log "smoke OK"
 }

@@ -5,6 +5,8 @@
 #     on PostgreSQL 15 (default)    POSTGRES_PORT=5433, a private cluster under .infra/postgres
 #     or on SQLite                  FERRETDB_BACKEND=sqlite
 #   Redis (Debian redis-server)     REDIS_PORT=6379
+#   mongo-java-server 1.47          MONGO_JAVA_PORT=27018, a second MongoDB stand-in for benchmarks
+#     in memory (default)           MONGO_JAVA_BACKEND=memory, memory-stock, h2 or h2-file
 # Idempotent: a server that already runs is only checked. See infra/README.md.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -13,6 +15,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 READY_TIMEOUT=${INFRA_READY_TIMEOUT:-90}  # seconds per server
 KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
 FERRETDB_LOG_LEVEL=${FERRETDB_LOG_LEVEL:-warn}
+# The memory backends keep every document on the heap (a few KB each as Java objects).
+MONGO_JAVA_HEAP_OPTS=${MONGO_JAVA_HEAP_OPTS:--Xms256m -Xmx2g}
+# warn: one line per createIndex of a non-unique index (the library ignores those) and any error.
+MONGO_JAVA_LOG_LEVEL=${MONGO_JAVA_LOG_LEVEL:-warn}
 
 # ---------------------------------------------------------------- helpers
 
@@ -327,6 +333,72 @@ start_ferretdb() {
   log "ferretdb: ready on 127.0.0.1:$MONGO_PORT ($(since "$t0"))"
 }
 
+# ---------------------------------------------------------------- mongo-java-server
+
+# Jars from Maven Central (infra/mongo-java/pom.xml), then our main class compiled against them;
+# each step is skipped while its stamp (the hash of its inputs) matches.
+install_mongo_java() {
+  require_tool java "install OpenJDK 17"
+  require_tool mvn "install Maven"
+  require_tool javac "install an OpenJDK 17 JDK"
+  local pom="$INFRA_DIR/mongo-java/pom.xml" stamp t0
+  stamp=$(fingerprint "$pom")
+  if [[ $(cat "$MONGO_JAVA_LIB/.stamp" 2>/dev/null) != "$stamp" ]]; then
+    t0=$(now)
+    log "mongo-java: fetching mongo-java-server jars with Maven into $MONGO_JAVA_LIB"
+    rm -rf "$MONGO_JAVA_LIB"
+    mvn -B -q -Dstyle.color=never -f "$pom" dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$MONGO_JAVA_LIB" >"$LOG_DIR/mvn-mongo-java.log" 2>&1 ||
+      { show_log_tail "$LOG_DIR/mvn-mongo-java.log"; die "mongo-java: mvn dependency:copy-dependencies failed"; }
+    echo "$stamp" >"$MONGO_JAVA_LIB/.stamp"
+    log "mongo-java: $(find "$MONGO_JAVA_LIB" -name '*.jar' | wc -l) jars ($(du -sh "$MONGO_JAVA_LIB" | cut -f1)) in $(since "$t0")"
+  fi
+
+  local src="$INFRA_DIR/mongo-java/MongoJavaServer.java"
+  stamp=$(fingerprint "$src" "$MONGO_JAVA_LIB/.stamp")
+  if [[ $(cat "$MONGO_JAVA_CLASSES/.stamp" 2>/dev/null) != "$stamp" ]]; then
+    log "mongo-java: compiling MongoJavaServer"
+    rm -rf "$MONGO_JAVA_CLASSES"
+    mkdir -p "$MONGO_JAVA_CLASSES"
+    javac -nowarn -d "$MONGO_JAVA_CLASSES" -cp "$MONGO_JAVA_LIB/*" "$src"
+    echo "$stamp" >"$MONGO_JAVA_CLASSES/.stamp"
+    if running_pid mongo-java >/dev/null; then
+      log "mongo-java: WARNING the running server is the old build; restart: infra/down.sh && infra/up.sh"
+    fi
+  fi
+}
+
+start_mongo_java() {
+  local t0 pid logfile="$LOG_DIR/mongo-java.log" uri="mongodb://127.0.0.1:$MONGO_JAVA_PORT"
+  t0=$(now)
+  install_mongo_java
+  if pid=$(running_pid mongo-java); then
+    local running
+    running=$(mongo_java_backend_of "$pid")
+    log "mongo-java: already running (pid $pid, $running backend), checking"
+    if [[ $running != "$MONGO_JAVA_BACKEND" ]]; then
+      log "mongo-java: WARNING it runs on $running, not on MONGO_JAVA_BACKEND=$MONGO_JAVA_BACKEND; to switch: infra/down.sh && MONGO_JAVA_BACKEND=$MONGO_JAVA_BACKEND infra/up.sh"
+    fi
+  else
+    check_port_free mongo-java "$MONGO_JAVA_PORT"
+    local storage=("$MONGO_JAVA_BACKEND")
+    if [[ $MONGO_JAVA_BACKEND == h2-file ]]; then
+      mkdir -p "$MONGO_JAVA_DATA"
+      storage=(h2 "$MONGO_JAVA_DATA/mongo.mv")
+    fi
+    # shellcheck disable=SC2086 # MONGO_JAVA_HEAP_OPTS holds several words on purpose
+    spawn mongo-java "$logfile" java $MONGO_JAVA_HEAP_OPTS \
+      -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+      -Dorg.slf4j.simpleLogger.defaultLogLevel="$MONGO_JAVA_LOG_LEVEL" -Dorg.slf4j.simpleLogger.showDateTime=true \
+      -Dorg.slf4j.simpleLogger.dateTimeFormat="yyyy-MM-dd'T'HH:mm:ss.SSS" \
+      -cp "$MONGO_JAVA_LIB/*:$MONGO_JAVA_CLASSES" MongoJavaServer 127.0.0.1 "$MONGO_JAVA_PORT" "${storage[@]}"
+    log "mongo-java: started pid $(running_pid mongo-java || echo '?') on $MONGO_JAVA_BACKEND, waiting for ping"
+  fi
+  # The FerretDB wrapper's `ping` is a plain MongoDB client (the official Go driver).
+  wait_until mongo-java "$logfile" "$FERRETDB_BIN" ping -uri "$uri" -timeout 1s
+  log "mongo-java: ready on 127.0.0.1:$MONGO_JAVA_PORT ($(since "$t0"))"
+}
+
 # ---------------------------------------------------------------- Redis
 
 install_redis() {
@@ -391,6 +463,7 @@ write_env_file() {
 KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
 MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT
 REDIS_URL=redis://127.0.0.1:$REDIS_PORT
+MONGO_JAVA_URL=mongodb://127.0.0.1:$MONGO_JAVA_PORT
 EOF
   mv -f "$STATE_DIR/env.tmp" "$STATE_DIR/env"
 }
@@ -404,6 +477,7 @@ main() {
   start_redis
   if [[ $FERRETDB_BACKEND == postgresql ]]; then start_postgres; fi
   start_ferretdb
+  start_mongo_java  # after FerretDB: its readiness check uses the FerretDB wrapper's ping
   start_kafka
   write_env_file
   log "all up in $(since "$t0"); settings in $STATE_DIR/env:"
