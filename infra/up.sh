@@ -16,6 +16,8 @@ READY_TIMEOUT=${INFRA_READY_TIMEOUT:-90}  # seconds per server
 KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
 FERRETDB_LOG_LEVEL=${FERRETDB_LOG_LEVEL:-warn}
 # The memory backends keep every document on the heap (a few KB each as Java objects).
+# 1: GIN indexes that serve FerretDB's _id lookups (see configure_ferretdb_id_index); 0: as FerretDB makes them.
+FERRETDB_PG_ID_INDEX=${FERRETDB_PG_ID_INDEX:-0}
 MONGO_JAVA_HEAP_OPTS=${MONGO_JAVA_HEAP_OPTS:--Xms256m -Xmx2g}
 # warn: one line per createIndex of a non-unique index (the library ignores those) and any error.
 MONGO_JAVA_LOG_LEVEL=${MONGO_JAVA_LOG_LEVEL:-warn}
@@ -253,6 +255,54 @@ create_ferretdb_database() {
   fi
 }
 
+# Optional (FERRETDB_PG_ID_INDEX=1): an event trigger that gives every collection table FerretDB
+# creates in database $1 a GIN index on its `_id`, and the same index on the tables that exist.
+# FerretDB filters `_id` with `_jsonb->'_id' @> '"x"'`, which its own btree index on `_jsonb->'_id'`
+# cannot serve, so every _id lookup (find, and the read half of each update) scans the table;
+# the GIN (jsonb_path_ops) index serves `@>`. Rows found are the same, FerretDB still filters
+# them itself; only the scan goes. With the setting off the trigger is dropped (indexes stay).
+configure_ferretdb_id_index() {
+  local db=$1 psql=("$PG_BIN/psql" -X -q -tA -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$POSTGRES_PORT" -U "$PG_SUPERUSER")
+  if [[ $FERRETDB_PG_ID_INDEX != 1 ]]; then
+    PGOPTIONS='-c client_min_messages=warning' "${psql[@]}" -d "$db" -c "DROP EVENT TRIGGER IF EXISTS ferretdb_id_gin" >&2
+    return 0
+  fi
+  PGOPTIONS='-c client_min_messages=warning' "${psql[@]}" -d "$db" >&2 <<'SQL'
+-- Collection tables: a jsonb column _jsonb; not FerretDB's per-schema metadata table.
+CREATE OR REPLACE FUNCTION ferretdb_id_gin_on(tbl regclass) RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = tbl AND attname = '_jsonb' AND NOT attisdropped)
+     AND (SELECT relname FROM pg_class WHERE oid = tbl) <> '_ferretdb_database_metadata'
+     AND NOT EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+                     WHERE i.indrelid = tbl AND a.amname = 'gin') THEN
+    EXECUTE format('CREATE INDEX ON %s USING gin ((_jsonb -> %L) jsonb_path_ops)', tbl, '_id');
+  END IF;
+END $fn$;
+CREATE OR REPLACE FUNCTION ferretdb_id_gin() RETURNS event_trigger LANGUAGE plpgsql AS $fn$
+DECLARE r record;
+BEGIN
+  FOR r IN SELECT objid FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE TABLE' AND object_type = 'table' LOOP
+    PERFORM ferretdb_id_gin_on(r.objid::regclass);
+  END LOOP;
+END $fn$;
+DO $do$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = 'ferretdb_id_gin') THEN
+    CREATE EVENT TRIGGER ferretdb_id_gin ON ddl_command_end WHEN TAG IN ('CREATE TABLE') EXECUTE FUNCTION ferretdb_id_gin();
+  END IF;
+END $do$;
+DO $do$
+DECLARE t regclass;
+BEGIN
+  FOR t IN SELECT c.oid::regclass FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+             AND n.nspname NOT LIKE 'pg_toast%' LOOP
+    PERFORM ferretdb_id_gin_on(t);
+  END LOOP;
+END $do$;
+SQL
+}
+
 start_postgres() {
   local t0 pid logfile="$LOG_DIR/postgres.log"
   t0=$(now)
@@ -280,6 +330,7 @@ start_postgres() {
     log "postgres: WARNING max_connections=$max is below FERRETDB_PG_POOL=$FERRETDB_PG_POOL + 10 (started with another pool size); restart: infra/down.sh && infra/up.sh"
   fi
   create_ferretdb_database
+  configure_ferretdb_id_index "$PG_DATABASE"
   log "postgres: ready on 127.0.0.1:$POSTGRES_PORT ($(since "$t0"))"
 }
 
