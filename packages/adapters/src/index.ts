@@ -4,6 +4,6 @@ export { createSqliteCounters, type SqliteCountersOptions } from './embedded/sql
 export { createFileEventLog, type FileEventLogOptions } from './embedded/file-log.ts';
 export { createHttpChainSource, NodeError, type HttpChainSourceOptions } from './http/chain-source.ts';
 export * from './select.ts';
-export { createMongoReadStore, type MongoReadStoreOptions } from './mongo/mongo-store.ts';
+export { createMongoReadStore, WRITE_LIMITS, type MongoReadStoreOptions } from './mongo/mongo-store.ts';
 export { createKafkaEventLog, type KafkaEventLogOptions, type TopicSpec } from './kafka/kafka-log.ts';
 export { createRedisCounters, type RedisCountersOptions } from './redis/redis-counters.ts';

@@ -39,8 +39,13 @@ export const AdapterConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,60}$/)
     .default('mtc_explorer'),
-  /** Bulk writes one store call may run at once (8 suits MongoDB; the FerretDB stand-in needs 1). */
-  MONGO_WRITE_LANES: z.coerce.number().int().min(1).max(32).default(1),
+  /**
+   * Bulk writes the store runs at once, and writes per bulk call. Unset: chosen by the server
+   * (8 × 1,000 on MongoDB, 4 × 25 on FerretDB 1.x, whose pool must exceed lanes × chunk summed
+   * over all writing processes; see WRITE_LIMITS in mongo-store.ts).
+   */
+  MONGO_WRITE_LANES: z.coerce.number().int().min(1).max(32).optional(),
+  MONGO_BULK_CHUNK: z.coerce.number().int().min(1).max(100_000).optional(),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
@@ -91,6 +96,7 @@ export async function openReadStore(config: AdapterConfig): Promise<ReadStore> {
       url: config.MONGO_URL,
       database: config.MONGO_DATABASE,
       writeLanes: config.MONGO_WRITE_LANES,
+      bulkChunk: config.MONGO_BULK_CHUNK,
     });
   await mkdir(resolve(config.DATA_DIR), { recursive: true });
   return createSqliteReadStore({ path: join(resolve(config.DATA_DIR), 'read-models.sqlite') });

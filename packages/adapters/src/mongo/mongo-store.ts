@@ -26,13 +26,32 @@ export interface MongoReadStoreOptions {
   url: string;
   database: string;
   /**
-   * Bulk calls one `write` may have in flight (lanes by collection and id hash, each in order).
-   * A real MongoDB gains about threefold from 8; the FerretDB 1.x stand-in can deadlock for good
-   * under concurrent bulk writes (all its PostgreSQL sessions idle in ClientRead), so the default
-   * is 1 until the stand-in question is settled.
+   * Bulk calls the store has in flight at once, over all its `write` calls (lanes by collection
+   * and id hash, each in order). Default by server, see `WRITE_LIMITS`.
    */
   writeLanes?: number;
+  /** Writes per bulk call at most. Default by server, see `WRITE_LIMITS`. */
+  bulkChunk?: number;
 }
+
+/**
+ * Default write limits by the server the store finds at connect (buildInfo).
+ *
+ * MongoDB (and mongo-java-server, the benchmark stand-in): eight lanes gain about threefold over
+ * one, and calls of 1,000 writes about twofold over 100 (fewer round trips; an ordered call that
+ * meets a stale write costs the same either way).
+ *
+ * FerretDB 1.x (the CI stand-in) keeps one PostgreSQL connection for every update statement of a
+ * command that matched a document until the whole command is done, and waits for ever for a
+ * connection when its pool is used up: a 100-write bulk call needs 100 connections. Every process
+ * on one FerretDB must therefore keep lanes × chunk (summed over processes) below its pool
+ * (infra's FERRETDB_PG_POOL, 400; FerretDB's own default is 50). 4 × 25 = 100 per process keeps
+ * three writing processes safe, and is ~4× faster there than one lane of 100.
+ */
+export const WRITE_LIMITS = {
+  mongodb: { writeLanes: 8, bulkChunk: 1_000 },
+  ferretdb: { writeLanes: 4, bulkChunk: 25 },
+} as const;
 
 const DUPLICATE_KEY = 11000;
 
@@ -48,7 +67,13 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
   });
   await client.connect();
   const db: Db = client.db(options.database);
-  const writeLanes = Math.max(1, Math.trunc(options.writeLanes ?? 1));
+  const defaults = WRITE_LIMITS[await serverKind(db)];
+  const writeLanes = Math.max(1, Math.trunc(options.writeLanes ?? defaults.writeLanes));
+  const bulkChunk = Math.max(1, Math.trunc(options.bulkChunk ?? defaults.bulkChunk));
+  // One limit for the whole store: concurrent `write` calls share the lanes.
+  const inFlight = limiter(writeLanes);
+  const bulk = (name: string, ops: Op[]): Promise<unknown> =>
+    inFlight(() => db.collection<Stored>(name).bulkWrite(ops, { ordered: true }));
 
   const collection = <T extends Doc = AnyDoc>(name: string): Collection<T> => {
     const c = db.collection<Stored>(name);
@@ -87,7 +112,8 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
       // Lanes run side by side; each keeps its writes in order (see `lanes`).
       const queue = lanes(writes, writeLanes);
       const worker = async (): Promise<void> => {
-        for (let lane = queue.shift(); lane; lane = queue.shift()) await bulkInOrder(db, lane.collection, lane.ops);
+        for (let lane = queue.shift(); lane; lane = queue.shift())
+          await bulkInOrder((ops) => bulk(lane.collection, ops), lane.ops, bulkChunk);
       };
       await Promise.all(Array.from({ length: Math.min(writeLanes, queue.length) }, worker));
     },
@@ -101,6 +127,30 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
 }
 
 const NAMESPACE_EXISTS = 48;
+
+/** FerretDB answers buildInfo with its own version besides the MongoDB one it emulates. */
+async function serverKind(db: Db): Promise<keyof typeof WRITE_LIMITS> {
+  const info = await db.admin().command({ buildInfo: 1 });
+  return 'ferretdbVersion' in info ? 'ferretdb' : 'mongodb';
+}
+
+/** At most `n` calls of the returned function run at once; the others wait their turn. */
+function limiter(n: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    if (active < n) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await run();
+    } finally {
+      // Hand the slot straight to the next in line, or give it back.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
 
 /** Several processes start at once: a collection another one just created is fine. */
 async function createIfMissing(db: Db, name: string): Promise<void> {
@@ -164,13 +214,6 @@ function toOperation(w: Write): Op {
   }
 }
 
-/**
- * Writes per bulk call at most: large bulk writes stall wire-compatible stand-ins (FerretDB 1.x on
- * PostgreSQL deadlocked for good on one 1,000-document insert), and a real MongoDB gains little
- * from bigger calls at these document sizes.
- */
-const BULK_CHUNK = 100;
-
 /** Consecutive writes to the same collection, in order: one lane. */
 function runsByCollection(writes: readonly Write[]): { collection: string; ops: Op[] }[] {
   const runs: { collection: string; ops: Op[] }[] = [];
@@ -182,19 +225,33 @@ function runsByCollection(writes: readonly Write[]): { collection: string; ops: 
   return runs;
 }
 
-async function bulkInOrder(db: Db, name: string, ops: Op[]): Promise<void> {
+/**
+ * Sends `ops` in ordered bulk calls of at most `chunk`. A guarded write that lost to a newer
+ * document (E11000 on it) is skipped, and the rest of its call is sent again from the next write;
+ * a duplicate key on any other write (a unique secondary index) is a real fault.
+ *
+ * FerretDB 1.x reports a failed update statement as index 0 whatever its place in the call, after
+ * applying the statements before it. When the write at the reported index is not guarded, the
+ * call's writes therefore go again one per call (so each error's index is exact) up to its end:
+ * sending again what was applied changes nothing, as writes are full replacements, deletes or
+ * guarded. On MongoDB this path is only taken for a real fault, which then surfaces as before.
+ * (mongo-java-server goes on past a failed update statement despite `ordered`; the writes after it
+ * are then applied twice, which changes nothing either.)
+ */
+async function bulkInOrder(send: (ops: Op[]) => Promise<unknown>, ops: Op[], chunk: number): Promise<void> {
   let from = 0;
+  let oneByOneUntil = 0;
   while (from < ops.length) {
+    const end = Math.min(ops.length, from + (from < oneByOneUntil ? 1 : chunk));
     try {
-      const end = Math.min(ops.length, from + BULK_CHUNK);
-      await db.collection<Stored>(name).bulkWrite(ops.slice(from, end), { ordered: true });
+      await send(ops.slice(from, end));
       from = end;
     } catch (error) {
       const first = error instanceof MongoBulkWriteError ? [error.writeErrors].flat()[0] : undefined;
-      // A guarded write that lost to a newer document: skip it and carry on after it. A duplicate
-      // key on any other write (a unique secondary index) is a real fault.
-      if (!first || first.code !== DUPLICATE_KEY || !isGuarded(ops[from + first.index])) throw error;
-      from += first.index + 1;
+      if (!first || first.code !== DUPLICATE_KEY) throw error;
+      if (isGuarded(ops[from + first.index])) from += first.index + 1;
+      else if (end - from > 1) oneByOneUntil = end;
+      else throw error;
     }
   }
 }
