@@ -6,8 +6,10 @@ import { describe } from 'vitest';
  * Addresses of the real servers for `*.int.test.ts`: from the environment, else from the file
  * `npm run infra:up` writes (.infra/env). Without them the integration tier is skipped with a
  * notice, unless REQUIRE_INFRA=1 (as in CI), where a missing server is a failure.
+ *
+ * MONGO_URL is the FerretDB stand-in, MONGO_JAVA_URL the mongo-java-server one (benchmarks).
  */
-export type InfraKey = 'KAFKA_BROKERS' | 'MONGO_URL' | 'REDIS_URL';
+export type InfraKey = 'KAFKA_BROKERS' | 'MONGO_URL' | 'REDIS_URL' | 'MONGO_JAVA_URL';
 
 const ENV_FILE = fileURLToPath(new URL('../../../../.infra/env', import.meta.url));
 

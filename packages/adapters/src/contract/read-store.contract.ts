@@ -1,5 +1,5 @@
 import type { CollectionSpec, AnyDoc, Filter, FindOptions, ReadStore, Write } from '@mtc/ports';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it as vitestIt } from 'vitest';
 
 /**
  * The ReadStore contract: what every adapter (in-memory, SQLite, MongoDB) must do alike.
@@ -55,7 +55,28 @@ const pos = (n: number): string => String(n).padStart(12, '0');
 const ids = (docs: readonly AnyDoc[]): string[] => docs.map((d) => d._id);
 const sortedIds = (docs: readonly AnyDoc[]): string[] => ids(docs).sort();
 
-export function describeReadStoreContract(name: string, make: () => Promise<ReadStore>): void {
+export interface ReadStoreContractOptions {
+  /**
+   * Cases a wire-compatible stand-in is known to fail through a bug of its own (never the
+   * adapter's), by test name, with the reason. They run as expected failures: the suite stays
+   * green, and turns red once the stand-in is fixed, so the entry can go. The contract itself does
+   * not change.
+   */
+  knownDeviations?: Readonly<Record<string, string>>;
+}
+
+export function describeReadStoreContract(
+  name: string,
+  make: () => Promise<ReadStore>,
+  options: ReadStoreContractOptions = {},
+): void {
+  const deviations = options.knownDeviations ?? {};
+  const it = (title: string, test: () => Promise<void>): void => {
+    const why = deviations[title];
+    if (why === undefined) vitestIt(title, test);
+    else vitestIt.fails(`${title} [known deviation of ${name}: ${why}]`, test);
+  };
+
   describe(`ReadStore contract: ${name}`, () => {
     let store: ReadStore;
 
@@ -297,6 +318,22 @@ export function describeReadStoreContract(name: string, make: () => Promise<Read
       it('keeps the newest of several positions in one call, whatever their order', async () => {
         await store.write([guarded(5, { v: 5 }), guarded(4, { v: 4 }), guarded(6, { v: 6 }), guarded(6, { v: 66 })]);
         expect(await get()).toEqual({ _id: 'w', pos: pos(6), v: 6 });
+      });
+
+      it('skips an older position between other writes of one call, and applies those', async () => {
+        await store.write([guarded(5, { v: 5 })]);
+        await store.write([
+          { op: 'put', collection: PLAIN, doc: { _id: 'a', v: 1 } },
+          guarded(3, { v: 3 }),
+          { op: 'put', collection: PLAIN, doc: { _id: 'b', v: 2 } },
+          { op: 'putIfNewer', collection: PLAIN, doc: { _id: 'c', pos: pos(1), v: 1 } },
+        ]);
+        expect(await store.collection(PLAIN).find({})).toEqual([
+          { _id: 'a', v: 1 },
+          { _id: 'b', v: 2 },
+          { _id: 'c', pos: pos(1), v: 1 },
+          { _id: 'w', pos: pos(5), v: 5 },
+        ]);
       });
     });
 
