@@ -25,7 +25,7 @@ export const ExplorerConfigSchema = z
     /** Share of node requests the devnet fails with 412, to exercise retries. */
     DEVNET_FAULT_RATE: z.coerce.number().min(0).max(0.9).default(0),
     FOLLOWER_BLOCK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-    FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+    FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   })
   .extend(ApiConfigSchema.shape)
   .extend(AdapterConfigSchema.shape);

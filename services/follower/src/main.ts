@@ -11,7 +11,7 @@ const Config = AdapterConfigSchema.extend({
   OPS_PORT: port.default(9101),
   OPS_HOST: z.string().default('127.0.0.1'),
   FOLLOWER_BLOCK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-  FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   /** A block under the node's head or a listed transaction the node does not serve for this long stops the follower. */
   FOLLOWER_MISSING_GIVE_UP_MS: z.coerce.number().int().min(1_000).default(600_000),
   /** No block published for this long while the node is ahead is logged and counted as a stall. */
