@@ -64,8 +64,8 @@ if (import.meta.main) {
     topics,
     options: { statsUtcOffsetMinutes: 0, group: job.group, maxBatch: job.maxBatch },
   }).start();
-  let failed: unknown;
-  projection.done.catch((error: unknown) => (failed = error));
+  let failed: Error | undefined;
+  projection.done.catch((error: unknown) => (failed = error instanceof Error ? error : new Error(String(error))));
   while (totalLag(await projectorLag(log, topics, job.group)) > 0) {
     if (failed) throw failed;
     await new Promise((r) => setTimeout(r, 20));

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
+import type { BenchOptions, Section, SectionResult } from './section.ts';
 import { environment, fmt, printTable } from './support.ts';
 
 /**
@@ -55,7 +55,7 @@ const cell = (v: number | undefined): string | number => (v === undefined || Num
 const table: (string | number)[][] = [];
 for (const r of results) {
   if (r.error) table.push([r.section, `FAILED: ${r.error.split('\n')[0]}`, '', '', '', '', '', '']);
-  for (const m of r.rows as Measure[])
+  for (const m of r.rows)
     table.push([
       r.section,
       m.name,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseConfig } from '@mtc/runtime';
@@ -51,6 +52,13 @@ describe('devnetOptionsFrom', () => {
     const pinned = parseConfig(DevnetConfigSchema, { DEVNET_GENESIS_TIME: '5' });
     expect(devnetOptionsFrom(pinned, 1_000_000).genesisTime).toBe(5);
   });
+
+  it('passes DEVNET_TXS_PER_BLOCK on, and leaves it unset (the built-in mix) by default', () => {
+    expect(devnetOptionsFrom(parseConfig(DevnetConfigSchema, {}), 0).txsPerBlock).toBeUndefined();
+    const dense = parseConfig(DevnetConfigSchema, { DEVNET_TXS_PER_BLOCK: '20' });
+    expect(devnetOptionsFrom(dense, 0).txsPerBlock).toBe(20);
+    expect(() => parseConfig(DevnetConfigSchema, { DEVNET_TXS_PER_BLOCK: '0' })).toThrow(/DEVNET_TXS_PER_BLOCK/);
+  });
 });
 
 describe('main', () => {
@@ -83,8 +91,12 @@ describe('main', () => {
       child.once('exit', (code) => reject(new Error(`main exited early with ${code}: ${stdout}`)));
     });
     expect(await (await fetch(`${url}/block`)).text()).toBe('20');
+    // Without a schedule or DEVNET_HISTORY_DIR the history goes to a directory of this run only.
+    const historyDir = /"historyDir":"([^"]+)"/.exec(stdout)![1]!;
+    expect(existsSync(historyDir)).toBe(true);
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number];
     expect(code).toBe(0);
+    expect(existsSync(historyDir)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { port } from '@mtc/runtime';
 import { z } from 'zod';
-import type { DevnetOptions } from './chain/options.ts';
+import { MAX_TXS_PER_BLOCK, type DevnetOptions } from './chain/options.ts';
 import { FAULT_KINDS, NODE_FAULT_KINDS } from './server/faults.ts';
 
 /** The standalone devnet's environment; every variable is listed in `.env.example`. */
@@ -18,6 +18,13 @@ export const DevnetConfigSchema = z.object({
   DEVNET_EMPTY_BLOCK_RATE: z.coerce.number().min(0).max(1).default(0.1),
   /** Share of the history (its first blocks) written by the legacy chaincode. */
   DEVNET_LEGACY_SHARE: z.coerce.number().min(0).max(1).default(0.1),
+  /** Mean transactions a non-empty block aims for; unset: the built-in 1–6 mix (mean 3.3). */
+  DEVNET_TXS_PER_BLOCK: z.coerce.number().min(1).max(MAX_TXS_PER_BLOCK).optional(),
+  /**
+   * Directory for the history's files (replaced on every start). Unset: `<schedule file>-history/`
+   * beside DEVNET_SCHEDULE_FILE, or without one a temporary directory removed on shutdown.
+   */
+  DEVNET_HISTORY_DIR: z.string().min(1).optional(),
   /** Share of node-route requests that meet a transient failure of one of DEVNET_FAULT_KINDS. */
   DEVNET_FAULT_RATE: z.coerce.number().min(0).max(1).default(0),
   /** Comma-separated fault kinds (server/faults.ts); default: the real node's own transient answers. */
@@ -58,5 +65,6 @@ export function devnetOptionsFrom(config: DevnetConfig, nowSec: number): DevnetO
     invalidTxRate: config.DEVNET_INVALID_TX_RATE,
     emptyBlockRate: config.DEVNET_EMPTY_BLOCK_RATE,
     legacyShare: config.DEVNET_LEGACY_SHARE,
+    txsPerBlock: config.DEVNET_TXS_PER_BLOCK,
   };
 }

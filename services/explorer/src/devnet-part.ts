@@ -21,6 +21,7 @@ await servePart<ExplorerConfig, DevnetReady>('devnet', async (config, shutdown) 
     },
     Date.now(),
   );
+  shutdown.add('devnet history', async () => clock.devnet.close());
   const server = await startDevnetServer(clock.devnet, {
     port: config.DEVNET_PORT,
     faultRate: config.DEVNET_FAULT_RATE,

@@ -37,6 +37,8 @@ export interface BlockBuilderDeps {
   readonly walletCap: number;
   readonly invalidTxRate: number;
   readonly emptyBlockRate: number;
+  /** Mean transactions a non-empty block aims for; unset: SLOT_WEIGHTS as they are (mean 3.3). */
+  readonly txsPerBlock?: number;
 }
 
 /** Fabric TxValidationCode MVCC_READ_CONFLICT. */
@@ -51,6 +53,17 @@ const SLOT_WEIGHTS: readonly (readonly [number, number])[] = [
   [5, 13],
   [6, 12],
 ];
+const SLOT_MEAN =
+  SLOT_WEIGHTS.reduce((sum, [n, w]) => sum + n * w, 0) / SLOT_WEIGHTS.reduce((sum, [, w]) => sum + w, 0);
+
+/**
+ * A non-empty block's slot count: SLOT_WEIGHTS scaled to `mean`, one draw either way, so a devnet
+ * without `txsPerBlock` draws exactly what it always drew.
+ */
+function drawSlots(rng: Rng, mean: number | undefined): number {
+  const slots = rng.weighted(SLOT_WEIGHTS);
+  return mean === undefined ? slots : Math.max(1, Math.round((slots * mean) / SLOT_MEAN));
+}
 
 type PendingTx =
   | { readonly kind: 'lifecycle'; readonly id: string; readonly timestamp: number }
@@ -142,7 +155,7 @@ function runRandom(
       timestamp: now + clientSkew(rng),
     });
   }
-  const slots = Math.max(out.length, rng.chance(deps.emptyBlockRate) ? 0 : rng.weighted(SLOT_WEIGHTS));
+  const slots = Math.max(out.length, rng.chance(deps.emptyBlockRate) ? 0 : drawSlots(rng, deps.txsPerBlock));
   const written = new Set<string>();
   for (let attempt = 0; out.length < slots && attempt < slots * 4; attempt++) {
     const job = pickJob(rng, jobs);

@@ -1,14 +1,16 @@
 import type { RawBlock, RawEntry } from '@mtc/domain';
 import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
+import { createFileHistory } from '../history/file-history.ts';
+import { createMemoryHistory } from '../history/store.ts';
 import { createRng } from '../rng.ts';
 import { servedWallet, type ChainToken, type LegacyWallet } from '../world/codec.ts';
 import type { Dex010Order, Wallet } from '../world/records.ts';
 import { tokenKey } from '../world/records.ts';
-import { createWorld } from '../world/world.ts';
+import { createWorld, type World } from '../world/world.ts';
 import { buildBlock, type BlockBuilderDeps, type ChainBlock } from './block-builder.ts';
 import { planEras } from './eras.ts';
-import { DevnetOptionsSchema, type DevnetOptions } from './options.ts';
+import { DevnetOptionsSchema, type DevnetOptions, type ResolvedDevnetOptions } from './options.ts';
 
 /** Ground truth for tests: the chain's current state, as the chaincode holds it. */
 export interface WorldState {
@@ -40,6 +42,10 @@ export interface Devnet {
   block(idOrHeight: string | number): RawBlock | undefined;
   /** A transaction's entries, exactly as `/transaction/{id}` serves them. */
   transaction(txId: string): RawEntry[] | undefined;
+  /** JSON.stringify(block(idOrHeight)), read as stored: what `/block/{b}` sends, without a parse. */
+  blockJson(idOrHeight: string | number): string | undefined;
+  /** JSON.stringify(transaction(txId)), read as stored: what `/transaction/{id}` sends. */
+  transactionJson(txId: string): string | undefined;
   worldState(): WorldState;
   /**
    * Generates one more block with the peers' clock at max(now, the last block's peer time); now
@@ -48,14 +54,133 @@ export interface Devnet {
   cutBlock(now?: number): RawBlock;
   /** The peers' clock at the last block (unix s): what its records are dated by and cutBlock continues from. */
   clock(): number;
+  /** Closes the history (its files, when on disk); reads afterwards throw. */
+  close(): void;
 }
 
 /**
  * A deterministic Metacoin chain: the same options give the same blocks, ids and entries. The
- * history is generated up front; cutBlock extends it. Returned blocks and entries are copies.
+ * history is generated up front; cutBlock extends it. Blocks and transactions go to a HistoryStore
+ * the moment they are cut (files in `historyDir`, else memory) and are read back as the JSON the
+ * node serves, parsed afresh on every read; only the world state stays in memory.
  */
 export function createDevnet(options: DevnetOptions): Devnet {
   const opts = DevnetOptionsSchema.parse(options);
+  const history = opts.historyDir === undefined ? createMemoryHistory() : createFileHistory(opts.historyDir);
+  const chain = createChain(opts);
+  const counts = { transactions: 0, invalidTransactions: 0, entries: 0 };
+
+  const cut = (timestamp: number): RawBlock => {
+    const { block, txs } = chain.next(timestamp);
+    history.append(block, txs);
+    for (const tx of txs) {
+      counts.transactions += 1;
+      counts.entries += tx.entries.length;
+      if (!tx.valid) counts.invalidTransactions += 1;
+    }
+    return block;
+  };
+
+  try {
+    generateHistory(chain, cut);
+  } catch (error) {
+    history.close();
+    throw error;
+  }
+
+  const { world } = chain;
+  const blockJson = (idOrHeight: string | number): string | undefined => {
+    const height =
+      typeof idOrHeight === 'number'
+        ? idOrHeight
+        : /^[0-9a-f]{64}$/.test(idOrHeight)
+          ? history.heightOf(idOrHeight)
+          : /^[0-9]{1,16}$/.test(idOrHeight)
+            ? Number(idOrHeight)
+            : undefined;
+    if (height === undefined || !Number.isInteger(height) || height < 1 || height > history.height()) return undefined;
+    return history.blockJson(height);
+  };
+
+  return {
+    height: () => history.height(),
+    blockJson,
+    block(idOrHeight) {
+      const json = blockJson(idOrHeight);
+      return json === undefined ? undefined : (JSON.parse(json) as RawBlock);
+    },
+    transactionJson: (txId) => history.transactionJson(txId),
+    transaction(txId) {
+      const json = history.transactionJson(txId);
+      return json === undefined ? undefined : (JSON.parse(json) as RawEntry[]);
+    },
+    worldState() {
+      const wallets: Record<string, Wallet | LegacyWallet> = {};
+      for (const address of world.wallets) wallets[address] = servedWallet(world.get(address) as object);
+      const tokens: Record<string, ChainToken> = {};
+      for (const id of world.tokens) tokens[id] = world.get(tokenKey(id)) as ChainToken;
+      const dex010: Record<string, Dex010Order> = {};
+      for (const id of world.dex010Orders) dex010[id] = world.dex010(id)!;
+      return structuredClone({
+        height: history.height(),
+        wallets,
+        tokens,
+        dex010,
+        counts: {
+          blocks: history.height(),
+          ...counts,
+          wallets: world.wallets.length,
+          tokens: world.tokens.length,
+        },
+      });
+    },
+    clock: () => chain.clock(),
+    cutBlock(now = Date.now() / 1000) {
+      // The block built is handed out as is: the history holds its own copy.
+      return cut(Math.max(Math.floor(now), chain.clock()));
+    },
+    close: () => history.close(),
+  };
+}
+
+/**
+ * The peers' clock at the end of the history `options` describe, without generating it: the gaps
+ * between history blocks come from a stream of their own (blockGaps), so the span is a sum of draws
+ * whatever the genesis time. What a schedule needs to place a new chain so that its history ends now.
+ */
+export function historyClock(options: DevnetOptions): number {
+  const opts = DevnetOptionsSchema.parse(options);
+  let clock = opts.genesisTime;
+  const gaps = blockGaps(opts);
+  for (let i = 0; i < opts.historyBlocks; i++) clock += gaps(i);
+  return clock;
+}
+
+/**
+ * The gap before history block i (0-based): 50–150 % of the interval. Drawn from a stream apart from
+ * the chain's, which timestamps steer (auctions end, orders expire), so the history's span depends on
+ * the seed and the interval alone.
+ */
+function blockGaps(opts: ResolvedDevnetOptions): (i: number) => number {
+  const rng = createRng(gapSeed(opts.seed));
+  return (i) => (i === 0 ? 0 : Math.round(opts.blockIntervalSec * (0.5 + rng.next())));
+}
+
+/** Any fixed change of the seed gives a stream unrelated to the chain's (splitmix32 mixes it). */
+function gapSeed(seed: number): number {
+  return seed >= 0 ? seed - 0x5bd1e995 : seed + 0x5bd1e995;
+}
+
+interface Chain {
+  readonly options: ResolvedDevnetOptions;
+  readonly world: World;
+  /** Builds the next block with the peers' clock at `timestamp`. */
+  next(timestamp: number): ChainBlock;
+  /** The peers' clock at the last block; block timestamps are client times and may run backwards. */
+  clock(): number;
+}
+
+function createChain(opts: ResolvedDevnetOptions): Chain {
   const rng = createRng(opts.seed);
   const world = createWorld();
   const deps: BlockBuilderDeps = {
@@ -68,83 +193,24 @@ export function createDevnet(options: DevnetOptions): Devnet {
     walletCap: opts.wallets,
     invalidTxRate: opts.invalidTxRate,
     emptyBlockRate: opts.emptyBlockRate,
+    txsPerBlock: opts.txsPerBlock,
   };
-
-  const blocks: RawBlock[] = [];
-  const heightByHash = new Map<string, number>();
-  const txs = new Map<string, readonly RawEntry[]>();
-  const counts = { transactions: 0, invalidTransactions: 0, entries: 0 };
-
-  function append({ block, txs: blockTxs }: ChainBlock): RawBlock {
-    blocks.push(block);
-    heightByHash.set(block.id, blocks.length);
-    for (const tx of blockTxs) {
-      txs.set(tx.id, tx.entries);
-      counts.transactions += 1;
-      counts.entries += tx.entries.length;
-      if (!tx.valid) counts.invalidTransactions += 1;
-    }
-    return block;
-  }
-
-  // The peers' clock at the last block; block timestamps are client times and may run backwards.
+  let height = 0;
   let peerTime = opts.genesisTime;
-  const lastTimestamp = (): number => peerTime;
-  const next = (timestamp: number): RawBlock => {
-    peerTime = timestamp;
-    return append(buildBlock(deps, blocks.length + 1, timestamp));
-  };
-
-  for (let i = 0; i < opts.historyBlocks; i++) {
-    const gap = i === 0 ? 0 : Math.round(opts.blockIntervalSec * (0.5 + rng.next()));
-    next(lastTimestamp() + gap);
-  }
-
   return {
-    height: () => blocks.length,
-    block(idOrHeight) {
-      const height =
-        typeof idOrHeight === 'number'
-          ? idOrHeight
-          : /^[0-9a-f]{64}$/.test(idOrHeight)
-            ? heightByHash.get(idOrHeight)
-            : /^[0-9]{1,16}$/.test(idOrHeight)
-              ? Number(idOrHeight)
-              : undefined;
-      const block = height === undefined ? undefined : blocks[height - 1];
-      return block && Number.isInteger(height) ? copyBlock(block) : undefined;
-    },
-    transaction(txId) {
-      const entries = txs.get(txId);
-      return entries && (JSON.parse(JSON.stringify(entries)) as RawEntry[]);
-    },
-    worldState() {
-      const wallets: Record<string, Wallet | LegacyWallet> = {};
-      for (const address of world.wallets) wallets[address] = servedWallet(world.get(address) as object);
-      const tokens: Record<string, ChainToken> = {};
-      for (const id of world.tokens) tokens[id] = world.get(tokenKey(id)) as ChainToken;
-      const dex010: Record<string, Dex010Order> = {};
-      for (const id of world.dex010Orders) dex010[id] = world.dex010(id)!;
-      return structuredClone({
-        height: blocks.length,
-        wallets,
-        tokens,
-        dex010,
-        counts: {
-          blocks: blocks.length,
-          ...counts,
-          wallets: world.wallets.length,
-          tokens: world.tokens.length,
-        },
-      });
+    options: opts,
+    world,
+    next(timestamp) {
+      peerTime = timestamp;
+      height += 1;
+      return buildBlock(deps, height, timestamp);
     },
     clock: () => peerTime,
-    cutBlock(now = Date.now() / 1000) {
-      return copyBlock(next(Math.max(Math.floor(now), lastTimestamp())));
-    },
   };
 }
 
-function copyBlock(block: RawBlock): RawBlock {
-  return { ...block, transaction: block.transaction.map((tx) => ({ ...tx })) };
+/** The pre-generated blocks, each blockGaps(i) after the one before. */
+function generateHistory(chain: Chain, cut: (timestamp: number) => unknown): void {
+  const gaps = blockGaps(chain.options);
+  for (let i = 0; i < chain.options.historyBlocks; i++) cut(chain.clock() + gaps(i));
 }

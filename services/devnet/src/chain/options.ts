@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The most transactions a block may aim for on average (its largest blocks list about 1.8 times that). */
+export const MAX_TXS_PER_BLOCK = 1_000;
+
 /** Options of a devnet; defaults live here and nowhere else. */
 export const DevnetOptionsSchema = z.object({
   seed: z.number().int(),
@@ -14,6 +17,13 @@ export const DevnetOptionsSchema = z.object({
   emptyBlockRate: z.number().min(0).max(1).default(0.1),
   /** Share of the history written by the legacy chaincode (CC-22 and older; see chain/eras.ts). */
   legacyShare: z.number().min(0).max(1).default(0.1),
+  /**
+   * Mean transactions a non-empty block aims for. No default: unset means the built-in 1–6 mix
+   * itself (mean 3.3), so chains made before it existed stay as they were (schedule.ts saves it).
+   */
+  txsPerBlock: z.number().min(1).max(MAX_TXS_PER_BLOCK).optional(),
+  /** Keep the history in files in this directory (history/file-history.ts); unset: in memory. */
+  historyDir: z.string().min(1).optional(),
 });
 
 export interface DevnetOptions {
@@ -32,6 +42,18 @@ export interface DevnetOptions {
   emptyBlockRate?: number;
   /** Share of the history (its first blocks) written by the legacy chaincode (default 0.1). */
   legacyShare?: number;
+  /**
+   * Mean transactions a non-empty block aims for (1 … 1,000): each block draws from the built-in
+   * 1–6 mix scaled to this mean. Calls that conflict with one earlier in the block are left out, so
+   * blocks list somewhat fewer. Unset: the built-in mix itself (mean 3.3), the chain of old.
+   */
+  txsPerBlock?: number;
+  /**
+   * Keep blocks and transactions in files in this directory rather than in memory (a long history
+   * does not fit): the files a previous devnet left there are replaced. Not part of the chain: the
+   * same options give the same chain with or without it. Call `close()` when done.
+   */
+  historyDir?: string;
 }
 
 export type ResolvedDevnetOptions = z.output<typeof DevnetOptionsSchema>;

@@ -1,21 +1,31 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
-import { GENERATOR_VERSION, generatorFingerprint, openDevnet } from './schedule.ts';
+import { HISTORY_FILES } from '../history/file-history.ts';
+import { GENERATOR_VERSION, generatorFingerprint, historyDirBeside, openDevnet as openScheduled } from './schedule.ts';
 
 const WANTED = { seed: 9, historyBlocks: 50, historyDays: 1, liveIntervalMs: 2000 };
 
 describe('openDevnet', () => {
   const dirs: string[] = [];
+  const opened: { devnet: { close(): void } }[] = [];
+  /** openDevnet, closing what it opened after the test. */
+  const openDevnet = async (...args: Parameters<typeof openScheduled>) => {
+    const clock = await openScheduled(...args);
+    opened.push(clock);
+    return clock;
+  };
   const fresh = async (): Promise<string> => {
     const dir = await mkdtemp(join(tmpdir(), 'mtc-clock-'));
     dirs.push(dir);
     return join(dir, 'devnet.json');
   };
   afterEach(async () => {
+    for (const { devnet } of opened.splice(0)) devnet.close();
     for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
   });
 
@@ -50,6 +60,17 @@ describe('openDevnet', () => {
     // Gaps vary around the interval, so the span is about a day, not exactly one.
     expect(now / 1000 - schedule.genesisTime).toBeGreaterThan(0.5 * 86_400);
     expect(now / 1000 - schedule.genesisTime).toBeLessThan(1.5 * 86_400);
+  });
+
+  it('ends a long history now, whatever its genesis time does to the chain (no burst of live blocks)', async () => {
+    // Auctions, orders and lock-ups steer the chain by its timestamps; the span must not follow them.
+    const file = await fresh();
+    const now = Date.UTC(2026, 10, 24, 13, 7, 5);
+    const long = { seed: 4, historyBlocks: 1500, historyDays: 30, liveIntervalMs: 2000 };
+    const { devnet, catchUp } = await openDevnet(file, long, now);
+    expect(devnet.clock()).toBe(Math.floor(now / 1000));
+    expect(catchUp(now + 1999)).toBe(0);
+    expect(catchUp(now + 2000)).toBe(1);
   });
 
   it('saves the generator version and job fingerprint with the schedule', async () => {
@@ -106,5 +127,42 @@ describe('openDevnet', () => {
     const file = await fresh();
     await writeFile(file, '{"seed":"x"}');
     await expect(openDevnet(file, WANTED, Date.UTC(2026, 5, 1))).rejects.toThrow();
+  });
+
+  it('keeps the history in files beside the schedule, written afresh on every start', async () => {
+    const file = await fresh();
+    const now = Date.UTC(2026, 5, 1);
+    const first = await openDevnet(file, WANTED, now);
+    const blocksLog = join(historyDirBeside(file), HISTORY_FILES.blocks);
+    expect(historyDirBeside(file)).toBe(join(dirname(file), 'devnet-history'));
+    first.devnet.close();
+    const written = await readFile(blocksLog, 'utf8');
+    expect(written.split('\n')).toHaveLength(first.devnet.height() + 1);
+    const again = await openDevnet(file, WANTED, now);
+    again.devnet.close();
+    expect(await readFile(blocksLog, 'utf8')).toBe(written);
+    expect(existsSync(join(historyDirBeside(file), HISTORY_FILES.transactions))).toBe(true);
+  });
+
+  it('saves txsPerBlock with the schedule, and refuses to open it with another', async () => {
+    const file = await fresh();
+    const now = Date.UTC(2026, 5, 1);
+    const dense = await openDevnet(file, { ...WANTED, txsPerBlock: 12 }, now);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { txsPerBlock?: number };
+    expect(saved.txsPerBlock).toBe(12);
+    await expect(openDevnet(file, WANTED, now)).rejects.toThrow(/12 transactions per block/);
+    await expect(openDevnet(file, { ...WANTED, txsPerBlock: 13 }, now)).rejects.toThrow(/12 transactions per block/);
+    const reopened = await openDevnet(file, { ...WANTED, txsPerBlock: 12 }, now);
+    expect(reopened.devnet.block(50)).toEqual(dense.devnet.block(50));
+  });
+
+  it('writes no txsPerBlock without one, and refuses to add one to such a schedule', async () => {
+    const file = await fresh();
+    const now = Date.UTC(2026, 5, 1);
+    await openDevnet(file, WANTED, now);
+    expect(JSON.parse(await readFile(file, 'utf8'))).not.toHaveProperty('txsPerBlock');
+    await expect(openDevnet(file, { ...WANTED, txsPerBlock: 12 }, now)).rejects.toThrow(
+      /the built-in transactions per block/,
+    );
   });
 });

@@ -1,20 +1,21 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { Job } from '../jobs/job.ts';
 import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
-import { createDevnet, type Devnet } from './devnet.ts';
-import { DevnetOptionsSchema } from './options.ts';
+import { createDevnet, historyClock, type Devnet } from './devnet.ts';
+import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK } from './options.ts';
 
 /**
  * The version of the generation logic. Bump it with every change that makes the same schedule give
  * another chain and that the job fingerprint below does not see: block and transaction mix, clocks,
  * planners and pickers, chaincode ports, the bridge's and node's reshaping, ids.
  * 1: before fingerprints (no `generator` in the file). 2: legacy era, client clocks, skewed activity.
+ * 3: history block gaps drawn from a stream of their own (the span no longer depends on genesis).
  */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 /**
  * What a schedule's chain also depends on besides the schedule: the generator version, and every
@@ -54,12 +55,27 @@ const Schedule = z.object({
   historyBlocks: z.number().int().positive(),
   historyIntervalSec: z.number().int().positive(),
   liveIntervalMs: z.number().int().nonnegative(),
+  /** Mean transactions a block aims for; absent: the built-in mix (and in every file written before it). */
+  txsPerBlock: z.number().min(1).max(MAX_TXS_PER_BLOCK).optional(),
   /** Absent in files written before fingerprints: such a file is refused like a mismatch. */
   generator: z.object({ version: z.number().int(), hash: z.string(), jobs: z.array(z.string()) }).optional(),
 });
 type Schedule = z.infer<typeof Schedule>;
 
+/** What a caller asks openDevnet for; a saved schedule must agree on seed, interval and txsPerBlock. */
+export interface WantedDevnet {
+  seed: number;
+  historyBlocks: number;
+  historyDays: number;
+  liveIntervalMs: number;
+  /** Mean transactions a block aims for (options.ts); unset: the built-in mix. */
+  txsPerBlock?: number;
+  /** Where the history's files go; default: `<schedule file's name>-history/` beside it. */
+  historyDir?: string;
+}
+
 export interface DevnetClock {
+  /** Keeps its history in files (WantedDevnet.historyDir): close it when done. */
   devnet: Devnet;
   schedule: Schedule;
   /** Cuts every block due by `nowMs`; returns how many were cut. */
@@ -70,12 +86,16 @@ export interface DevnetClock {
 
 /**
  * Opens the devnet whose schedule `file` holds, or starts one and saves its schedule there. Refuses a
- * file written with another seed or block interval, or by another generator (version or job set),
- * since it would serve a different chain than the one an index already holds.
+ * file written with another seed, block interval or txsPerBlock, or by another generator (version
+ * or job set), since it would serve a different chain than the one an index already holds.
+ *
+ * The history is regenerated from the schedule on every start (the world state it leaves behind is
+ * needed anyway, and only replaying the blocks rebuilds it) and written to files afresh in the
+ * history directory: files from an earlier start are replaced, never trusted.
  */
 export async function openDevnet(
   file: string,
-  wanted: { seed: number; historyBlocks: number; historyDays: number; liveIntervalMs: number },
+  wanted: WantedDevnet,
   nowMs: number,
   generator: GeneratorFingerprint = generatorFingerprint(),
 ): Promise<DevnetClock> {
@@ -85,6 +105,8 @@ export async function openDevnet(
     genesisTime: schedule.genesisTime,
     historyBlocks: schedule.historyBlocks,
     blockIntervalSec: schedule.historyIntervalSec,
+    txsPerBlock: schedule.txsPerBlock,
+    historyDir: wanted.historyDir ?? historyDirBeside(file),
   });
   // Block timestamps are client times; the schedule runs on the peers' clock.
   const liveStartMs = devnet.clock() * 1000;
@@ -109,9 +131,14 @@ export async function openDevnet(
   return { devnet, schedule, catchUp, startLive };
 }
 
+/** `DATA_DIR/devnet.json` → `DATA_DIR/devnet-history`. */
+export function historyDirBeside(file: string): string {
+  return join(dirname(file), `${basename(file, extname(file))}-history`);
+}
+
 async function loadOrCreate(
   file: string,
-  wanted: { seed: number; historyBlocks: number; historyDays: number; liveIntervalMs: number },
+  wanted: WantedDevnet,
   nowMs: number,
   generator: GeneratorFingerprint,
 ): Promise<Schedule> {
@@ -122,10 +149,14 @@ async function loadOrCreate(
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   if (saved) {
-    const differs = saved.seed !== wanted.seed || saved.liveIntervalMs !== wanted.liveIntervalMs;
+    const differs =
+      saved.seed !== wanted.seed ||
+      saved.liveIntervalMs !== wanted.liveIntervalMs ||
+      saved.txsPerBlock !== wanted.txsPerBlock;
     if (differs)
       throw new Error(
-        `${file} holds a devnet with seed ${saved.seed} and block interval ${saved.liveIntervalMs} ms; ` +
+        `${file} holds a devnet with seed ${saved.seed}, block interval ${saved.liveIntervalMs} ms and ` +
+          `${saved.txsPerBlock === undefined ? 'the built-in transactions per block' : `${saved.txsPerBlock} transactions per block`}; ` +
           'use the same settings, or remove the data directory to start a new chain',
       );
     const mismatch = generatorMismatch(saved.generator, generator);
@@ -138,21 +169,23 @@ async function loadOrCreate(
     return saved;
   }
   const historyIntervalSec = Math.max(1, Math.floor((wanted.historyDays * 86_400) / wanted.historyBlocks));
-  // Block gaps are random around the interval: measure the history's real span once, so that it
-  // ends now rather than somewhere near now (perhaps in the future).
-  const probe = createDevnet({
+  // Block gaps are random around the interval, from a stream of their own: sum them, so that the
+  // history ends now rather than somewhere near now (perhaps hours away, in the future or the past).
+  const span = historyClock({
     seed: wanted.seed,
     genesisTime: 0,
     historyBlocks: wanted.historyBlocks,
     blockIntervalSec: historyIntervalSec,
+    txsPerBlock: wanted.txsPerBlock,
   });
-  const span = probe.clock();
   const schedule: Schedule = {
     seed: wanted.seed,
     genesisTime: Math.floor(nowMs / 1000) - span,
     historyBlocks: wanted.historyBlocks,
     historyIntervalSec,
     liveIntervalMs: wanted.liveIntervalMs,
+    // Written only when set, so a schedule without it reads as it always did.
+    ...(wanted.txsPerBlock === undefined ? {} : { txsPerBlock: wanted.txsPerBlock }),
     generator,
   };
   await mkdir(dirname(file), { recursive: true });

@@ -54,14 +54,14 @@ export function handle(devnet: Devnet, route: Route): Reply {
 function getBlock(devnet: Devnet, param: string): Reply {
   const notFound = node(404, `Block ${param} not found`);
   if (param.length === 64) {
-    const block = devnet.block(param);
-    return block ? node(200, JSON.stringify(block)) : notFound;
+    const block = devnet.blockJson(param);
+    return block === undefined ? notFound : node(200, block);
   }
   if (Number.isNaN(Number(param))) return node(404, 'Block is must be numeric or 64 bytes id');
   const padded = `0000000000000000${param}`.slice(-16);
   if (!/^[0-9]{16}$/.test(padded)) return notFound;
-  const block = devnet.block(Number(padded));
-  return block ? node(200, JSON.stringify(block)) : notFound;
+  const block = devnet.blockJson(Number(padded));
+  return block === undefined ? notFound : node(200, block);
 }
 
 /**
@@ -70,8 +70,8 @@ function getBlock(devnet: Devnet, param: string): Reply {
  * of the same lookup for blocks).
  */
 function getTransaction(devnet: Devnet, txId: string): Reply {
-  const entries = devnet.transaction(txId);
-  if (entries) return node(200, JSON.stringify(entries));
+  const entries = devnet.transactionJson(txId);
+  if (entries !== undefined) return node(200, entries);
   return node(
     412,
     `chaincode error (status: 500, message: Failed to get block for txID ${txId}, error Entry not found in index)`,
