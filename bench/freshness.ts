@@ -19,6 +19,7 @@ import {
 } from './harness.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt } from './support.ts';
+import { ExplorerConfigSchema } from '../services/explorer/src/config.ts';
 
 /**
  * Freshness: with the devnet cutting a block every 50 ms (20 blocks/s), the time from a block being
@@ -54,7 +55,8 @@ const NO_LIVE_BLOCKS_MS = 30_000;
 type Mode = keyof typeof TARGET_P99_MS;
 /** Settings that bound freshness, taken from this process's environment when set there. */
 const TUNABLES = ['FOLLOWER_POLL_MS', 'API_HEAD_CACHE_MS'] as const;
-const DEFAULTS: Record<(typeof TUNABLES)[number], number> = { FOLLOWER_POLL_MS: 500, API_HEAD_CACHE_MS: 100 };
+/** The shipped defaults, read from the all-in-one's own schema so that this note cannot go stale. */
+const DEFAULTS = ExplorerConfigSchema.parse({});
 
 interface Plan {
   windowMs: number;

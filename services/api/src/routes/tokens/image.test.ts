@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
-import { ALICE, buildChain, startTestApi, type Chain, type TestApi } from '../../testing/harness.ts';
+import { ALICE, buildChain, startTestApi, testConfig, type Chain, type TestApi } from '../../testing/harness.ts';
 import { PNG_DATA_URI } from '../../testing/token-economy.ts';
 import { dataUriBytes, isPng, toPng } from './image.ts';
 
@@ -148,6 +148,39 @@ describe('GET /api/v1/token/{id}/image', () => {
       const res = await api.get(`/api/v1/token/${id}/image`);
       expect(res.status, id).toBe(400);
       expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
+    }
+  });
+});
+
+describe('the image route with the caches on, as in production', () => {
+  it('reads a token image once per indexed height, and again once the head moves', async () => {
+    const chain = buildChain(1);
+    const jpeg = dataUri('image/jpeg', await solid(5, 4).jpeg().toBuffer());
+    chain.block([
+      chain.registerToken({ token: 0, name: 'T', symbol: 'T', owner: ALICE, totalsupply: '1', image: jpeg }),
+    ]);
+    const api = await startTestApi({
+      fixture: chain,
+      config: testConfig({ API_HEAD_CACHE_MS: '100', API_RESPONSE_CACHE_MB: '8' }),
+    });
+    try {
+      const reads = () => api.calls.filter((c) => c.collection === 'token_images').length;
+      const first = await api.bytes('/api/v1/token/0/image');
+      expect(await pngSize(first.body)).toEqual({ format: 'png', width: 5, height: 4 });
+      const once = reads();
+      expect(once).toBeGreaterThan(0);
+      for (let i = 0; i < 5; i++) expect((await api.bytes('/api/v1/token/0/image')).status).toBe(200);
+      expect(reads()).toBe(once);
+
+      chain.block([chain.updateToken({ token: 0, image: PNG_DATA_URI })]);
+      await api.project(chain);
+      await new Promise((r) => setTimeout(r, 150)); // the head reading is at most 100 ms old
+      const changed = await api.bytes('/api/v1/token/0/image');
+      expect(Buffer.from(changed.body).equals(PNG_BYTES)).toBe(true);
+      expect(changed.headers.get('etag')).not.toBe(first.headers.get('etag'));
+      expect(reads()).toBeGreaterThan(once);
+    } finally {
+      await api.close();
     }
   });
 });

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import { notFound } from '../../errors.ts';
 import { TokenIdParams } from '../../params.ts';
+import type { AppContext } from '../../context.ts';
 import { defineBytesRoute } from '../../route.ts';
 
 /**
@@ -46,8 +48,30 @@ export async function toPng(bytes: Uint8Array): Promise<Uint8Array | null> {
   }
 }
 
-/** PNG bytes by image version, so sharp converts an image once, not per request. */
+/** PNG bytes by the image's digest, so sharp converts an image once, not per request. */
 const converted = new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (b) => b.length });
+
+interface Served {
+  height: number;
+  bytes: Uint8Array;
+  etag: string;
+}
+
+/**
+ * The answer per token and indexed height, per app: JSON answers go through the response cache
+ * (http-cache.ts), images through this, so a busy image costs one store read per indexed height
+ * rather than one per request. Off when the response cache is (API_RESPONSE_CACHE_MB=0).
+ */
+const servedBy = new WeakMap<AppContext, LRUCache<string, Served>>();
+function servedCache(app: AppContext): LRUCache<string, Served> | undefined {
+  if (app.config.API_RESPONSE_CACHE_MB <= 0) return undefined;
+  let cache = servedBy.get(app);
+  if (!cache) {
+    cache = new LRUCache({ maxSize: 16 * 2 ** 20, sizeCalculation: (s) => s.bytes.length + 64 });
+    servedBy.set(app, cache);
+  }
+  return cache;
+}
 
 export const tokenImageRoute = defineBytesRoute({
   path: '/api/v1/token/{id}/image',
@@ -61,11 +85,15 @@ export const tokenImageRoute = defineBytesRoute({
   responseDescription: 'The image, PNG-encoded.',
   errors: [400, 404],
   cache: 'head',
-  async handle({ params }, app) {
+  async handle({ params, head }, app) {
+    const cache = servedCache(app);
+    const { height } = await head();
+    const held = cache?.get(String(params.id));
+    if (held?.height === height) return held;
     const doc = await app.models.tokenImages.get(String(params.id));
     if (!doc || doc.image === '') throw notFound(`token ${params.id} has no image`);
-    // Converted once per image version: a version (its chain position) never changes.
-    const version = `${doc._id}@${doc.pos}`;
+    // Converted once per image: keyed by its content, which no chain or reindex can change under it.
+    const version = createHash('sha1').update(doc.image).digest('base64url');
     let png = converted.get(version) ?? null;
     if (!png) {
       const raw = dataUriBytes(doc.image);
@@ -73,6 +101,8 @@ export const tokenImageRoute = defineBytesRoute({
       if (png) converted.set(version, png);
     }
     if (!png) throw notFound(`the image of token ${params.id} is not a readable image`);
-    return { bytes: png, etag: `"${doc.pos}"` };
+    const served = { height, bytes: png, etag: `"${doc.pos}"` };
+    cache?.set(String(params.id), served);
+    return served;
   },
 });
