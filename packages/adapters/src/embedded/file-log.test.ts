@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { deflateRawSync } from 'node:zlib';
 import type { EventLog, LogRecord, Subscription } from '@mtc/ports';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { describeEventLogContract, uniqueName, waitFor } from '../contract/index.ts';
-import { COMPRESS_FROM_BYTES, createFileEventLog } from './file-log.ts';
+import { COMPRESS_FROM_BYTES, createFileEventLog, FRAME_RECORDS } from './file-log.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mtc-file-log-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -55,37 +56,86 @@ describe('createFileEventLog', () => {
     expect(records.map((r) => r.offset)).toEqual(['0', '1', '2']);
   });
 
-  it('writes large records deflated, reads them back as written, and still reads plain lines', async () => {
+  it('writes a large publish as deflated frames, reads them back as written, and still reads older lines', async () => {
     const dir = freshDir();
-    const block = {
-      height: 7,
-      txs: Array.from({ length: 40 }, (_, i) => ({
+    const block = (height: number) => ({
+      height,
+      txs: Array.from({ length: 20 }, (_, i) => ({
         id: `${i}`.padStart(64, 'a'),
         type: 'transfer',
         amount: String(i),
       })),
-    };
-    const json = JSON.stringify({ key: '7', value: block });
-    expect(json.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
-    // A line as an older version wrote it, before compression: it must stay readable.
+    });
+    // Lines as older versions wrote them, plain and deflated one by one: they must stay readable.
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 't.log'), `${JSON.stringify({ key: 'old', value: block })}\n`);
+    const old = JSON.stringify({ key: 'old', value: block(1) });
+    writeFileSync(
+      join(dir, 't.log'),
+      `${old}\nd${deflateRawSync(Buffer.from(JSON.stringify({ key: 'older', value: block(2) }))).toString('base64')}\n`,
+    );
     const log = open(dir);
-    await log.publish('t', [
-      { key: '7', value: block },
-      { key: 'small', value: { n: 1 } },
-    ]);
+    const published = Array.from({ length: FRAME_RECORDS + 10 }, (_, i) => ({ key: String(i), value: block(i) }));
+    await log.publish('t', published);
+    await log.publish('t', [{ key: 'small', value: { n: 1 } }]);
+
     const lines = readFileSync(join(dir, 't.log'), 'latin1').split('\n');
-    expect(lines[1]!.startsWith('d')).toBe(true);
-    expect(lines[1]!.length).toBeLessThan(json.length / 3);
-    expect(lines[2]).toBe('{"key":"small","value":{"n":1}}');
+    expect(lines).toHaveLength(6); // old, older, two frames, small, and the empty string after the last newline
+    expect(lines[2]).toMatch(new RegExp(`^b${FRAME_RECORDS}:[A-Za-z0-9+/=]+$`));
+    expect(lines[3]).toMatch(/^b10:[A-Za-z0-9+/=]+$/);
+    // Near-identical records pack far tighter together than one by one.
+    expect(lines[2]!.length).toBeLessThan((FRAME_RECORDS * old.length) / 10);
+    expect(lines[4]).toBe('{"key":"small","value":{"n":1}}');
+
     const { records } = await consumeAll(log, 't', 'g');
-    await waitFor(() => records.length === 3);
+    await waitFor(() => records.length === FRAME_RECORDS + 13);
+    expect(records.map((r) => r.offset)).toEqual(Array.from({ length: FRAME_RECORDS + 13 }, (_, i) => String(i)));
     expect(records.map((r) => [r.key, r.value])).toEqual([
-      ['old', block],
-      ['7', block],
+      ['old', block(1)],
+      ['older', block(2)],
+      ...published.map((m) => [m.key, m.value]),
       ['small', { n: 1 }],
     ]);
+    expect(await log.lastValue('t')).toEqual({ n: 1 });
+  });
+
+  it('serves a group from inside a frame, in batches that end on frame boundaries where they can', async () => {
+    const dir = freshDir();
+    const log = open(dir);
+    const values = Array.from({ length: 2 * FRAME_RECORDS + 5 }, (_, i) => ({ i, pad: 'p'.repeat(20) }));
+    await log.publish(
+      't',
+      values.map((value, i) => ({ key: String(i), value })),
+    );
+    writeFileSync(join(dir, 'g~t.offset'), '7\n'); // a position inside the first frame
+    const { records, batches } = await consumeAll(log, 't', 'g', 300);
+    await waitFor(() => records.length === values.length - 7);
+    expect(records.map((r) => r.value)).toEqual(values.slice(7));
+    expect(records.map((r) => Number(r.offset))).toEqual(values.slice(7).map((v) => v.i));
+    // 7 … 249 (to the frame's end rather than 300 records into the next), then 250 … 504 (the rest).
+    expect(batches).toEqual([FRAME_RECORDS - 7, FRAME_RECORDS + 5]);
+  });
+
+  it('indexes frames whose line begins in one scan chunk and ends in the next', async () => {
+    const dir = freshDir();
+    // A plain line that ends 5 bytes short of 1 MiB: the next line's header straddles the chunk edge.
+    const plain = createFileEventLog({ dir, compression: 'none' });
+    logs.push(plain);
+    const filler = `{"key":"big","value":""}`.length + 1;
+    await plain.publish('t', [{ key: 'big', value: 'x'.repeat(1024 * 1024 - 5 - filler) }]);
+    await plain.close();
+    const writer = open(dir);
+    const values = Array.from({ length: FRAME_RECORDS + 3 }, (_, i) => ({ i, text: 'frame record' }));
+    await writer.publish(
+      't',
+      values.map((value, i) => ({ key: String(i), value })),
+    );
+    expect(readFileSync(join(dir, 't.log')).indexOf('b250:')).toBe(1024 * 1024 - 5);
+    await writer.close();
+
+    const reader = open(dir); // indexes the file by a scan, in 1 MiB chunks
+    const { records } = await consumeAll(reader, 't', 'g');
+    await waitFor(() => records.length === values.length + 1);
+    expect(records.slice(1).map((r) => [r.offset, r.value])).toEqual(values.map((v, i) => [String(i + 1), v]));
   });
 
   it('writes every line plain with compression none', async () => {
@@ -140,6 +190,26 @@ describe('createFileEventLog', () => {
     await second.publish('t', [{ key: 'c', value: 3 }]);
     expect(readFileSync(join(dir, 't.log'), 'utf8')).toBe('{"key":"a","value":1}\n{"key":"c","value":3}\n');
     expect(await second.lastValue('t')).toBe(3);
+  });
+
+  it('cuts a torn last frame away whole before the next append', async () => {
+    const dir = freshDir();
+    const first = open(dir);
+    await first.publish('t', [{ key: 'a', value: 1 }]);
+    await first.close();
+    const kept = readFileSync(join(dir, 't.log'), 'utf8');
+    // A frame of three whose body was torn inside the page cache: the header counts three records.
+    appendFileSync(join(dir, 't.log'), 'b3:80uszE\n');
+
+    const second = open(dir);
+    await second.publish('t', [{ key: 'c', value: 3 }]);
+    expect(readFileSync(join(dir, 't.log'), 'utf8')).toBe(`${kept}{"key":"c","value":3}\n`);
+    const { records } = await consumeAll(second, 't', 'g');
+    await waitFor(() => records.length === 2);
+    expect(records.map((r) => [r.offset, r.value])).toEqual([
+      ['0', 1],
+      ['1', 3],
+    ]);
   });
 
   it('sees lines another instance appends, by polling', async () => {
