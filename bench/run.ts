@@ -12,13 +12,14 @@ import { environment, fmt, printTable } from './support.ts';
  * as such and the others still run.
  *
  * Options: `--quick`, `--embedded-only` (skip distributed mode even when `npm run infra:up` is
- * running), `--only=<section,…>` (api, replay, backfill, freshness).
+ * running), `--only=<section,…>` (api, replay, backfill, freshness, caching).
  */
 const SECTIONS: Record<string, () => Promise<Section>> = {
   api: async () => (await import('./api-load.ts')).default,
   replay: async () => (await import('./replay.ts')).default,
   backfill: async () => (await import('./backfill.ts')).default,
   freshness: async () => (await import('./freshness.ts')).default,
+  caching: async () => (await import('./caching.ts')).default,
 };
 
 const args = process.argv.slice(2);
