@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MockAgent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpChainSource, NodeError } from './chain-source.ts';
 
@@ -197,14 +198,16 @@ describe('createHttpChainSource', () => {
       expect(requested).toEqual(['/node/block', '/node/block']);
     });
 
-    it('uses the fetch it is given', async () => {
-      const calls: string[] = [];
-      const fake: typeof fetch = async (input) => {
-        calls.push(input instanceof Request ? input.url : input instanceof URL ? input.href : input);
-        return new Response('9', { status: 200, headers: { 'content-type': 'text/html' } });
-      };
-      expect(await createHttpChainSource({ baseUrl: 'http://node.invalid', fetch: fake }).height()).toBe(9);
-      expect(calls).toEqual(['http://node.invalid/block']);
+    it('sends through the dispatcher it is given', async () => {
+      const fake = new MockAgent();
+      fake.disableNetConnect();
+      fake
+        .get('http://node.invalid')
+        .intercept({ path: '/node/block', method: 'GET' })
+        .reply(200, '9', { headers: { 'content-type': 'text/html' } });
+      expect(await createHttpChainSource({ baseUrl: 'http://node.invalid/node', dispatcher: fake }).height()).toBe(9);
+      fake.assertNoPendingInterceptors();
+      await fake.close();
     });
   });
 });

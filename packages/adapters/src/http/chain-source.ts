@@ -1,11 +1,16 @@
 import { RawBlock, RawHeight, RawTransaction } from '@mtc/domain';
 import type { ChainSource } from '@mtc/ports';
+import { type Dispatcher, Pool } from 'undici';
 import type { z } from 'zod';
 
 /**
  * ChainSource over the node's HTTP read routes: `GET /block`, `GET /block/{id}`,
  * `GET /transaction/{id}`, and no other. The node labels JSON as text/html, so bodies are read as
- * text and parsed whatever the Content-Type. Node's fetch (undici) keeps connections alive.
+ * text and parsed whatever the Content-Type. The transport is undici's `request` on a keep-alive
+ * `Pool`, not fetch: measured on loopback (2 KB bodies, 8–16 in flight) it costs ~35 ms of CPU per
+ * 1,000 requests against fetch's ~126, and fetch was the follower's main per-request cost. The pool
+ * unrefs idle sockets, so it needs no close: an idle pool does not keep the process alive. Unlike
+ * fetch, redirects are not followed (a 3xx fails as `http_3xx`) and no compression is asked for.
  *
  * Retrying is the caller's policy; this client only says whether a retry can help
  * (`NodeError.retryable`) and why it failed (`NodeError.reason`, a short label for logs and
@@ -25,7 +30,8 @@ export interface HttpChainSourceOptions {
   baseUrl: string;
   /** Per request, body included. Default 10 s. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** Where requests go; default a keep-alive pool to the base URL's origin. Tests pass a fake. */
+  dispatcher?: Dispatcher;
 }
 
 export class NodeError extends Error {
@@ -71,26 +77,39 @@ function retryableStatus(status: number, text: string): boolean {
 
 export function createHttpChainSource(options: HttpChainSourceOptions): ChainSource {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const doFetch = options.fetch ?? globalThis.fetch;
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+  const origin = base.origin;
+  const prefix = base.pathname;
+  const dispatcher = options.dispatcher ?? new Pool(origin);
 
   /** The body as text with its status, or a NodeError for a failed exchange. */
   const get = async (path: string): Promise<{ status: number; text: string }> => {
-    const url = new URL(path, base);
+    const target = `${prefix}${path}`;
+    // One deadline for the whole exchange, body included (undici's own timeouts are idle limits).
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutMs);
     try {
-      const res = await doFetch(url, {
-        signal: AbortSignal.timeout(timeoutMs),
+      const res = await dispatcher.request({
+        origin,
+        path: target,
+        method: 'GET',
         headers: { accept: 'application/json' },
+        signal: abort.signal,
       });
-      return { status: res.status, text: await res.text() };
+      return { status: res.statusCode, text: await res.body.text() };
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       const what = timedOut ? `timed out after ${timeoutMs} ms` : 'failed';
-      throw new NodeError(`GET ${url.pathname} ${what}`, {
+      throw new NodeError(`GET ${target} ${what}`, {
         retryable: true,
         reason: timedOut ? 'timeout' : 'network',
         cause: error,
       });
+    } finally {
+      clearTimeout(timer);
     }
   };
 
