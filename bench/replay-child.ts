@@ -101,6 +101,8 @@ if (import.meta.main) {
   }
   const ceilingMs = performance.now() - ceilingStarted;
 
+  // The run's database goes (an in-memory stand-in would keep every run's documents on its heap).
+  if (job.env['MONGO_URL']) await store.drop();
   await Promise.all([store.close(), counters.close(), log.close()]);
   const result: ReplayResult = { replayMs, replayCpuMs, docs, docBytes, ceilingMs, peakRssMB: replayPeak };
   console.log(JSON.stringify(result));
