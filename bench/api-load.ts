@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import { RawBlock } from '@mtc/domain';
 import { readEnvFile } from '@mtc/runtime';
 import { z } from 'zod';
 import { createCeilings } from './ceiling.ts';
+import { freePort, pickMongo, sleep } from './harness.ts';
 import { load, type LoadResult } from './load.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt, printTable } from './support.ts';
@@ -172,17 +172,6 @@ function killAllNow(): void {
     killQuietly(pid);
   }
 }
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------
 // The API: what it answers, read with the shapes of its OpenAPI document.
@@ -635,14 +624,6 @@ async function runEmbedded(plan: Plan, notes: string[]): Promise<ModeResult> {
     await stop(explorer);
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** The MongoDB to use: a faster stand-in's URL (MONGO_<X>_URL in .infra/env) before MONGO_URL. */
-function pickMongo(infra: Record<string, string>): { key: string; url: string } | undefined {
-  const keys = Object.keys(infra).filter((k) => /^MONGO_\w+_URL$/.test(k) && infra[k]);
-  const key = keys.includes('MONGO_JAVA_URL') ? 'MONGO_JAVA_URL' : (keys[0] ?? 'MONGO_URL');
-  const url = infra[key];
-  return url ? { key, url } : undefined;
 }
 
 async function runDistributed(plan: Plan, notes: string[]): Promise<ModeResult | undefined> {

@@ -8,6 +8,7 @@ import {
   freePort,
   killChildrenOnSignal,
   launch,
+  pickMongo,
   portFree,
   printSection,
   ROOT,
@@ -287,14 +288,6 @@ async function runEmbedded(p: Plan, signal: AbortSignal): Promise<ModeResult> {
     await stopChild(explorer);
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** The MongoDB to use: a faster stand-in (MONGO_JAVA_URL, else another MONGO_<X>_URL) before MONGO_URL. */
-function pickMongo(infra: Record<string, string>): { key: string; url: string } | undefined {
-  const keys = Object.keys(infra).filter((k) => /^MONGO_\w+_URL$/.test(k) && infra[k]);
-  const key = keys.includes('MONGO_JAVA_URL') ? 'MONGO_JAVA_URL' : (keys[0] ?? 'MONGO_URL');
-  const url = infra[key];
-  return url ? { key, url } : undefined;
 }
 
 async function runDistributed(p: Plan, signal: AbortSignal, notes: string[]): Promise<ModeResult | undefined> {

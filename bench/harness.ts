@@ -198,6 +198,14 @@ export function runId(label: string): string {
   return `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
+/** The MongoDB to use: a faster stand-in (MONGO_JAVA_URL, else another MONGO_<X>_URL) before MONGO_URL. */
+export function pickMongo(infra: Record<string, string>): { key: string; url: string } | undefined {
+  const keys = Object.keys(infra).filter((k) => /^MONGO_\w+_URL$/.test(k) && infra[k]);
+  const key = keys.includes('MONGO_JAVA_URL') ? 'MONGO_JAVA_URL' : (keys[0] ?? 'MONGO_URL');
+  const url = infra[key];
+  return url ? { key, url } : undefined;
+}
+
 /** A section's rows as a table, then its notes: what a standalone run prints. */
 export function printSection(result: SectionResult): void {
   printTable(

@@ -11,7 +11,8 @@ import type { ChainSource } from '@mtc/ports';
 import { readEnvFile, silentLogger } from '@mtc/runtime';
 import type { ReplayJob, ReplayResult } from './replay-child.ts';
 import type { BenchOptions, Measure, SectionResult } from './section.ts';
-import { GENESIS_TIME, HISTORY_DAYS, printTable, sampleUsage, tempDir } from './support.ts';
+import { printSection } from './harness.ts';
+import { GENESIS_TIME, HISTORY_DAYS, sampleUsage, tempDir } from './support.ts';
 
 /**
  * Replay: rebuild fresh read models from the log, at two history sizes, embedded (file log →
@@ -301,19 +302,6 @@ const fmtCount = (n: number): string =>
 if (import.meta.main) {
   const quick = process.argv.includes('--quick');
   const distributed = !process.argv.includes('--embedded-only');
-  const result = await replay({ quick, distributed });
-  printTable(
-    ['measure', 'value', 'unit', 'ceiling', 'ratio', 'target', 'met'],
-    result.rows.map((r) => [
-      r.name,
-      r.value,
-      r.unit,
-      r.ceiling ?? '',
-      r.ratio ?? '',
-      r.target ?? '',
-      r.met === undefined ? '' : r.met ? 'yes' : 'NO',
-    ]),
-  );
-  for (const note of result.notes) console.log(`- ${note}`);
+  printSection(await replay({ quick, distributed }));
   process.exit(0);
 }
