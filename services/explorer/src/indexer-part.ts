@@ -1,13 +1,6 @@
-import {
-  createHttpChainSource,
-  describeAdapters,
-  openCounters,
-  openEventLog,
-  openReadStore,
-  topicsOf,
-} from '@mtc/adapters';
+import { createHttpChainSource, topicsOf } from '@mtc/adapters';
 import { createFollower } from '@mtc/follower';
-import { createProjector } from '@mtc/projector';
+import { createProjector, openProjectorPorts } from '@mtc/projector';
 import type { ExplorerConfig } from './config.ts';
 import { servePart } from './part-thread.ts';
 
@@ -18,13 +11,7 @@ import { servePart } from './part-thread.ts';
 export type IndexerData = ExplorerConfig & { nodeUrl: string };
 
 await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) => {
-  const log = await openEventLog(config, logger);
-  const store = await openReadStore(config);
-  const counters = await openCounters(config);
-  logger.info(describeAdapters(config), 'adapters');
-  shutdown.add('store', () => store.close());
-  shutdown.add('counters', () => counters.close());
-  shutdown.add('log', () => log.close());
+  const { log, store, counters } = await openProjectorPorts({ config, logger, shutdown });
 
   const projection = await createProjector({
     log,

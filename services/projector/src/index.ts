@@ -7,3 +7,4 @@ export {
   type ProjectorDeps,
 } from './projector.ts';
 export { type ProjectionOptions } from './projector.ts';
+export { openProjectorPorts } from './ports.ts';

@@ -12,7 +12,7 @@ export type ProjectorBaseConfig = z.infer<typeof ProjectorBaseConfig>;
 
 /** Opens the log, store and counters, closing them (last) on shutdown. */
 export async function openProjectorPorts(
-  ctx: ServiceContext<ProjectorBaseConfig>,
+  ctx: Pick<ServiceContext<ProjectorBaseConfig>, 'config' | 'logger' | 'shutdown'>,
 ): Promise<{ log: EventLog; store: ReadStore; counters: Counters }> {
   const { config, logger, shutdown } = ctx;
   const [log, store, counters] = await Promise.all([
