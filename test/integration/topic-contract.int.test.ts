@@ -230,7 +230,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     const validators = await loadValidators();
     const block = blocks.find((b) => b.value.txs.length > 0)!.value;
     const broken: BlockMessage[] = [
-      { ...block, schemaVersion: 2 as 1 },
+      { ...block, schemaVersion: 1 as 2 },
       { ...block, height: 0 },
       { ...block, txs: [{ ...block.txs[0]!, summary: { ...block.txs[0]!.summary, amount: '1.5' } }] },
     ];
@@ -243,7 +243,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
   it('stops at the first message that breaks the contract, without committing it', async () => {
     const prefix = `${uniqueName('it-bad')}.`;
     const [first, second] = blocks.map((b) => b.value);
-    await log.publish(`${prefix}mtc.blocks.v1`, [
+    await log.publish(`${prefix}mtc.blocks.v2`, [
       { key: '1', value: first },
       { key: '2', value: second },
       { key: '3', value: { ...second, height: 3, hash: 42 } },
@@ -268,7 +268,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(run1.offsets).toEqual(['0', '1']);
     expect(run1.error).toMatchObject({
       name: 'ContractViolation',
-      message: expect.stringMatching(/mtc\.blocks\.v1\[0\]@2: \/hash must be string/) as unknown,
+      message: expect.stringMatching(/mtc\.blocks\.v2\[0\]@2: \/hash must be string/) as unknown,
     });
     // The group resumes at the bad message: it was never committed.
     const run2 = await read();

@@ -8,6 +8,8 @@ import { RawEntry } from './node.ts';
  * Amounts are integer strings; ids are plain strings here (validated where they enter: the node).
  */
 export const SCHEMA_VERSION = 1;
+/** `schemaVersion` of `mtc.blocks.v2` messages (state and activity messages stay at 1). */
+export const BLOCKS_SCHEMA_VERSION = 2;
 
 const amount = z.string().regex(/^(0|[1-9][0-9]*)$/);
 
@@ -297,6 +299,22 @@ export const TxSummary = z.object({
 });
 export type TxSummary = z.infer<typeof TxSummary>;
 
+/**
+ * The fields of a written value that a transaction's own view shows (its job type, the peer's
+ * `jobdate`, MRC-402 holdings). The rest of a value — a wallet's whole balance list, a token's whole
+ * record — is state: it travels once, as the decoded write, and the node serves the raw form
+ * (`GET /transaction/{id}`, our `/api/rawtx`).
+ */
+export const DETAIL_VALUE_FIELDS = ['job_type', 'jobdate', 'mrc402'] as const;
+
+/** A node entry with its written `values` cut to `DETAIL_VALUE_FIELDS` (idempotent). */
+export function slimEntry(entry: RawEntry): RawEntry {
+  if (!entry.values) return entry;
+  const values: Record<string, unknown> = {};
+  for (const field of DETAIL_VALUE_FIELDS) if (field in entry.values) values[field] = entry.values[field];
+  return { ...entry, values };
+}
+
 export const TxEvent = z.object({
   id: z.string(),
   index: z.number().int().nonnegative(),
@@ -305,15 +323,17 @@ export const TxEvent = z.object({
   timestamp: z.number().int(),
   valid: z.boolean(),
   summary: TxSummary,
+  /**
+   * The node's entries in order, each as served except that `values` keeps only
+   * `DETAIL_VALUE_FIELDS` (on `mtc.blocks.v1`: the whole written value).
+   */
   entries: z.array(RawEntry),
   writes: z.array(StateWrite),
   activity: z.array(Activity),
 });
 export type TxEvent = z.infer<typeof TxEvent>;
 
-/** Topic `mtc.blocks.v1`, key = height: one message per block, in chain order. */
-export const BlockEvent = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
+const blockFields = {
   eventId: z.string(),
   height: z.number().int().positive(),
   hash: z.string(),
@@ -321,8 +341,31 @@ export const BlockEvent = z.object({
   /** `seq` of this block's first listed transaction (= number of transactions before it). */
   firstTxSeq: z.number().int().nonnegative(),
   txs: z.array(TxEvent),
-});
+};
+
+/**
+ * Topic `mtc.blocks.v2`, key = height: one message per block, in chain order. Entries carry only the
+ * fields of their written values that the transaction shows: the written records travel once, as
+ * `writes` (v1 carried each twice, and a wallet's record grows with its history).
+ */
+export const BlockEvent = z.object({ schemaVersion: z.literal(BLOCKS_SCHEMA_VERSION), ...blockFields });
 export type BlockEvent = z.infer<typeof BlockEvent>;
+
+/**
+ * Topic `mtc.blocks.v1` (superseded by v2; published only when a deployment asks for it): as v2,
+ * with every entry exactly as the node served it, written values whole.
+ */
+export const BlockEventV1 = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...blockFields });
+export type BlockEventV1 = z.infer<typeof BlockEventV1>;
+
+/** The v2 message of a block decoded from the node's entries as served (which is the v1 message). */
+export function toBlockEventV2(v1: BlockEventV1 | BlockEvent): BlockEvent {
+  return {
+    ...v1,
+    schemaVersion: BLOCKS_SCHEMA_VERSION,
+    txs: v1.txs.map((tx) => ({ ...tx, entries: tx.entries.map(slimEntry) })),
+  };
+}
 
 /**
  * Topic `mtc.state.v1`, key = the state key (address, TOKEN_DATA_n, …): one message per valid state
@@ -363,15 +406,26 @@ export interface TopicNames {
   blocks: string;
   state: string;
   activity: string;
+  /** `mtc.blocks.v1`, published beside v2 only when set (for consumers that have not moved yet). */
+  blocksV1?: string;
 }
 
-export const TOPICS: TopicNames = { blocks: 'mtc.blocks.v1', state: 'mtc.state.v1', activity: 'mtc.activity.v1' };
+export const TOPICS = {
+  blocks: 'mtc.blocks.v2',
+  state: 'mtc.state.v1',
+  activity: 'mtc.activity.v1',
+  blocksV1: 'mtc.blocks.v1',
+} as const satisfies Required<TopicNames>;
 
-/** The topic names under a deployment prefix (tests and side-by-side deployments). */
-export function topicNames(prefix = ''): TopicNames {
+/**
+ * The topic names under a deployment prefix (tests and side-by-side deployments); `mtc.blocks.v1`
+ * among them only when it is to be published.
+ */
+export function topicNames(prefix = '', options: { blocksV1?: boolean } = {}): TopicNames {
   return {
     blocks: `${prefix}${TOPICS.blocks}`,
     state: `${prefix}${TOPICS.state}`,
     activity: `${prefix}${TOPICS.activity}`,
+    ...(options.blocksV1 ? { blocksV1: `${prefix}${TOPICS.blocksV1}` } : {}),
   };
 }

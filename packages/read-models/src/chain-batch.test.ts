@@ -1,5 +1,5 @@
 import { createMemoryReadStore } from '@mtc/adapters';
-import { addressChecksum, blockPos, type BlockEvent, type KnownActivity } from '@mtc/domain';
+import { addressChecksum, blockPos, toBlockEventV2, type BlockEvent, type KnownActivity } from '@mtc/domain';
 import { describe, expect, it } from 'vitest';
 import type { HolderDoc, HolderStatsDoc } from './holders/holders.ts';
 import { holdersPage, lockedHolders } from './holders/holders.ts';
@@ -262,6 +262,15 @@ describe('projectChainBatch', () => {
     expect(await dumpReadModels(await projected([h, h]))).toEqual(once);
     expect(await dumpReadModels(await projected([h.slice(0, 2), h.slice(1), h]))).toEqual(once);
     expect(await dumpReadModels(await projected([h.slice(0, 1), h.slice(0, 3), h.slice(2)]))).toEqual(once);
+  });
+
+  it('projects the same read models from mtc.blocks.v2 events, whose entries keep only job_type, jobdate, mrc402', async () => {
+    const full = history();
+    const slim = full.map(toBlockEventV2);
+    // The history's entries carry whole written records (else this would compare equal inputs).
+    expect(full.flatMap((b) => b.txs.flatMap((t) => t.entries)).filter((e) => 'balance' in e.values!)).not.toEqual([]);
+    expect(slim.flatMap((b) => b.txs.flatMap((t) => t.entries)).filter((e) => 'balance' in e.values!)).toEqual([]);
+    expect(await dumpReadModels(await projected([slim]))).toEqual(await dumpReadModels(await projected([full])));
   });
 
   it('stays exact after a crash at any write of a batch, replayed in other batch boundaries', async () => {

@@ -5,6 +5,7 @@ import { createFileEventLog } from '@mtc/adapters';
 import {
   ActivityEvent,
   BlockEvent,
+  BlockEventV1,
   chainPos,
   StateEvent,
   topicNames,
@@ -62,7 +63,13 @@ function fakeChain(
           parameters: [ADDRESS, ADDRESS, '1', '0', 'sig', '0', '', '', 'nonce'],
           token: '',
           type,
-          values: { regdate: 1, addinfo: '', balance: [{ balance: '1', token: 0, unlockdate: 0 }] },
+          values: {
+            regdate: 1,
+            addinfo: '',
+            balance: [{ balance: '1', token: 0, unlockdate: 0 }],
+            job_type: type,
+            jobdate: 2000 + n,
+          },
           validationCode: 0,
           address: ADDRESS,
           datakey: ADDRESS,
@@ -95,6 +102,7 @@ function recorder() {
 
 interface FollowOptions {
   options?: Partial<FollowerOptions>;
+  topics?: typeof topics;
   metrics?: FollowerMetrics;
   heads?: number[];
 }
@@ -108,7 +116,7 @@ async function follow(log: EventLog, chain: ChainSource, until: number, opts: Fo
     log,
     logger: silentLogger(),
     signal: controller.signal,
-    topics,
+    topics: opts.topics ?? topics,
     options: { ...FAST, ...opts.options },
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     onProgress: (published, head) => {
@@ -178,6 +186,35 @@ describe('createFollower', () => {
     const state = (await read(log, topics.state)).map((v) => StateEvent.parse(v));
     expect(state).toHaveLength(10);
     expect(state.every((s) => s.write.key === ADDRESS)).toBe(true);
+    await log.close();
+  });
+
+  it('publishes entries on mtc.blocks.v2 with only the written values a transaction shows; v1 as served when asked', async () => {
+    const log = await openLog();
+    const withV1 = topicNames('t.', { blocksV1: true });
+    const chain = fakeChain(6);
+    await follow(log, chain, 6, { topics: withV1 });
+    const v2 = (await read(log, withV1.blocks)).map((v) => BlockEvent.parse(v));
+    const v1 = (await read(log, withV1.blocksV1!)).map((v) => BlockEventV1.parse(v));
+    expect(v2.map((b) => b.height)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(v1.map((b) => b.height)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const [i, block] of v2.entries()) {
+      expect(block.schemaVersion).toBe(2);
+      expect(v1[i]!.schemaVersion).toBe(1);
+      for (const [t, tx] of block.txs.entries()) {
+        const served = await chain.transaction(tx.id);
+        // v1: every entry exactly as the node served it.
+        expect(v1[i]!.txs[t]!.entries).toEqual(served);
+        // v2: the same entries, with values cut to job_type, jobdate (and mrc402, absent here).
+        const { values: _, ...rest } = served![0]!;
+        expect(tx.entries).toEqual([{ ...rest, values: { job_type: 'receive', jobdate: 2000 + block.height } }]);
+        // The written record itself travels once, decoded, in `writes`; the same in both versions.
+        expect(tx.writes).toEqual(v1[i]!.txs[t]!.writes);
+        // (The fake's record is not a full wallet, so it is carried as an `other` write, values whole.)
+        expect(tx.writes[0]).toMatchObject({ key: ADDRESS, values: { balance: [{ balance: '1', token: 0 }] } });
+      }
+    }
+    expect(v2.flatMap((b) => b.txs)).toHaveLength(6);
     await log.close();
   });
 

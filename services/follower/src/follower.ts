@@ -2,11 +2,13 @@ import {
   activityKey,
   BlockEvent,
   chainPos,
+  toBlockEventV2,
   decodeTransaction,
   SCHEMA_VERSION,
   TOPICS,
   unknownJobTypes,
   type ActivityEvent,
+  type BlockEventV1,
   type RawBlock,
   type RawTransaction,
   type StateEvent,
@@ -287,7 +289,8 @@ export function createFollower(deps: FollowerDeps): Follower {
       return cursor;
     }
 
-    function toEvent(cursor: Cursor, block: RawBlock, txs: RawTransaction[]): BlockEvent {
+    /** The block decoded from the entries as served: the `mtc.blocks.v1` message (v2 slims it). */
+    function toEvent(cursor: Cursor, block: RawBlock, txs: RawTransaction[]): BlockEventV1 {
       const height = cursor.height;
       return {
         schemaVersion: SCHEMA_VERSION,
@@ -326,7 +329,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         const heights = range(cursor.height, last);
         const fetched = await mapWithConcurrency(heights, options.blockConcurrency, fetchBlock);
         if (signal.aborted) break;
-        const events: BlockEvent[] = [];
+        const events: BlockEventV1[] = [];
         for (const { block, txs } of fetched) {
           const event = toEvent(cursor, block, txs);
           events.push(event);
@@ -337,9 +340,14 @@ export function createFollower(deps: FollowerDeps): Follower {
         // eventId) but never leaves a published block without its state and activity.
         await log.publish(topics.state, events.flatMap(stateMessages));
         await log.publish(topics.activity, events.flatMap(activityMessages));
+        if (topics.blocksV1)
+          await log.publish(
+            topics.blocksV1,
+            events.map((e) => ({ key: String(e.height), value: e })),
+          );
         await log.publish(
           topics.blocks,
-          events.map((e) => ({ key: String(e.height), value: e })),
+          events.map((e) => ({ key: String(e.height), value: toBlockEventV2(e) })),
         );
         published = last;
         lastProgressAt = Date.now();
@@ -372,7 +380,7 @@ function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
-function stateMessages(block: BlockEvent): { key: string; value: StateEvent }[] {
+function stateMessages(block: BlockEventV1): { key: string; value: StateEvent }[] {
   return block.txs.flatMap((tx) =>
     tx.writes.map((write) => ({
       key: write.key,
@@ -382,7 +390,7 @@ function stateMessages(block: BlockEvent): { key: string; value: StateEvent }[] 
 }
 
 /** One message per activity of a valid transaction, keyed by its asset (see `activityKey`). */
-function activityMessages(block: BlockEvent): { key: string; value: ActivityEvent }[] {
+function activityMessages(block: BlockEventV1): { key: string; value: ActivityEvent }[] {
   return block.txs.flatMap((tx) =>
     tx.activity.map((activity, i) => {
       const pos = chainPos(block.height, tx.index, i);

@@ -1,4 +1,4 @@
-import { blockPos, type BlockEvent, type RawEntry } from '@mtc/domain';
+import { blockPos, slimEntry, type BlockEvent } from '@mtc/domain';
 import type { BlockTxCount, Write } from '@mtc/ports';
 import { blocks, dailyTx, head, HEAD_ID, txs, type BlockDoc, type HeadDoc, type TxDoc } from './docs.ts';
 
@@ -24,6 +24,7 @@ export function projectFacts(events: readonly BlockEvent[], options: StatsOption
         timestamp: tx.timestamp,
         valid: tx.valid,
         summary: tx.summary,
+        // Already slim on mtc.blocks.v2; cut here too so the model's rule holds for any event.
         entries: tx.entries.map(slimEntry),
       };
       out.push({ op: 'put', collection: txs.name, doc });
@@ -41,20 +42,6 @@ export function projectFacts(events: readonly BlockEvent[], options: StatsOption
     }
   }
   return out;
-}
-
-/**
- * The fields of a written value the transaction detail shows. The rest (a wallet's whole balance
- * list, a token's whole record) is state: it lives in the wallets and tokens models, and the
- * node serves it as written (`/api/rawtx`). Keeping it here would store most of the chain twice.
- */
-export const DETAIL_VALUE_FIELDS = ['job_type', 'jobdate', 'mrc402'] as const;
-
-function slimEntry(entry: RawEntry): RawEntry {
-  if (!entry.values) return entry;
-  const values: Record<string, unknown> = {};
-  for (const field of DETAIL_VALUE_FIELDS) if (field in entry.values) values[field] = entry.values[field];
-  return { ...entry, values };
 }
 
 export function txCounts(events: readonly BlockEvent[]): BlockTxCount[] {

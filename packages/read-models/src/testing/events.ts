@@ -1,5 +1,6 @@
 import {
   chainPos,
+  BLOCKS_SCHEMA_VERSION,
   SCHEMA_VERSION,
   type BalanceEntry,
   type BlockEvent,
@@ -86,7 +87,7 @@ export function chainBuilder(startTs = 1_700_000_000) {
       const firstTxSeq = seq;
       const built = txs.map((spec, index) => buildTx(height, index, seq++, spec, timestamp));
       return {
-        schemaVersion: SCHEMA_VERSION,
+        schemaVersion: BLOCKS_SCHEMA_VERSION,
         eventId: `block:${height}`,
         height,
         hash: hex64(`block${height}`),

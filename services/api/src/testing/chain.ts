@@ -6,6 +6,7 @@ import {
   MRC010,
   DEX010,
   parseAmount,
+  BLOCKS_SCHEMA_VERSION,
   SCHEMA_VERSION,
   type BalanceEntry,
   type BlockEvent,
@@ -395,7 +396,7 @@ export function createChain(): Chain {
         };
       });
       const event: BlockEvent = {
-        schemaVersion: SCHEMA_VERSION,
+        schemaVersion: BLOCKS_SCHEMA_VERSION,
         eventId: `block:${height}`,
         height,
         hash: blockHash,

@@ -1,4 +1,5 @@
-import { DETAIL_VALUE_FIELDS, openModels } from '@mtc/read-models';
+import { DETAIL_VALUE_FIELDS } from '@mtc/domain';
+import { openModels } from '@mtc/read-models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { ALICE, buildChain, fakeChain, hash, startTestApi, type TestApi, type TxView } from '../../testing/harness.ts';
