@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { SectionResult } from './section.ts';
 import { printTable } from './support.ts';
 
+export { freePort } from '@mtc/runtime';
+
 /**
  * What the backfill and freshness benchmarks share: child processes, their memory, deadlines, and
  * printing a section standalone.
@@ -123,15 +125,6 @@ export function killChildrenOnSignal(): void {
       killAllNow();
       process.exit(130);
     });
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
 }
 
 /** Whether nothing listens on `port` of 127.0.0.1 yet. */

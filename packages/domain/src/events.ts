@@ -120,11 +120,40 @@ export const ActivityKinds = [
   'auctionCancel',
   'bid',
   'auctionFinish',
+  'nftCreate',
+  'nftUpdate',
+  'nftMint',
+  'nftBurn',
+  'nftTransfer',
+  'nftMelt',
+  'nftSell',
+  'nftSellCancel',
+  'nftBuy',
+  'nftAuction',
+  'nftAuctionCancel',
+  'nftBid',
+  'nftAuctionFinish',
   'other',
 ] as const;
 export type ActivityKind = (typeof ActivityKinds)[number];
 
 const dex = { jobType: z.string(), dexId: z.string(), tokenId };
+
+/** The NFT protocols: MRC-400 collections, their MRC-401 items, MRC-402 multi-supply NFTs. */
+export const NftProtocol = z.enum(['MRC400', 'MRC401', 'MRC402']);
+export type NftProtocol = z.infer<typeof NftProtocol>;
+
+/**
+ * What every NFT activity names: the NFT (`MRC400_…` collection, `MRC400_…_…` item or `MRC402_…`)
+ * and its protocol. Quantities are integer strings: MRC-402 units (the chain keeps them integral;
+ * the API's 10-digit decimals are presentation), "1" for an MRC-401 item.
+ */
+const nft = { jobType: z.string(), protocol: NftProtocol, nftId: z.string() };
+/**
+ * An NFT trade's order: a `DEX402_…` order for MRC-402; for an MRC-401 item the item itself (its
+ * record holds the sale or auction).
+ */
+const nftDex = { ...nft, dexId: z.string() };
 
 export const KnownActivity = z.discriminatedUnion('kind', [
   /** A plain transfer, one recipient of a multitransfer, or a receive (jobType says which). */
@@ -247,6 +276,88 @@ export const KnownActivity = z.discriminatedUnion('kind', [
     payToken: tokenId,
     payments: z.array(Payment),
   }),
+  /**
+   * An NFT created: an MRC-400 collection (amount "0"), each MRC-401 item of a create call (amount
+   * "1", `parent` its collection), an MRC-402 with its initial `totalsupply` as amount. `owner` is
+   * who holds it after creation (for MRC-402 the creator), `creator` who called.
+   */
+  z.object({
+    kind: z.literal('nftCreate'),
+    ...nft,
+    owner: z.string(),
+    creator: z.string(),
+    amount,
+    name: z.string(),
+    parent: z.string(),
+  }),
+  /** Metadata of a collection, item or MRC-402 changed by `owner` (its owner or creator). */
+  z.object({ kind: z.literal('nftUpdate'), ...nft, owner: z.string() }),
+  /** MRC-402 supply added to the creator's balance (`mrc402mint`). */
+  z.object({ kind: z.literal('nftMint'), ...nft, owner: z.string(), amount, memo: z.string() }),
+  /** MRC-402 supply burnt from the creator's balance (`mrc402burn`; see the chain's totalsupply quirk). */
+  z.object({ kind: z.literal('nftBurn'), ...nft, owner: z.string(), amount, memo: z.string() }),
+  /** An MRC-402 quantity or an MRC-401 item (amount "1") moved between addresses, outside the DEX. */
+  z.object({ kind: z.literal('nftTransfer'), ...nft, from: z.string(), to: z.string(), amount }),
+  /**
+   * An MRC-402 quantity or an MRC-401 item (amount "1") melted by `owner`: gone for good, its
+   * initial reserve paid out as `payments` (MRC-010 tokens; MRC-401 melting fees included).
+   */
+  z.object({ kind: z.literal('nftMelt'), ...nft, owner: z.string(), amount, payments: z.array(Payment) }),
+  /** Offered for sale: `amount` units at `price` per unit of `payToken`. */
+  z.object({
+    kind: z.literal('nftSell'),
+    ...nftDex,
+    seller: z.string(),
+    amount,
+    price: amount,
+    payToken: tokenId,
+  }),
+  /** A sale withdrawn: `amount` (the unsold remainder) back to the seller. */
+  z.object({ kind: z.literal('nftSellCancel'), ...nftDex, seller: z.string(), amount }),
+  /** A purchase, with the payouts the chaincode recorded (seller, creator, platform, shareholders). */
+  z.object({
+    kind: z.literal('nftBuy'),
+    ...nftDex,
+    seller: z.string(),
+    buyer: z.string(),
+    amount,
+    payToken: tokenId,
+    payments: z.array(Payment),
+  }),
+  z.object({
+    kind: z.literal('nftAuction'),
+    ...nftDex,
+    seller: z.string(),
+    amount,
+    startPrice: amount,
+    buyNowPrice: amount,
+    payToken: tokenId,
+    startDate: unix,
+    endDate: unix,
+  }),
+  z.object({ kind: z.literal('nftAuctionCancel'), ...nftDex, seller: z.string(), amount }),
+  /** A bid; the previous bidder (if any) is refunded in the same transaction. */
+  z.object({
+    kind: z.literal('nftBid'),
+    ...nftDex,
+    seller: z.string(),
+    bidder: z.string(),
+    price: amount,
+    payToken: tokenId,
+    payments: z.array(Payment),
+  }),
+  /** The end of an NFT auction: `winning` or `buynow` with a winner, or `failure` (back to the seller). */
+  z.object({
+    kind: z.literal('nftAuctionFinish'),
+    ...nftDex,
+    outcome: z.enum(['winning', 'buynow', 'failure']),
+    seller: z.string(),
+    winner: z.string(),
+    amount,
+    price: amount,
+    payToken: tokenId,
+    payments: z.array(Payment),
+  }),
   /** A job type no family decodes (legacy or unknown): shown as generic activity, never dropped. */
   z.object({ kind: z.literal('other'), jobType: z.string(), key: z.string() }),
 ]);
@@ -272,15 +383,24 @@ export function isKnownActivity(a: KnownActivity | UnknownActivity): a is KnownA
   return (ActivityKinds as readonly string[]).includes(a.kind);
 }
 
-/** The asset an activity is about: the MRC-010 token id in decimal, or null (wallet creation, other). */
+/**
+ * The asset an activity is about: the MRC-010 token id in decimal, the MRC-400 collection of an
+ * NFT activity (an MRC-401 item's collection: its id up to the second `_`), the `MRC402_…` id; or
+ * null (wallet creation, other).
+ */
 export function activityAsset(a: KnownActivity): string | null {
+  if ('nftId' in a) {
+    const itemCut = a.protocol === 'MRC401' ? a.nftId.indexOf('_', 7) : -1;
+    return itemCut > 0 ? a.nftId.slice(0, itemCut) : a.nftId;
+  }
   return 'tokenId' in a ? String(a.tokenId) : null;
 }
 
 /**
- * The partitioning key of an activity on `mtc.activity.v1`: the asset (MRC-010 token id in
- * decimal), the address for a wallet creation, `other` for generic activity. Messages with one key
- * keep their order, so a consumer follows one asset's history in chain order.
+ * The partitioning key of an activity on `mtc.activity.v1`: the asset (see `activityAsset`), the
+ * address for a wallet creation, `other` for generic activity. Messages with one key keep their
+ * order, so a consumer follows one token's, one collection's (with its items) or one MRC-402's
+ * history in chain order.
  */
 export function activityKey(a: KnownActivity | UnknownActivity): string {
   if (!isKnownActivity(a)) return 'other';

@@ -6,3 +6,4 @@ export * from './ops-server.ts';
 export * from './service.ts';
 export * from './concurrency.ts';
 export * from './env-file.ts';
+export { freePort } from './net.ts';

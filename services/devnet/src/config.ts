@@ -44,6 +44,11 @@ export const DevnetConfigSchema = z.object({
   DEVNET_SCHEDULE_FILE: z.string().min(1).optional(),
   /** With a schedule file: days the first history is spread over, ending at the first start. */
   DEVNET_HISTORY_DAYS: z.coerce.number().min(0.01).max(365).default(30),
+  /**
+   * Origin of the NFT image URLs the devnet's records hold (it serves `/images/…` itself). Unset:
+   * `http://127.0.0.1:<DEVNET_PORT>`. A schedule file keeps the origin of the chain's first start.
+   */
+  DEVNET_IMAGE_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -66,5 +71,10 @@ export function devnetOptionsFrom(config: DevnetConfig, nowSec: number): DevnetO
     emptyBlockRate: config.DEVNET_EMPTY_BLOCK_RATE,
     legacyShare: config.DEVNET_LEGACY_SHARE,
     txsPerBlock: config.DEVNET_TXS_PER_BLOCK,
+    imageOrigin: devnetImageOrigin(config),
   };
+}
+
+export function devnetImageOrigin(config: DevnetConfig): string {
+  return config.DEVNET_IMAGE_ORIGIN ?? `http://127.0.0.1:${config.DEVNET_PORT}`;
 }

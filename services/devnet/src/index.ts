@@ -5,7 +5,7 @@
 export { createDevnet } from './chain/devnet.ts';
 export { DEFAULT_JOBS } from './jobs/registry.ts';
 export type { Job } from './jobs/job.ts';
-export { openDevnet, type DevnetClock, type WantedDevnet } from './chain/schedule.ts';
+export { imageOriginPort, openDevnet, type DevnetClock, type WantedDevnet } from './chain/schedule.ts';
 export type { Devnet, WorldState } from './chain/devnet.ts';
 export type { DevnetOptions } from './chain/options.ts';
 export { startDevnetServer } from './server/server.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServiceContext } from '@mtc/runtime';
 import { createDevnet } from './chain/devnet.ts';
 import { openDevnet } from './chain/schedule.ts';
-import { DevnetConfigSchema, devnetOptionsFrom } from './config.ts';
+import { DevnetConfigSchema, devnetImageOrigin, devnetOptionsFrom } from './config.ts';
 import { startDevnetServer } from './server/server.ts';
 
 /** Standalone devnet node: `node services/devnet/src/main.ts` (see .env.example). */
@@ -31,6 +31,7 @@ try {
           liveIntervalMs: config.DEVNET_BLOCK_INTERVAL_MS,
           txsPerBlock: config.DEVNET_TXS_PER_BLOCK,
           historyDir,
+          imageOrigin: devnetImageOrigin(config),
         },
         Date.now(),
       )

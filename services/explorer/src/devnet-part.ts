@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { openDevnet, startDevnetServer } from '@mtc/devnet';
+import { imageOriginPort, openDevnet, startDevnetServer } from '@mtc/devnet';
+import { freePort } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
 import { servePart } from './part-thread.ts';
 
@@ -11,6 +12,8 @@ export interface DevnetReady {
 }
 
 await servePart<ExplorerConfig, DevnetReady>('devnet', async (config, shutdown) => {
+  // The chain's NFT records hold image URLs on the devnet's own port (it serves them), so a new
+  // chain gets a fixed port (DEVNET_PORT, else a free one), and a restart listens on the same one.
   const clock = await openDevnet(
     join(resolve(config.DATA_DIR), 'devnet.json'),
     {
@@ -18,12 +21,13 @@ await servePart<ExplorerConfig, DevnetReady>('devnet', async (config, shutdown) 
       historyBlocks: config.DEVNET_HISTORY_BLOCKS,
       historyDays: config.DEVNET_HISTORY_DAYS,
       liveIntervalMs: config.DEVNET_BLOCK_INTERVAL_MS,
+      imageOrigin: `http://127.0.0.1:${config.DEVNET_PORT || (await freePort())}`,
     },
     Date.now(),
   );
   shutdown.add('devnet history', async () => clock.devnet.close());
   const server = await startDevnetServer(clock.devnet, {
-    port: config.DEVNET_PORT,
+    port: config.DEVNET_PORT || (imageOriginPort(clock.schedule) ?? 0),
     faultRate: config.DEVNET_FAULT_RATE,
   });
   shutdown.add('devnet', () => server.close());

@@ -24,6 +24,12 @@ export interface EntryView {
   amount: string;
   /** The MRC-010 token `amount` is in, or null when the entry is not about a token. */
   tokenId: number | null;
+  /**
+   * The NFT the entry is about (`MRC400_…`, `MRC400_…_…`, `MRC402_…`), when it is: then `amount` is
+   * in that NFT's units (an MRC-401 item: "1") and `tokenId` is null, unless the row is an MRC-010
+   * payment of an NFT trade (a fee, a price), which names the NFT and keeps its token.
+   */
+  nftId?: string;
 }
 
 /** A transaction's whole entry set: meaning comes from the set, never from entry order. */

@@ -59,6 +59,20 @@ export function tokenTxView(a: KnownActivity): { from: string; to: string; amoun
         : { from: a.seller, to: a.winner, amount: a.amount, memo: '' };
     case 'walletCreate':
     case 'other':
+    // NFT activity is about an NFT, not an MRC-010 token (tokenTxItems takes only `tokenId` kinds).
+    case 'nftCreate':
+    case 'nftUpdate':
+    case 'nftMint':
+    case 'nftBurn':
+    case 'nftTransfer':
+    case 'nftMelt':
+    case 'nftSell':
+    case 'nftSellCancel':
+    case 'nftBuy':
+    case 'nftAuction':
+    case 'nftAuctionCancel':
+    case 'nftBid':
+    case 'nftAuctionFinish':
       return { from: '', to: '', amount: '0', memo: '' };
   }
 }

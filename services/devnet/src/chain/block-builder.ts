@@ -5,7 +5,7 @@ import { scriptedBlock } from '../jobs/genesis.ts';
 import type { Call, Job } from '../jobs/job.ts';
 import { jobFor, pickJob } from '../jobs/registry.ts';
 import type { Rng } from '../rng.ts';
-import type { ChaincodeVersion } from '../world/codec.ts';
+import { isLegacy, type ChaincodeVersion } from '../world/codec.ts';
 import { createStub, type TxEffects } from '../world/stub.ts';
 import type { World, Write } from '../world/world.ts';
 import { lifecycleEntries, txEntries, type BlockRef } from './entries.ts';
@@ -39,6 +39,8 @@ export interface BlockBuilderDeps {
   readonly emptyBlockRate: number;
   /** Mean transactions a non-empty block aims for; unset: SLOT_WEIGHTS as they are (mean 3.3). */
   readonly txsPerBlock?: number;
+  /** Origin of the NFT image URLs clients write (PlanContext.imageOrigin). */
+  readonly imageOrigin?: string;
 }
 
 /** Fabric TxValidationCode MVCC_READ_CONFLICT. */
@@ -94,7 +96,7 @@ type PendingTx =
  */
 export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: number): ChainBlock {
   const era = deps.eras ? eraAt(deps.eras, height) : CURRENT_ERA;
-  const jobs = era.version === 'current' ? deps.jobs : (deps.legacyJobs ?? deps.jobs);
+  const jobs = isLegacy(era.version) ? (deps.legacyJobs ?? deps.jobs) : deps.jobs;
   const script = scriptedBlock(height);
   const pending = script
     ? runScript(deps, jobs, era.version, height, timestamp, script)
@@ -159,7 +161,15 @@ function runRandom(
   const written = new Set<string>();
   for (let attempt = 0; out.length < slots && attempt < slots * 4; attempt++) {
     const job = pickJob(rng, jobs);
-    const call = job.plan({ world, rng, now, walletCap: deps.walletCap, busy: written });
+    const call = job.plan({
+      world,
+      rng,
+      now,
+      walletCap: deps.walletCap,
+      busy: written,
+      chaincode: era.version,
+      ...(deps.imageOrigin === undefined ? {} : { imageOrigin: deps.imageOrigin }),
+    });
     if (!call) continue;
     const effects = execute(deps, era.version, job, call, now, height);
     const invalid = rng.chance(deps.invalidTxRate);

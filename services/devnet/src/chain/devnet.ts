@@ -3,6 +3,7 @@ import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { createFileHistory } from '../history/file-history.ts';
 import { createMemoryHistory } from '../history/store.ts';
+import type { Job } from '../jobs/job.ts';
 import { createRng } from '../rng.ts';
 import { servedWallet, type ChainToken, type LegacyWallet } from '../world/codec.ts';
 import type { Dex010Order, Wallet } from '../world/records.ts';
@@ -64,10 +65,10 @@ export interface Devnet {
  * the moment they are cut (files in `historyDir`, else memory) and are read back as the JSON the
  * node serves, parsed afresh on every read; only the world state stays in memory.
  */
-export function createDevnet(options: DevnetOptions): Devnet {
+export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Devnet {
   const opts = DevnetOptionsSchema.parse(options);
   const history = opts.historyDir === undefined ? createMemoryHistory() : createFileHistory(opts.historyDir);
-  const chain = createChain(opts);
+  const chain = createChain(opts, jobs);
   const counts = { transactions: 0, invalidTransactions: 0, entries: 0 };
 
   const cut = (timestamp: number): RawBlock => {
@@ -180,15 +181,26 @@ interface Chain {
   clock(): number;
 }
 
-function createChain(opts: ResolvedDevnetOptions): Chain {
+/**
+ * The chaincode functions a devnet plans, when not the registered ones: job families under
+ * construction are tried in a history of their own before they join the registry (and change
+ * every seed's chain).
+ */
+export interface DevnetJobs {
+  current?: readonly Job[];
+  legacy?: readonly Job[];
+}
+
+function createChain(opts: ResolvedDevnetOptions, jobs: DevnetJobs): Chain {
   const rng = createRng(opts.seed);
   const world = createWorld();
   const deps: BlockBuilderDeps = {
     seed: opts.seed,
     world,
     rng,
-    jobs: DEFAULT_JOBS,
-    legacyJobs: LEGACY_JOBS,
+    jobs: jobs.current ?? DEFAULT_JOBS,
+    legacyJobs: jobs.legacy ?? LEGACY_JOBS,
+    imageOrigin: opts.imageOrigin,
     eras: planEras(opts.historyBlocks, opts.legacyShare),
     walletCap: opts.wallets,
     invalidTxRate: opts.invalidTxRate,

@@ -19,9 +19,16 @@ const LEGACY_SPLIT: readonly (readonly [ChaincodeVersion, number])[] = [
 ];
 
 /**
+ * The share of the post-legacy history that runs `v2.3` (CC-m, mainnet's chaincode before the
+ * MRC-401 upgrade: old MRC-400/401 argument layouts) before the current one (CC-t) is installed.
+ * On mainnet that was about 14 months of the 2.3 line; a third keeps both layouts well represented.
+ */
+const V23_SHARE = 0.3;
+
+/**
  * The chaincode versions over a history: the first `legacyShare` of its blocks run the legacy
- * chaincode (CC-22 behaviour, with each version's record shapes; see world/codec.ts), the rest and
- * every live block the current one. Block 1 (the genesis wallets and MTC) was written by the oldest,
+ * chaincode (CC-22 behaviour, with each version's record shapes; see world/codec.ts), the next
+ * V23_SHARE of the rest `v2.3`, and the remainder and every live block the current one. Block 1 (the genesis wallets and MTC) was written by the oldest,
  * pre-2.0 chaincode; block 2's lifecycle transaction is the upgrade to 2.0. Each later version starts
  * with a lifecycle transaction of its own (block-builder.ts).
  */
@@ -38,7 +45,9 @@ export function planEras(historyBlocks: number, legacyShare: number): readonly C
     if (end > from) eras.push({ version, from });
     from = Math.max(from, end);
   }
-  eras.push({ version: 'current', from: legacyBlocks + 1 });
+  const v23Blocks = Math.round((historyBlocks - legacyBlocks) * V23_SHARE);
+  if (v23Blocks > 0) eras.push({ version: 'v2.3', from: legacyBlocks + 1 });
+  eras.push({ version: 'current', from: legacyBlocks + 1 + v23Blocks });
   return eras;
 }
 

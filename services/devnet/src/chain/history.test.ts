@@ -137,13 +137,15 @@ describe('a 3,000-block history (seed 1)', () => {
       for (const [, lost] of rules) expect(fired.get(lost) ?? 0, lost).toBeGreaterThanOrEqual(1);
     });
 
-    it('installs each chaincode version with a lifecycle transaction, the current one first in block 301', () => {
+    it('installs each chaincode version with a lifecycle transaction: v2.3 first in block 301, the current one in 1,111', () => {
       const lifecycle = txs.filter((t) => t.entries[0]!.type === 'Chaincode Install or Update');
-      expect(lifecycle.map((t) => t.height)).toContain(2);
-      expect(lifecycle.map((t) => t.height)).toContain(LEGACY_END + 1);
-      expect(lifecycle.length).toBe(5);
-      const firstOfCurrent = txs.find((t) => t.height === LEGACY_END + 1)!;
-      expect(firstOfCurrent.entries[0]!.type).toBe('Chaincode Install or Update');
+      // 2.0, 2.1, 2.1 with MRC-800, 2.2, 2.3 and the current one (v1 is the genesis' own).
+      expect(lifecycle.length).toBe(6);
+      // v2.3 runs 30 % of the 2,700 blocks after the legacy ones: 301 … 1,110.
+      for (const height of [2, LEGACY_END + 1, LEGACY_END + 811]) {
+        expect(lifecycle.map((t) => t.height)).toContain(height);
+        expect(txs.find((t) => t.height === height)!.entries[0]!.type).toBe('Chaincode Install or Update');
+      }
     });
   });
 

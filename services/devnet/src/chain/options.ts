@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** The most transactions a block may aim for on average (its largest blocks list about 1.8 times that). */
 export const MAX_TXS_PER_BLOCK = 1_000;
 
+/** Where NFT image URLs point unless a devnet is told otherwise: the standalone devnet's own port. */
+export const DEFAULT_IMAGE_ORIGIN = 'http://127.0.0.1:20922';
+
 /** Options of a devnet; defaults live here and nowhere else. */
 export const DevnetOptionsSchema = z.object({
   seed: z.number().int(),
@@ -24,6 +27,11 @@ export const DevnetOptionsSchema = z.object({
   txsPerBlock: z.number().min(1).max(MAX_TXS_PER_BLOCK).optional(),
   /** Keep the history in files in this directory (history/file-history.ts); unset: in memory. */
   historyDir: z.string().min(1).optional(),
+  /**
+   * Where NFT records' image URLs point (`<origin>/images/…`, served by the devnet's own server):
+   * part of the chain, since clients put those URLs in their calls.
+   */
+  imageOrigin: z.url({ protocol: /^https?$/ }).default(DEFAULT_IMAGE_ORIGIN),
 });
 
 export interface DevnetOptions {
@@ -54,6 +62,8 @@ export interface DevnetOptions {
    * same options give the same chain with or without it. Call `close()` when done.
    */
   historyDir?: string;
+  /** Origin of the NFT image URLs the devnet's clients write (default http://127.0.0.1:20922). */
+  imageOrigin?: string;
 }
 
 export type ResolvedDevnetOptions = z.output<typeof DevnetOptionsSchema>;

@@ -6,7 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
 import { HISTORY_FILES } from '../history/file-history.ts';
-import { GENERATOR_VERSION, generatorFingerprint, historyDirBeside, openDevnet as openScheduled } from './schedule.ts';
+import {
+  GENERATOR_VERSION,
+  generatorFingerprint,
+  historyDirBeside,
+  imageOriginPort,
+  openDevnet as openScheduled,
+} from './schedule.ts';
 
 const WANTED = { seed: 9, historyBlocks: 50, historyDays: 1, liveIntervalMs: 2000 };
 
@@ -71,6 +77,18 @@ describe('openDevnet', () => {
     expect(devnet.clock()).toBe(Math.floor(now / 1000));
     expect(catchUp(now + 1999)).toBe(0);
     expect(catchUp(now + 2000)).toBe(1);
+  });
+
+  it("keeps the NFT image origin of the chain's first start, and names its loopback port", async () => {
+    const file = await fresh();
+    const first = await openDevnet(file, { ...WANTED, imageOrigin: 'http://127.0.0.1:41234' }, Date.UTC(2026, 5, 1));
+    expect(first.schedule.imageOrigin).toBe('http://127.0.0.1:41234');
+    expect(imageOriginPort(first.schedule)).toBe(41_234);
+    // The URLs are part of the chain: a restart asking for another origin still gets the first.
+    const again = await openDevnet(file, { ...WANTED, imageOrigin: 'http://127.0.0.1:5' }, Date.UTC(2026, 5, 1));
+    expect(again.schedule.imageOrigin).toBe('http://127.0.0.1:41234');
+    expect(imageOriginPort({ ...again.schedule, imageOrigin: 'https://images.example.org' })).toBeNull();
+    expect(imageOriginPort({ ...again.schedule, imageOrigin: undefined })).toBeNull();
   });
 
   it('saves the generator version and job fingerprint with the schedule', async () => {

@@ -14,8 +14,9 @@ import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK } from './options.ts';
  * planners and pickers, chaincode ports, the bridge's and node's reshaping, ids.
  * 1: before fingerprints (no `generator` in the file). 2: legacy era, client clocks, skewed activity.
  * 3: history block gaps drawn from a stream of their own (the span no longer depends on genesis).
+ * 4: a v2.3 era (CC-m, the old MRC-400/401 layouts) between the legacy and the current chaincode.
  */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /**
  * What a schedule's chain also depends on besides the schedule: the generator version, and every
@@ -57,6 +58,8 @@ const Schedule = z.object({
   liveIntervalMs: z.number().int().nonnegative(),
   /** Mean transactions a block aims for; absent: the built-in mix (and in every file written before it). */
   txsPerBlock: z.number().min(1).max(MAX_TXS_PER_BLOCK).optional(),
+  /** Where NFT image URLs point (options.ts imageOrigin); absent: the default origin. */
+  imageOrigin: z.string().optional(),
   /** Absent in files written before fingerprints: such a file is refused like a mismatch. */
   generator: z.object({ version: z.number().int(), hash: z.string(), jobs: z.array(z.string()) }).optional(),
 });
@@ -72,6 +75,11 @@ export interface WantedDevnet {
   txsPerBlock?: number;
   /** Where the history's files go; default: `<schedule file's name>-history/` beside it. */
   historyDir?: string;
+  /**
+   * Origin of NFT image URLs for a new chain (options.ts). A saved schedule keeps its own: the URLs
+   * are part of the chain; serve the images there (`imageOriginPort`).
+   */
+  imageOrigin?: string;
 }
 
 export interface DevnetClock {
@@ -106,6 +114,7 @@ export async function openDevnet(
     historyBlocks: schedule.historyBlocks,
     blockIntervalSec: schedule.historyIntervalSec,
     txsPerBlock: schedule.txsPerBlock,
+    imageOrigin: schedule.imageOrigin,
     historyDir: wanted.historyDir ?? historyDirBeside(file),
   });
   // Block timestamps are client times; the schedule runs on the peers' clock.
@@ -129,6 +138,17 @@ export async function openDevnet(
     return () => clearInterval(timer);
   };
   return { devnet, schedule, catchUp, startLive };
+}
+
+/**
+ * The port a schedule's NFT image URLs name, when they point at this machine (a loopback origin):
+ * the devnet must listen there for the images to resolve. Null for another host or no origin.
+ */
+export function imageOriginPort(schedule: Schedule): number | null {
+  if (schedule.imageOrigin === undefined) return null;
+  const url = new URL(schedule.imageOrigin);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return null;
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 }
 
 /** `DATA_DIR/devnet.json` → `DATA_DIR/devnet-history`. */
@@ -186,6 +206,7 @@ async function loadOrCreate(
     liveIntervalMs: wanted.liveIntervalMs,
     // Written only when set, so a schedule without it reads as it always did.
     ...(wanted.txsPerBlock === undefined ? {} : { txsPerBlock: wanted.txsPerBlock }),
+    ...(wanted.imageOrigin === undefined ? {} : { imageOrigin: wanted.imageOrigin }),
     generator,
   };
   await mkdir(dirname(file), { recursive: true });

@@ -3,6 +3,7 @@ import type { Stub } from '../world/stub.ts';
 import type { World } from '../world/world.ts';
 import { spendable } from '../chaincode/balance.ts';
 import type { Wallet } from '../world/records.ts';
+import type { ChaincodeVersion } from '../world/codec.ts';
 
 /** A chaincode invocation as a client sends it: Fabric's `fcn` and its string arguments. */
 export interface Call {
@@ -26,6 +27,13 @@ export interface PlanContext {
    * left out by the block builder.
    */
   readonly busy?: ReadonlySet<string>;
+  /**
+   * The chaincode version installed: a client calls a function with the argument layout of that
+   * version (MRC-400/401 changed theirs between CC-m and CC-t). Default: the current one.
+   */
+  readonly chaincode?: ChaincodeVersion;
+  /** Origin of the NFT image URLs clients write (the devnet serves `<origin>/images/…`). */
+  readonly imageOrigin?: string;
 }
 
 /**

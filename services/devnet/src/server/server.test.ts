@@ -57,6 +57,25 @@ describe('startDevnetServer', () => {
     expect(await bad.text()).toBe('Block is must be numeric or 64 bytes id');
   });
 
+  it('serves NFT images at /images/<name>.png|jpg: the type the extension names, the same bytes for the same name', async () => {
+    const png = await get('/images/aB3xYz.png');
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const pngBytes = Buffer.from(await png.arrayBuffer());
+    expect(pngBytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(Number(png.headers.get('content-length'))).toBe(pngBytes.length);
+    expect(Buffer.from(await (await get('/images/aB3xYz.png')).arrayBuffer())).toEqual(pngBytes);
+    expect(Buffer.from(await (await get('/images/other.png')).arrayBuffer())).not.toEqual(pngBytes);
+
+    const jpg = await get('/images/aB3xYz.jpg');
+    expect(jpg.status).toBe(200);
+    expect(jpg.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await jpg.arrayBuffer()).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+
+    for (const path of ['/images/aB3xYz.gif', '/images/../block.png', '/images/a_b.png'])
+      expect((await get(path)).status, path).toBe(404);
+  });
+
   it('serves a transaction as the JSON array of its entries', async () => {
     const txId = devnet.block(1)!.transaction[5]!.id;
     const res = await get(`/transaction/${txId}`);

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { Devnet } from '../chain/devnet.ts';
+import { createImageRenderer, IMAGE_PATH, IMAGE_TYPES, type ImageExt } from './images.ts';
 import { createFaults, FAULT_KINDS, NODE_FAULT_KINDS, truncate, writeProxyError, type FaultKind } from './faults.ts';
 import { setNodeHeaders, writeReply } from './respond.ts';
 import { handle, matchRoute, type Reply, type Route } from './routes.ts';
@@ -43,7 +44,9 @@ const SLOW_PIECES = 8;
 
 /**
  * Serves a devnet over plain HTTP with the node's read routes (`GET /block`, `/block/{n|hash}`,
- * `/transaction/{txid}`) and the devnet-only `GET /debug/state`. Connections are kept alive.
+ * `/transaction/{txid}`), the devnet-only `GET /debug/state`, and the NFT images its records point
+ * at (`GET /images/<name>.png|jpg`, standing in for the web hosts of real NFT images; never
+ * faulted). Connections are kept alive.
  */
 export async function startDevnetServer(devnet: Devnet, options: DevnetServerOptions = {}): Promise<DevnetServer> {
   const opts = DevnetServerOptionsSchema.parse(options);
@@ -75,9 +78,13 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     });
   };
 
+  const images = createImageRenderer();
+
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    const image = method === 'GET' || method === 'HEAD' ? IMAGE_PATH.exec(pathname) : null;
+    if (image) return void serveImage(req, res, image[1]!, image[2] as ImageExt);
     const route = matchRoute(method, pathname);
     if (!route) return writeReply(req, res, { kind: 'express-404', method, pathname });
     if (route.name === 'debug-state') return writeReply(req, res, answer(devnet, route));
@@ -90,6 +97,19 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     if (kind === null) return writeReply(req, res, answer(devnet, route));
     injectFault(kind, req, res, route);
   });
+
+  async function serveImage(req: IncomingMessage, res: ServerResponse, name: string, ext: ImageExt): Promise<void> {
+    try {
+      const bytes = await images.render(name, ext);
+      res.setHeader('Content-Type', IMAGE_TYPES[ext]);
+      res.setHeader('Content-Length', bytes.length);
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.end(req.method === 'HEAD' ? undefined : bytes);
+    } catch {
+      res.statusCode = 500;
+      res.end();
+    }
+  }
 
   function injectFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse, route: Route): void {
     switch (kind) {

@@ -11,7 +11,8 @@ import type { BalanceEntry, Mrc010Token, Wallet } from './records.ts';
  * | `v2.1`        | 3e80fc0 (2020-11) MetaWallet            | … balance, pending, nonce                                                  |
  * | `v2.1-mrc800` | 3c7d18c (2021-05) MetaWallet            | … balance, mrc800, pending, nonce                                          |
  * | `v2.2`        | 4ee896f (2022-06) … 756ee17 (CC-22)     | … balance, mrc402, mrc800, pending, nonce                                  |
- * | `current`     | 1ccf224 (2022-09) … CC-t TWallet        | id, … balance, mrc010, mrc402, mrc800, pending, nonce                      |
+ * | `v2.3`        | 1ccf224 (2022-09) … CC-m 0e78fc1        | id, … balance, mrc010, mrc402, mrc800, pending, nonce                      |
+ * | `current`     | … CC-t 569b17e (2023-09 …)              | as v2.3                                                                    |
  *
  * Every legacy balance entry is `{balance, token, unlockdate}` (BalanceInfo); none has `id`, and no
  * legacy token record (`Token`) has `id`. The one-month 6b6d1e1 layout (id but 3-field entries and no
@@ -22,9 +23,18 @@ import type { BalanceEntry, Mrc010Token, Wallet } from './records.ts';
  * sale/auction amounts, "" nonce, null maps) plus CC-t's GetAddressInfo/GetMRC010 filling an empty
  * id from the key; writing it is json.Marshal of the writing version's struct.
  */
-export type ChaincodeVersion = 'v1' | 'v2.0' | 'v2.1' | 'v2.1-mrc800' | 'v2.2' | 'current';
+export type ChaincodeVersion = 'v1' | 'v2.0' | 'v2.1' | 'v2.1-mrc800' | 'v2.2' | 'v2.3' | 'current';
 
 export const LEGACY_VERSIONS: readonly ChaincodeVersion[] = ['v1', 'v2.0', 'v2.1', 'v2.1-mrc800', 'v2.2'];
+
+/**
+ * Whether the legacy chaincode (CC-22 and older) is installed. `v2.3` (CC-m, mainnet until the
+ * MRC-401 upgrade) writes every record as `current` does and runs the same functions, except
+ * MRC-400/401 with their old argument layouts (metacoin-chain.md §4.3).
+ */
+export function isLegacy(version: ChaincodeVersion): boolean {
+  return LEGACY_VERSIONS.includes(version);
+}
 
 /** A balance entry as the legacy chaincode writes it (CC-22 `mtc.go` BalanceInfo). */
 export interface LegacyBalanceEntry {
@@ -112,7 +122,7 @@ export function clientWallet(address: string, raw: object | undefined): Wallet |
 
 /** What `version`'s SetAddressInfo marshals for `wallet` (see the table above). */
 export function encodeWallet(wallet: Wallet, version: ChaincodeVersion): ChainWallet {
-  if (version === 'current') return wallet;
+  if (!isLegacy(version)) return wallet;
   const { regdate, password, addinfo, job_type, job_args, jobdate, mrc402, mrc800, pending, nonce } = wallet;
   const head = { regdate, password, addinfo, job_type, job_args, jobdate };
   const balance = wallet.balance.map(legacyEntry);
@@ -126,6 +136,9 @@ export function encodeWallet(wallet: Wallet, version: ChaincodeVersion): ChainWa
     case 'v2.1-mrc800':
       return { ...head, balance, mrc800, pending, nonce };
     case 'v2.2':
+    case 'v2.3':
+    case 'current':
+      // v2.3 and current never get here (isLegacy); v2.2 is the last legacy shape.
       return { ...head, balance, mrc402, mrc800, pending, nonce };
   }
 }
@@ -145,7 +158,7 @@ export function readToken(raw: object): Mrc010Token {
 
 /** What `version`'s SetTokenInfo marshals: legacy Token has no `id`. */
 export function encodeToken(token: Mrc010Token, version: ChaincodeVersion): ChainToken {
-  if (version === 'current') return token;
+  if (!isLegacy(version)) return token;
   const { id: _id, ...legacy } = token;
   return legacy;
 }
