@@ -225,11 +225,72 @@ describe('decodeTransaction', () => {
     });
   });
 
-  it('keeps other records as written for projections to come', () => {
+  it('decodes NFT records by their key: collections and items in both chaincode shapes, MRC-402 with its quirky supply', () => {
+    const collection = `MRC400_${'b'.repeat(32)}1`;
+    const item = `${collection}_${'Z9'.repeat(20)}`;
+    const mrc402 = `MRC402_${'a'.repeat(32)}0`;
     const tx = decodeTransaction(POS, [
-      entry('mrc402_create', `MRC402_${'a'.repeat(32)}0`, [], { id: 'x', totalsupply: '5' }),
+      // A CC-m collection: no socialmedia, no partner.
+      entry('mrc400_create', collection, [], { id: collection, owner: A, createdate: 1_690_000_000, name: 'Cats' }),
+      // A CC-m item: no creator, shareholder or platform fields; ownership in the record.
+      entry('mrc401_transfer', item, [], {
+        id: item,
+        mrc400: collection,
+        owner: B,
+        transferable: 'Bound',
+        createdate: 7,
+      }),
+      // mrc402burn left totalsupply below zero: kept as written (metacoin-chain.md §7.3).
+      entry('mrc402_burn', mrc402, [], {
+        id: mrc402,
+        creator: C,
+        totalsupply: '-3',
+        meltedamount: '5',
+        shareholder: { [A]: '2.50' },
+      }),
+      entry('mrc402_sell', `DEX402_${'c'.repeat(32)}0`, [], { dexid: 'd', amount: '2' }),
     ]);
-    expect(tx.writes[0]).toMatchObject({ kind: 'other', jobType: 'mrc402_create', values: { totalsupply: '5' } });
+    expect(tx.writes).toEqual([
+      expect.objectContaining({
+        kind: 'nftCollection',
+        key: collection,
+        collection: expect.objectContaining({
+          id: collection,
+          owner: A,
+          createdate: 1_690_000_000,
+          name: 'Cats',
+          socialmedia: '',
+          partner: null,
+        }) as unknown,
+      }),
+      expect.objectContaining({
+        kind: 'nftItem',
+        key: item,
+        item: expect.objectContaining({
+          id: item,
+          mrc400: collection,
+          owner: B,
+          creator: '',
+          transferable: 'Bound',
+          createdate: 7,
+          shareholder: null,
+          platform_address: '',
+        }) as unknown,
+      }),
+      expect.objectContaining({
+        kind: 'mrc402',
+        key: mrc402,
+        mrc402: expect.objectContaining({
+          creator: C,
+          totalsupply: '-3',
+          meltedamount: '5',
+          shareholder: { [A]: '2.50' },
+          initialreserve: null,
+        }) as unknown,
+      }),
+      expect.objectContaining({ kind: 'other', jobType: 'mrc402_sell', values: { dexid: 'd', amount: '2' } }),
+    ]);
+    for (const w of tx.writes) expect(StateWrite.safeParse(w).error, w.key).toBeUndefined();
   });
 
   it('refuses a written balance that is not an integer rather than publish a wrong state', () => {

@@ -10,8 +10,19 @@ import {
   type EntryView,
   type TxEntries,
 } from './decode/family.ts';
-import type { BalanceEntry, KnownActivity, StateWrite, TokenState, TxEvent, TxSummary, WalletState } from './events.ts';
-import { isAddress, tokenIdFromDatakey } from './ids.ts';
+import type {
+  BalanceEntry,
+  KnownActivity,
+  Mrc402State,
+  NftCollectionState,
+  NftItemState,
+  StateWrite,
+  TokenState,
+  TxEvent,
+  TxSummary,
+  WalletState,
+} from './events.ts';
+import { isAddress, parseNftId, tokenIdFromDatakey } from './ids.ts';
 import { isValidEntry, type RawEntry } from './node.ts';
 import { chainPos } from './position.ts';
 
@@ -93,8 +104,106 @@ function decodeWrite(entry: RawEntry, pos: string): StateWrite {
     if (isAddress(key)) return { kind: 'wallet', key, pos, jobType, wallet: decodeWallet(key, values) };
     const tokenId = tokenIdFromDatakey(key);
     if (tokenId !== null) return { kind: 'token', key, pos, jobType, token: decodeToken(tokenId, values) };
+    const nft = parseNftId(key);
+    if (nft?.protocol === 'MRC400')
+      return { kind: 'nftCollection', key, pos, jobType, collection: decodeCollection(key, values) };
+    if (nft?.protocol === 'MRC401') return { kind: 'nftItem', key, pos, jobType, item: decodeItem(key, values) };
+    if (nft?.protocol === 'MRC402')
+      return { kind: 'mrc402', key, pos, jobType, mrc402: decodeMrc402Record(key, values) };
   }
   return { kind: 'other', key, pos, jobType, values };
+}
+
+/** A map of strings as written (partner roles, shareholder commissions, reserves); null stays null. */
+function stringMap(raw: unknown): Record<string, string> | null {
+  if (raw === null || raw === undefined) return null;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(record(raw))) out[k] = str(v);
+  return out;
+}
+
+/** An MRC-400 collection as written (metacoin-chain.md §3.3): CC-m records lack socialmedia and partner. */
+export function decodeCollection(key: string, v: Record<string, unknown>): NftCollectionState {
+  return {
+    id: str(v['id']) || key,
+    owner: str(v['owner']),
+    createdate: int(v['createdate']),
+    name: str(v['name']),
+    url: str(v['url']),
+    image_url: str(v['image_url']),
+    allow_token: str(v['allow_token']),
+    item_url: str(v['item_url']),
+    item_image_url: str(v['item_image_url']),
+    category: str(v['category']),
+    description: str(v['description']),
+    socialmedia: str(v['socialmedia']),
+    partner: stringMap(v['partner']),
+    data: str(v['data']),
+  };
+}
+
+/** An MRC-401 item as written (metacoin-chain.md §3.4): CC-m records lack creator, shareholder, platform_*. */
+export function decodeItem(key: string, v: Record<string, unknown>): NftItemState {
+  return {
+    id: str(v['id']) || key,
+    mrc400: str(v['mrc400']) || key.slice(0, 40),
+    owner: str(v['owner']),
+    creator: str(v['creator']),
+    item_url: str(v['item_url']),
+    item_image_url: str(v['item_image_url']),
+    groupid: str(v['groupid']),
+    createdate: int(v['createdate']),
+    initial_reserve: str(v['initial_reserve']),
+    initial_token: str(v['initial_token']),
+    melting_fee: str(v['melting_fee']),
+    melting_date: int(v['melting_date']),
+    transferable: str(v['transferable']),
+    sell_date: int(v['sell_date']),
+    sell_fee: str(v['sell_fee']),
+    sell_price: str(v['sell_price']),
+    sell_token: str(v['sell_token']),
+    auction_date: int(v['auction_date']),
+    auction_end: int(v['auction_end']),
+    auction_token: str(v['auction_token']),
+    auction_bidding_unit: str(v['auction_bidding_unit']),
+    auction_start_price: str(v['auction_start_price']),
+    auction_buynow_price: str(v['auction_buynow_price']),
+    auction_current_price: str(v['auction_current_price']),
+    auction_current_bidder: str(v['auction_current_bidder']),
+    last_trade_date: int(v['last_trade_date']),
+    last_trade_amount: str(v['last_trade_amount']),
+    last_trade_token: str(v['last_trade_token']),
+    last_trade_type: str(v['last_trade_type']),
+    shareholder: stringMap(v['shareholder']),
+    platform_name: str(v['platform_name']),
+    platform_url: str(v['platform_url']),
+    platform_address: str(v['platform_address']),
+    platform_commission: str(v['platform_commission']),
+  };
+}
+
+/** An MRC-402 as written (metacoin-chain.md §3.5); its supply figures are integers, possibly negative (§7.3). */
+export function decodeMrc402Record(key: string, v: Record<string, unknown>): Mrc402State {
+  return {
+    id: str(v['id']) || key,
+    creator: str(v['creator']),
+    creatorcommission: str(v['creatorcommission']),
+    totalsupply: escrowAmount(v['totalsupply'], `${key} totalsupply`),
+    meltedamount: escrowAmount(v['meltedamount'], `${key} meltedamount`),
+    decimal: int(v['decimal']),
+    name: str(v['name']),
+    expiredate: int(v['expiredate']),
+    image: str(v['image']),
+    url: str(v['url']),
+    data: str(v['data']),
+    info: str(v['info']),
+    socialmedia: str(v['socialmedia']),
+    copyright_registration_country: str(v['copyright_registration_country']),
+    copyright_registrar: str(v['copyright_registrar']),
+    copyright_registration_number: str(v['copyright_registration_number']),
+    shareholder: stringMap(v['shareholder']),
+    initialreserve: stringMap(v['initialreserve']),
+  };
 }
 
 /**

@@ -64,11 +64,116 @@ export const TokenState = z.object({
 });
 export type TokenState = z.infer<typeof TokenState>;
 
+/**
+ * An MRC-400 collection as written (CC-m and CC-t shapes; fields a CC-m record lacks read as ""
+ * or null). Ownership of its items lives in the items.
+ */
+export const NftCollectionState = z.object({
+  id: z.string(),
+  owner: z.string(),
+  createdate: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  image_url: z.string(),
+  allow_token: z.string(),
+  item_url: z.string(),
+  item_image_url: z.string(),
+  category: z.string(),
+  description: z.string(),
+  socialmedia: z.string(),
+  /** {address: "partner" | "seller" | "creator"}, null when never given. */
+  partner: z.record(z.string(), z.string()).nullable(),
+  data: z.string(),
+});
+export type NftCollectionState = z.infer<typeof NftCollectionState>;
+
+/**
+ * An MRC-401 item as written: `owner` is an address, or `MELTED`. Prices, fees and reserves stay the
+ * decimal strings the chaincode stored; a CC-m record's missing fields read as "" (or null).
+ */
+export const NftItemState = z.object({
+  id: z.string(),
+  mrc400: z.string(),
+  owner: z.string(),
+  creator: z.string(),
+  item_url: z.string(),
+  item_image_url: z.string(),
+  groupid: z.string(),
+  createdate: z.number().int(),
+  initial_reserve: z.string(),
+  initial_token: z.string(),
+  melting_fee: z.string(),
+  melting_date: z.number().int(),
+  transferable: z.string(),
+  sell_date: z.number().int(),
+  sell_fee: z.string(),
+  sell_price: z.string(),
+  sell_token: z.string(),
+  auction_date: z.number().int(),
+  auction_end: z.number().int(),
+  auction_token: z.string(),
+  auction_bidding_unit: z.string(),
+  auction_start_price: z.string(),
+  auction_buynow_price: z.string(),
+  auction_current_price: z.string(),
+  auction_current_bidder: z.string(),
+  last_trade_date: z.number().int(),
+  last_trade_amount: z.string(),
+  last_trade_token: z.string(),
+  last_trade_type: z.string(),
+  shareholder: z.record(z.string(), z.string()).nullable(),
+  platform_name: z.string(),
+  platform_url: z.string(),
+  platform_address: z.string(),
+  platform_commission: z.string(),
+});
+export type NftItemState = z.infer<typeof NftItemState>;
+
+/**
+ * An MRC-402 as written. `totalsupply` and `meltedamount` are integers as the chaincode keeps them
+ * (signed: `mrc402burn` recomputes totalsupply as totalsupply − meltedamount − amount, a quirk the
+ * index reproduces rather than corrects; metacoin-chain.md §7.3). `shareholder` (address →
+ * commission %) and `initialreserve` (MRC-010 token id → amount per unit) are as the client sent them.
+ */
+export const Mrc402State = z.object({
+  id: z.string(),
+  creator: z.string(),
+  creatorcommission: z.string(),
+  totalsupply: escrowAmount,
+  meltedamount: escrowAmount,
+  decimal: z.number().int(),
+  name: z.string(),
+  expiredate: z.number().int(),
+  image: z.string(),
+  url: z.string(),
+  data: z.string(),
+  info: z.string(),
+  socialmedia: z.string(),
+  copyright_registration_country: z.string(),
+  copyright_registrar: z.string(),
+  copyright_registration_number: z.string(),
+  shareholder: z.record(z.string(), z.string()).nullable(),
+  initialreserve: z.record(z.string(), z.string()).nullable(),
+});
+export type Mrc402State = z.infer<typeof Mrc402State>;
+
 /** A valid state write, with the written record normalised. */
 export const StateWrite = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('wallet'), key: z.string(), pos: z.string(), jobType: z.string(), wallet: WalletState }),
   z.object({ kind: z.literal('token'), key: z.string(), pos: z.string(), jobType: z.string(), token: TokenState }),
-  /** Records of kinds the projections do not model yet (NFTs, DEX orders …), kept as written. */
+  /** An MRC-400 collection (`MRC400_…`). */
+  z.object({
+    kind: z.literal('nftCollection'),
+    key: z.string(),
+    pos: z.string(),
+    jobType: z.string(),
+    collection: NftCollectionState,
+  }),
+  /** An MRC-401 item (`MRC400_…_…`). */
+  z.object({ kind: z.literal('nftItem'), key: z.string(), pos: z.string(), jobType: z.string(), item: NftItemState }),
+  /** An MRC-402 (`MRC402_…`). */
+  z.object({ kind: z.literal('mrc402'), key: z.string(), pos: z.string(), jobType: z.string(), mrc402: Mrc402State }),
+  /** Records of kinds the projections do not model yet (DEX orders, legacy families …), kept as written. */
   z.object({
     kind: z.literal('other'),
     key: z.string(),

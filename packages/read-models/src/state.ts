@@ -17,8 +17,13 @@ export function projectState(events: readonly StateEvent[]): Write[] {
       case 'token':
         out.push(...tokenWrites(w.pos, w.token, w.jobType));
         break;
+      case 'nftCollection':
+      case 'nftItem':
+      case 'mrc402':
+        // Decoded and published; their read models come with the NFT endpoints.
+        break;
       case 'other':
-        // DEX orders and NFT records get their read models with the endpoints that show them.
+        // DEX orders and legacy records: no endpoint shows them as state.
         break;
     }
   }
