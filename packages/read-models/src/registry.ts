@@ -2,6 +2,14 @@ import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
 import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
 import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
 import { collectionSpec } from './model.ts';
+import {
+  mrc402s,
+  nftCollections,
+  nftItems,
+  type Mrc402Doc,
+  type NftCollectionDoc,
+  type NftItemDoc,
+} from './nfts/records.ts';
 import { addressTxs, type AddressTxDoc } from './series/address-txs.ts';
 import { seriesCounters, type SeriesCounterDoc } from './series/series.ts';
 import { tokenHistory, type TokenHistoryDoc } from './series/token-history.ts';
@@ -28,6 +36,9 @@ export interface Models {
   addressTxs: Collection<AddressTxDoc>;
   tokenTxs: Collection<TokenTxDoc>;
   tokenHistory: Collection<TokenHistoryDoc>;
+  nftCollections: Collection<NftCollectionDoc>;
+  nftItems: Collection<NftItemDoc>;
+  mrc402s: Collection<Mrc402Doc>;
 }
 
 export const READ_MODELS = {
@@ -44,6 +55,9 @@ export const READ_MODELS = {
   addressTxs,
   tokenTxs,
   tokenHistory,
+  nftCollections,
+  nftItems,
+  mrc402s,
 } as const satisfies Record<keyof Models, { name: string }>;
 
 export const COLLECTION_SPECS: readonly CollectionSpec[] = Object.values(READ_MODELS).map((m) =>
@@ -66,6 +80,9 @@ export function openModels(store: ReadStore): Models {
     addressTxs: open('addressTxs'),
     tokenTxs: open('tokenTxs'),
     tokenHistory: open('tokenHistory'),
+    nftCollections: open('nftCollections'),
+    nftItems: open('nftItems'),
+    mrc402s: open('mrc402s'),
   };
 }
 

@@ -1,4 +1,5 @@
 import { createMemoryReadStore } from '@mtc/adapters';
+import { decodeCollection, decodeItem, decodeMrc402Record, type StateEvent, type StateWrite } from '@mtc/domain';
 import { describe, expect, it } from 'vitest';
 import { openModels } from './registry.ts';
 import { projectState } from './state.ts';
@@ -55,5 +56,73 @@ describe('projectState', () => {
     expect(doc).toMatchObject({ hasImage: true, nameKey: 'token 3', symbolKey: 't3' });
     expect(doc && 'image' in doc).toBe(false);
     expect(await m.tokenImages.get('3')).toMatchObject({ image: 'data:image/png;base64,AAAA' });
+  });
+
+  it('keeps the newest NFT records: an item melted after a transfer stays MELTED, in any order', async () => {
+    const collection = `MRC400_${'b'.repeat(32)}1`;
+    const item = `${collection}_${'Q'.repeat(40)}`;
+    const mrc402 = `MRC402_${'a'.repeat(32)}0`;
+    const B = 'MTbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb00000002';
+    const at = (height: number, write: StateWrite): StateEvent => ({
+      schemaVersion: 1,
+      eventId: `state:${write.pos}`,
+      height,
+      txId: 'f'.repeat(64),
+      write,
+    });
+    const pos = (h: number) => `${String(h).padStart(12, '0')}:00000:00000`;
+    const events = [
+      at(1, {
+        kind: 'nftCollection',
+        key: collection,
+        pos: pos(1),
+        jobType: 'mrc400_create',
+        collection: decodeCollection(collection, { owner: A, name: 'Cats' }),
+      }),
+      at(2, {
+        kind: 'nftItem',
+        key: item,
+        pos: pos(2),
+        jobType: 'mrc401_create',
+        item: decodeItem(item, { owner: A }),
+      }),
+      at(3, {
+        kind: 'nftItem',
+        key: item,
+        pos: pos(3),
+        jobType: 'mrc401_transfer',
+        item: decodeItem(item, { owner: B }),
+      }),
+      at(4, {
+        kind: 'nftItem',
+        key: item,
+        pos: pos(4),
+        jobType: 'mrc401_melt',
+        item: decodeItem(item, { owner: 'MELTED' }),
+      }),
+      at(5, {
+        kind: 'mrc402',
+        key: mrc402,
+        pos: pos(5),
+        jobType: 'mrc402_burn',
+        mrc402: decodeMrc402Record(mrc402, { creator: B, name: 'Gold', totalsupply: '-3', meltedamount: '5' }),
+      }),
+    ];
+    for (const order of ['forward', 'reversed'] as const) {
+      const store = createMemoryReadStore();
+      await store.write(projectState(order === 'forward' ? events : [...events].reverse()));
+      const m = openModels(store);
+      expect(await m.nftItems.get(item), order).toMatchObject({
+        owner: 'MELTED',
+        jobType: 'mrc401_melt',
+        mrc400: collection,
+      });
+      expect(await m.nftCollections.get(collection), order).toMatchObject({ owner: A, nameKey: 'cats' });
+      expect(await m.mrc402s.get(mrc402), order).toMatchObject({
+        totalsupply: '-3',
+        meltedamount: '5',
+        nameKey: 'gold',
+      });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { StateEvent } from '@mtc/domain';
 import type { Write } from '@mtc/ports';
+import { mrc402Write, nftCollectionWrite, nftItemWrite } from './nfts/records.ts';
 import { tokenWrites } from './tokens/tokens.ts';
 import { walletWrite } from './wallets/wallets.ts';
 
@@ -18,9 +19,13 @@ export function projectState(events: readonly StateEvent[]): Write[] {
         out.push(...tokenWrites(w.pos, w.token, w.jobType));
         break;
       case 'nftCollection':
+        out.push(nftCollectionWrite(w.pos, w.jobType, w.collection));
+        break;
       case 'nftItem':
+        out.push(nftItemWrite(w.pos, w.jobType, w.item));
+        break;
       case 'mrc402':
-        // Decoded and published; their read models come with the NFT endpoints.
+        out.push(mrc402Write(w.pos, w.jobType, w.mrc402));
         break;
       case 'other':
         // DEX orders and legacy records: no endpoint shows them as state.
