@@ -3,6 +3,7 @@ import { addressChecksum, blockPos, toBlockEventV2, type BlockEvent, type KnownA
 import { describe, expect, it } from 'vitest';
 import type { HolderDoc, HolderStatsDoc } from './holders/holders.ts';
 import { holdersPage, lockedHolders } from './holders/holders.ts';
+import { nftHoldersPage } from './nfts/holders.ts';
 import { openModels } from './registry.ts';
 import { seriesPage, seriesTotal } from './series/series.ts';
 import { addressTxs } from './series/address-txs.ts';
@@ -16,6 +17,7 @@ const addr = (c: string): string => `MT${c.repeat(30)}${addressChecksum(c.repeat
 const A = addr('a');
 const B = addr('b');
 const C = addr('c');
+const NFT = `MRC402_${'e'.repeat(32)}3`;
 const DAY1 = Date.UTC(2026, 0, 1, 23, 0) / 1000;
 const DAY2 = Date.UTC(2026, 0, 2, 1, 0) / 1000;
 
@@ -52,6 +54,7 @@ function history(): BlockEvent[] {
                 [5, '600'],
                 [5, '100', DAY2 + 86_400],
               ],
+              mrc402: { [NFT]: ['10'] },
             },
             {
               address: B,
@@ -108,6 +111,8 @@ function history(): BlockEvent[] {
                 [5, '400'],
                 [5, '100', DAY2 + 86_400],
               ],
+              // 4 sent to C, 2 put on sale (escrow counts in the total).
+              mrc402: { [NFT]: ['4', '2'] },
             },
             {
               address: C,
@@ -116,6 +121,7 @@ function history(): BlockEvent[] {
                 [0, '0'],
                 [5, '200'],
               ],
+              mrc402: { [NFT]: ['4'] },
             },
           ],
           activity: [transfer(A, C, '200', 5)],
@@ -146,7 +152,8 @@ function history(): BlockEvent[] {
       [
         {
           wallets: [
-            { address: A, jobType: 'transfer', balances: [[0, '0']] },
+            // A's last units are gone (sold, melted): its map keeps the id at zero.
+            { address: A, jobType: 'transfer', balances: [[0, '0']], mrc402: { [NFT]: ['0'] } },
             {
               address: C,
               jobType: 'receive',
@@ -154,6 +161,7 @@ function history(): BlockEvent[] {
                 [0, '0'],
                 [5, '700'],
               ],
+              mrc402: { [NFT]: ['4'] },
             },
           ],
           activity: [transfer(A, C, '500', 5)],
@@ -211,6 +219,24 @@ describe('projectChainBatch', () => {
     const heightOf = async (token: number) => Number((await m.holders.get(`${token}:${A}`))!.pos.split(':')[0]);
     expect(await heightOf(0)).toBe(2);
     expect(await heightOf(3)).toBe(1);
+  });
+
+  it("keeps MRC-402 holders from the wallets' maps, with the count and total (escrow included) per MRC-402", async () => {
+    const h = history();
+    const afterTransfer = openModels(await projected([h.slice(0, 3)]));
+    expect(await afterTransfer.nftHolderStats.get(NFT)).toMatchObject({ holders: 2, total: '10' });
+    expect(await afterTransfer.nftHolders.get(`${NFT}:${A}`)).toMatchObject({
+      balance: '4',
+      saleamount: '2',
+      total: '6',
+    });
+    const m = openModels(await projected([h]));
+    expect(await m.nftHolderStats.get(NFT)).toMatchObject({ holders: 1, total: '4' });
+    expect(await m.nftHolders.get(`${NFT}:${A}`)).toBeNull();
+    const rows = await nftHoldersPage(m.nftHolders, NFT, { skip: 0, limit: 10 });
+    expect(rows.map((r) => [r.address, r.total])).toEqual([[C, '4']]);
+    // C's holding did not change in the last block: its row keeps the position it changed at.
+    expect(rows[0]!.pos).toBe((await afterTransfer.nftHolders.get(`${NFT}:${C}`))!.pos);
   });
 
   it('maintains each token holder count and total balance from the previous state', async () => {

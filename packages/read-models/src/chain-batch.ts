@@ -3,6 +3,12 @@ import type { BlockTxCount, Write } from '@mtc/ports';
 import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/project.ts';
 import type { HeadDoc } from './chain/docs.ts';
 import { projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
+import {
+  projectNftHolders,
+  type Mrc402WalletWrite,
+  type NftHolderDoc,
+  type NftHolderStatsDoc,
+} from './nfts/holders.ts';
 import type { Models } from './registry.ts';
 import { addressTxItems, addressTxs } from './series/address-txs.ts';
 import { counterId, projectSeries, type Appended, type SeriesCounterDoc } from './series/series.ts';
@@ -26,6 +32,8 @@ export interface ChainPrior {
   head: HeadDoc | null;
   holders: HolderDoc[];
   holderStats: HolderStatsDoc[];
+  nftHolders: NftHolderDoc[];
+  nftHolderStats: NftHolderStatsDoc[];
   counters: SeriesCounterDoc[];
   /** What loadChainPrior derived from the batch; projectChainBatch reuses it for the same events. */
   plan?: ChainPlan;
@@ -36,7 +44,7 @@ interface ChainPlan {
   events: readonly BlockEvent[];
   head: HeadDoc | null;
   todo: BlockEvent[];
-  wallets: WalletWrite[];
+  wallets: (WalletWrite & Mrc402WalletWrite)[];
   items: Appended<never>[][];
 }
 
@@ -51,12 +59,13 @@ export interface ChainBatch {
   counts: BlockTxCount[];
 }
 
-function walletWrites(events: readonly BlockEvent[]): WalletWrite[] {
-  const out: WalletWrite[] = [];
+function walletWrites(events: readonly BlockEvent[]): (WalletWrite & Mrc402WalletWrite)[] {
+  const out: (WalletWrite & Mrc402WalletWrite)[] = [];
   for (const e of events)
     for (const tx of e.txs)
       for (const w of tx.writes)
-        if (w.kind === 'wallet') out.push({ pos: w.pos, address: w.key, balances: w.wallet.balances });
+        if (w.kind === 'wallet')
+          out.push({ pos: w.pos, address: w.key, balances: w.wallet.balances, mrc402: w.wallet.mrc402 });
   return out.sort((a, b) => (a.pos < b.pos ? -1 : a.pos > b.pos ? 1 : 0));
 }
 
@@ -81,15 +90,23 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
   SERIES.forEach((s, i) => {
     for (const item of plan.items[i]!) counterIds.add(counterId(s.model.name, item.key));
   });
-  const [rows, counters] = await Promise.all([
+  const [rows, nftRows, counters] = await Promise.all([
     addresses.length > 0 ? models.holders.find({ address: { $in: addresses } }) : Promise.resolve([]),
+    addresses.length > 0 ? models.nftHolders.find({ address: { $in: addresses } }) : Promise.resolve([]),
     counterIds.size > 0 ? models.seriesCounters.getMany([...counterIds]) : Promise.resolve([]),
   ]);
   const tokens = new Set(rows.map((r) => String(r.token)));
-  // Every token a write lists (a superset of those it holds): one stats read covers them all.
-  for (const w of writes) for (const e of w.balances) tokens.add(String(e.token));
-  const holderStats = tokens.size > 0 ? await models.holderStats.getMany([...tokens]) : [];
-  return { head, holders: rows, holderStats, counters, plan };
+  const nftIds = new Set(nftRows.map((r) => r.nftId));
+  // Every asset a write lists (a superset of those it holds): one stats read covers them all.
+  for (const w of writes) {
+    for (const e of w.balances) tokens.add(String(e.token));
+    for (const id of Object.keys(w.mrc402 ?? {})) nftIds.add(id);
+  }
+  const [holderStats, nftHolderStats] = await Promise.all([
+    tokens.size > 0 ? models.holderStats.getMany([...tokens]) : Promise.resolve([]),
+    nftIds.size > 0 ? models.nftHolderStats.getMany([...nftIds]) : Promise.resolve([]),
+  ]);
+  return { head, holders: rows, holderStats, nftHolders: nftRows, nftHolderStats, counters, plan };
 }
 
 export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPrior, options: StatsOptions): ChainBatch {
@@ -108,8 +125,14 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
     seriesCounters.push(...counters);
   });
   const holders = projectHolders(plan.wallets, { rows: prior.holders, stats: prior.holderStats });
+  const nftHolders = projectNftHolders(plan.wallets, { rows: prior.nftHolders, stats: prior.nftHolderStats });
   return {
-    phases: [[...facts, ...seriesRows], [...seriesCounters, ...holders.stats], holders.rows, [headWrite(last)]],
+    phases: [
+      [...facts, ...seriesRows],
+      [...seriesCounters, ...holders.stats, ...nftHolders.stats],
+      [...holders.rows, ...nftHolders.rows],
+      [headWrite(last)],
+    ],
     counts: txCounts(todo),
   };
 }

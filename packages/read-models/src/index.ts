@@ -10,6 +10,7 @@ export * from './series/address-txs.ts';
 export * from './series/token-txs.ts';
 export * from './series/token-history.ts';
 export * from './nfts/records.ts';
+export * from './nfts/holders.ts';
 export * from './state.ts';
 export * from './chain-batch.ts';
 export { canonicalJson, dumpReadModels, type ReadModelDump } from './dump.ts';

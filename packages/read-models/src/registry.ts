@@ -2,6 +2,7 @@ import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
 import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
 import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
 import { collectionSpec } from './model.ts';
+import { nftHolders, nftHolderStats, type NftHolderDoc, type NftHolderStatsDoc } from './nfts/holders.ts';
 import {
   mrc402s,
   nftCollections,
@@ -39,6 +40,8 @@ export interface Models {
   nftCollections: Collection<NftCollectionDoc>;
   nftItems: Collection<NftItemDoc>;
   mrc402s: Collection<Mrc402Doc>;
+  nftHolders: Collection<NftHolderDoc>;
+  nftHolderStats: Collection<NftHolderStatsDoc>;
 }
 
 export const READ_MODELS = {
@@ -58,6 +61,8 @@ export const READ_MODELS = {
   nftCollections,
   nftItems,
   mrc402s,
+  nftHolders,
+  nftHolderStats,
 } as const satisfies Record<keyof Models, { name: string }>;
 
 export const COLLECTION_SPECS: readonly CollectionSpec[] = Object.values(READ_MODELS).map((m) =>
@@ -83,6 +88,8 @@ export function openModels(store: ReadStore): Models {
     nftCollections: open('nftCollections'),
     nftItems: open('nftItems'),
     mrc402s: open('mrc402s'),
+    nftHolders: open('nftHolders'),
+    nftHolderStats: open('nftHolderStats'),
   };
 }
 

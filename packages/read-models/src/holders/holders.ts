@@ -1,6 +1,7 @@
 import { amountSortKey, formatAmount, parseAmount, type BalanceEntry } from '@mtc/domain';
 import type { Collection, Write } from '@mtc/ports';
 import { defineModel } from '../model.ts';
+import { projectHoldings, type HoldingsSpec } from './keyed.ts';
 
 /**
  * MRC-010 holders: one row per (token, address) that holds the token, and per token its holder
@@ -126,94 +127,44 @@ export interface HolderPrior {
   stats: readonly HolderStatsDoc[];
 }
 
+const MRC010_HOLDINGS: HoldingsSpec<number, HolderDoc> = {
+  what: 'token',
+  assetOf: (row) => row.token,
+  rowId: holderId,
+  amountOf: (row) => parseAmount(row.balance),
+  same: sameHolding,
+  compareAssets: (a, b) => a - b,
+  statsWrite: (s) => {
+    const doc: HolderStatsDoc = {
+      _id: String(s.asset),
+      token: s.asset,
+      holders: s.holders,
+      totalBalance: formatAmount(s.total),
+      pos: s.pos,
+    };
+    return { op: 'putIfNewer', collection: holderStats.name, doc };
+  },
+  rowsCollection: holders.name,
+};
+
 /**
- * The holder writes of a batch: `stats` first, then `rows`, each durable before the next.
- *
- * Why this stays exact under crashes and replays (the block topic is consumed by one projector at a
- * time, in order): a token's stats carry the position of the last write they counted, so a delta
- * at a position they already passed is skipped. A delta needs the holding before the write: within
- * the batch that is the previous write's (event-carried state), and for an address's first write
- * it is the stored row, which is still the pre-batch row whenever the delta is not skipped —
- * because rows are written only after every stats write of their batch is durable.
+ * The holder writes of a batch: `stats` first, then `rows`, each durable before the next (see
+ * `projectHoldings` for why that keeps counts and totals exact under crashes and replays).
  */
 export function projectHolders(writes: readonly WalletWrite[], prior: HolderPrior): { stats: Write[]; rows: Write[] } {
-  const held = new Map<string, Map<number, HolderDoc>>();
-  for (const row of prior.rows) {
-    let m = held.get(row.address);
-    if (!m) held.set(row.address, (m = new Map<number, HolderDoc>()));
-    m.set(row.token, row);
-  }
-  const storedPos = new Map(prior.stats.map((s) => [s.token, s.pos]));
-  const stats = new Map(
-    prior.stats.map((s) => [s.token, { holders: s.holders, total: parseAmount(s.totalBalance), pos: s.pos }]),
-  );
-  const changedStats = new Set<number>();
-  /** Every (address → tokens) pair whose row may have to change: stored or written. */
-  const touched = new Map<string, Set<number>>();
-
-  for (const w of writes) {
-    const before = held.get(w.address) ?? new Map<number, HolderDoc>();
-    const after = holdingsOf(w.address, w.balances, w.pos);
-    // A holding this write left as it was keeps its row, and the position it last changed at: a
-    // wallet write lists every token, and rewriting all of a large holder's rows for one transfer
-    // would multiply the writes by its token count.
-    for (const [token, n] of after) {
-      const o = before.get(token);
-      if (o && sameHolding(o, n)) after.set(token, o);
-    }
-    const tokens = new Set([...before.keys(), ...after.keys()]);
-    let t = touched.get(w.address);
-    if (!t) touched.set(w.address, (t = new Set()));
-    for (const token of tokens) {
-      t.add(token);
-      if ((storedPos.get(token) ?? '') >= w.pos) continue;
-      const o = before.get(token);
-      const n = after.get(token);
-      const dHolders = (n ? 1 : 0) - (o ? 1 : 0);
-      const dTotal = parseAmount(n?.balance) - parseAmount(o?.balance);
-      if (dHolders === 0 && dTotal === 0n) continue;
-      const s = stats.get(token) ?? { holders: 0, total: 0n, pos: '' };
-      s.holders += dHolders;
-      s.total += dTotal;
-      s.pos = w.pos;
-      if (s.holders < 0 || s.total < 0n)
-        throw new Error(`holder stats of token ${token} went negative at ${w.pos}: the stored state is inconsistent`);
-      stats.set(token, s);
-      changedStats.add(token);
-    }
-    held.set(w.address, after);
-  }
-
-  const statWrites: Write[] = [...changedStats]
-    .sort((a, b) => a - b)
-    .map((token) => {
-      const s = stats.get(token)!;
-      const doc: HolderStatsDoc = {
-        _id: String(token),
-        token,
+  return projectHoldings(
+    MRC010_HOLDINGS,
+    writes.map((w) => ({ pos: w.pos, address: w.address, after: holdingsOf(w.address, w.balances, w.pos) })),
+    {
+      rows: prior.rows,
+      stats: prior.stats.map((s) => ({
+        asset: s.token,
         holders: s.holders,
-        totalBalance: formatAmount(s.total),
+        total: parseAmount(s.totalBalance),
         pos: s.pos,
-      };
-      return { op: 'putIfNewer', collection: holderStats.name, doc };
-    });
-  const storedRows = new Map(prior.rows.map((r) => [r._id, r]));
-  const rowWrites: Write[] = [];
-  for (const [address, tokens] of touched) {
-    const now = held.get(address)!;
-    for (const token of [...tokens].sort((a, b) => a - b)) {
-      const row = now.get(token);
-      const stored = storedRows.get(holderId(token, address));
-      // Unchanged since the store's copy (the same object, carried through), or never stored.
-      if (row === stored || (!row && !stored)) continue;
-      rowWrites.push(
-        row
-          ? { op: 'put', collection: holders.name, doc: row }
-          : { op: 'delete', collection: holders.name, id: holderId(token, address) },
-      );
-    }
-  }
-  return { stats: statWrites, rows: rowWrites };
+      })),
+    },
+  );
 }
 
 // ---------------------------------------------------------------- queries

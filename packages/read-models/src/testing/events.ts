@@ -42,6 +42,8 @@ export interface WalletWriteSpec {
   params?: string[];
   regdate?: number;
   addinfo?: string;
+  /** MRC-402 holdings: id → [balance, sale = '0', auction = '0']; unset: the wallet never held one. */
+  mrc402?: Record<string, [balance: string, sale?: string, auction?: string]>;
 }
 
 export interface TxSpec {
@@ -109,6 +111,14 @@ function buildTx(height: number, index: number, seq: number, spec: TxSpec, block
     const i = entries.length;
     const jobType = w.jobType ?? 'receive';
     const balances = w.balances.map(entry);
+    const mrc402 = w.mrc402
+      ? Object.fromEntries(
+          Object.entries(w.mrc402).map(([id, [balance, sale = '0', auction = '0']]) => [
+            id,
+            { balance, saleamount: sale, auctionamount: auction },
+          ]),
+        )
+      : null;
     entries.push({
       timestamp,
       id,
@@ -120,6 +130,7 @@ function buildTx(height: number, index: number, seq: number, spec: TxSpec, block
         regdate: w.regdate ?? 1,
         addinfo: w.addinfo ?? '',
         balance: balances,
+        mrc402,
         jobdate: timestamp,
       },
       validationCode: valid ? 0 : 11,
@@ -134,7 +145,7 @@ function buildTx(height: number, index: number, seq: number, spec: TxSpec, block
         key: w.address,
         pos: chainPos(height, index, i),
         jobType,
-        wallet: { address: w.address, regdate: w.regdate ?? 1, addinfo: w.addinfo ?? '', balances, mrc402: null },
+        wallet: { address: w.address, regdate: w.regdate ?? 1, addinfo: w.addinfo ?? '', balances, mrc402 },
       });
   }
   for (const t of spec.tokens ?? []) {
