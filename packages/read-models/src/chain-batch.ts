@@ -12,6 +12,7 @@ import {
 import type { Models } from './registry.ts';
 import { addressTxItems, addressTxs } from './series/address-txs.ts';
 import { counterId, projectSeries, type Appended, type SeriesCounterDoc } from './series/series.ts';
+import { nftActivity, nftActivityItems, nftListItems, nftLists } from './series/nft-activity.ts';
 import { tokenHistory, tokenHistoryItems } from './series/token-history.ts';
 import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
 
@@ -73,6 +74,8 @@ const SERIES = [
   { model: addressTxs, items: addressTxItems },
   { model: tokenTxs, items: tokenTxItems },
   { model: tokenHistory, items: tokenHistoryItems },
+  { model: nftActivity, items: nftActivityItems },
+  { model: nftLists, items: nftListItems },
 ] as const;
 
 export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): BlockEvent[] {

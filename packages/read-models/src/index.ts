@@ -9,6 +9,7 @@ export * from './series/series.ts';
 export * from './series/address-txs.ts';
 export * from './series/token-txs.ts';
 export * from './series/token-history.ts';
+export * from './series/nft-activity.ts';
 export * from './nfts/records.ts';
 export * from './nfts/holders.ts';
 export * from './state.ts';

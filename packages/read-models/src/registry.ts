@@ -13,6 +13,7 @@ import {
 } from './nfts/records.ts';
 import { addressTxs, type AddressTxDoc } from './series/address-txs.ts';
 import { seriesCounters, type SeriesCounterDoc } from './series/series.ts';
+import { nftActivity, nftLists, type NftActivityDoc, type NftListDoc } from './series/nft-activity.ts';
 import { tokenHistory, type TokenHistoryDoc } from './series/token-history.ts';
 import { tokenTxs, type TokenTxDoc } from './series/token-txs.ts';
 import { tokenImages, tokens, type TokenDoc, type TokenImageDoc } from './tokens/tokens.ts';
@@ -42,6 +43,8 @@ export interface Models {
   mrc402s: Collection<Mrc402Doc>;
   nftHolders: Collection<NftHolderDoc>;
   nftHolderStats: Collection<NftHolderStatsDoc>;
+  nftActivity: Collection<NftActivityDoc>;
+  nftLists: Collection<NftListDoc>;
 }
 
 export const READ_MODELS = {
@@ -63,6 +66,8 @@ export const READ_MODELS = {
   mrc402s,
   nftHolders,
   nftHolderStats,
+  nftActivity,
+  nftLists,
 } as const satisfies Record<keyof Models, { name: string }>;
 
 export const COLLECTION_SPECS: readonly CollectionSpec[] = Object.values(READ_MODELS).map((m) =>
@@ -90,6 +95,8 @@ export function openModels(store: ReadStore): Models {
     mrc402s: open('mrc402s'),
     nftHolders: open('nftHolders'),
     nftHolderStats: open('nftHolderStats'),
+    nftActivity: open('nftActivity'),
+    nftLists: open('nftLists'),
   };
 }
 
