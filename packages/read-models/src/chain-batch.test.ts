@@ -3,6 +3,7 @@ import { addressChecksum, blockPos, toBlockEventV2, type BlockEvent, type KnownA
 import { describe, expect, it } from 'vitest';
 import type { HolderDoc, HolderStatsDoc } from './holders/holders.ts';
 import { holdersPage, lockedHolders } from './holders/holders.ts';
+import { collectionHoldersPage } from './nfts/collection-holders.ts';
 import { nftHoldersPage } from './nfts/holders.ts';
 import { openModels } from './registry.ts';
 import { seriesPage, seriesTotal } from './series/series.ts';
@@ -18,6 +19,10 @@ const A = addr('a');
 const B = addr('b');
 const C = addr('c');
 const NFT = `MRC402_${'e'.repeat(32)}3`;
+const COLL = `MRC400_${'f'.repeat(32)}1`;
+const ITEM1 = `${COLL}_${'I1'.repeat(20)}`;
+const ITEM2 = `${COLL}_${'I2'.repeat(20)}`;
+const ITEM3 = `${COLL}_${'I3'.repeat(20)}`;
 const DAY1 = Date.UTC(2026, 0, 1, 23, 0) / 1000;
 const DAY2 = Date.UTC(2026, 0, 2, 1, 0) / 1000;
 
@@ -46,6 +51,11 @@ function history(): BlockEvent[] {
       [
         {
           tokens: [token(5, { owner: A })],
+          items: [
+            { item: ITEM1, owner: A, jobType: 'mrc401_create' },
+            { item: ITEM2, owner: A, jobType: 'mrc401_create' },
+            { item: ITEM3, owner: B, jobType: 'mrc401_create' },
+          ],
           wallets: [
             {
               address: A,
@@ -125,6 +135,7 @@ function history(): BlockEvent[] {
             },
           ],
           activity: [transfer(A, C, '200', 5)],
+          items: [{ item: ITEM1, owner: C }],
         },
         {
           // The owner mints 500 to itself; B is sent nothing, so only the totals move.
@@ -165,6 +176,11 @@ function history(): BlockEvent[] {
             },
           ],
           activity: [transfer(A, C, '500', 5)],
+          // ITEM2 melted; ITEM3 rewritten with its owner unchanged (an update).
+          items: [
+            { item: ITEM2, owner: 'MELTED', jobType: 'mrc401_melt' },
+            { item: ITEM3, owner: B, jobType: 'mrc401_update' },
+          ],
         },
       ],
       DAY2 + 60,
@@ -237,6 +253,31 @@ describe('projectChainBatch', () => {
     expect(rows.map((r) => [r.address, r.total])).toEqual([[C, '4']]);
     // C's holding did not change in the last block: its row keeps the position it changed at.
     expect(rows[0]!.pos).toBe((await afterTransfer.nftHolders.get(`${NFT}:${C}`))!.pos);
+  });
+
+  it('counts the items each address owns per MRC-400 collection from the item writes; melted items count for nobody', async () => {
+    const h = history();
+    const count = async (m: ReturnType<typeof openModels>) =>
+      (await collectionHoldersPage(m.collectionHolders, COLL, { skip: 0, limit: 10 })).map((r) => [r.address, r.count]);
+    const afterTransfer = openModels(await projected([h.slice(0, 3)]));
+    expect(await afterTransfer.collectionStats.get(COLL)).toMatchObject({ holders: 3, items: 3 });
+    expect(await count(afterTransfer)).toEqual(
+      [
+        [A, 1],
+        [B, 1],
+        [C, 1],
+      ].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+    );
+    const m = openModels(await projected([h]));
+    expect(await m.collectionStats.get(COLL)).toMatchObject({ holders: 2, items: 2 });
+    expect(await count(m)).toEqual(
+      [
+        [B, 1],
+        [C, 1],
+      ].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+    );
+    expect(await m.collectionHolders.get(`${COLL}:${A}`)).toMatchObject({ count: 0 });
+    expect(await m.itemOwners.get(ITEM2)).toMatchObject({ owner: 'MELTED' });
   });
 
   it('maintains each token holder count and total balance from the previous state', async () => {

@@ -4,6 +4,15 @@ import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/pr
 import type { HeadDoc } from './chain/docs.ts';
 import { projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
 import {
+  collectionKeys,
+  itemWrites,
+  projectCollectionHolders,
+  type CollectionHolderDoc,
+  type CollectionStatsDoc,
+  type ItemOwnerDoc,
+  type ItemWrite,
+} from './nfts/collection-holders.ts';
+import {
   projectNftHolders,
   type Mrc402WalletWrite,
   type NftHolderDoc,
@@ -23,9 +32,10 @@ import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
  * `projectHolders` and `projectSeries`):
  *
  *   1. facts (blocks, transactions, daily counts) and series rows
- *   2. aggregates: series counters, holder stats
+ *   2. aggregates: series counters, holder stats (MRC-010, MRC-402, MRC-400 collections)
  *   3. holder rows
- *   4. the head
+ *   4. MRC-401 item owners (what the collection holder deltas are derived from)
+ *   5. the head
  *
  * Blocks at or below the stored head are skipped: the head is written last, so they are complete.
  */
@@ -35,6 +45,9 @@ export interface ChainPrior {
   holderStats: HolderStatsDoc[];
   nftHolders: NftHolderDoc[];
   nftHolderStats: NftHolderStatsDoc[];
+  itemOwners: ItemOwnerDoc[];
+  collectionHolders: CollectionHolderDoc[];
+  collectionStats: CollectionStatsDoc[];
   counters: SeriesCounterDoc[];
   /** What loadChainPrior derived from the batch; projectChainBatch reuses it for the same events. */
   plan?: ChainPlan;
@@ -46,12 +59,20 @@ interface ChainPlan {
   head: HeadDoc | null;
   todo: BlockEvent[];
   wallets: (WalletWrite & Mrc402WalletWrite)[];
+  nftItems: ItemWrite[];
   items: Appended<never>[][];
 }
 
 function planChain(events: readonly BlockEvent[], head: HeadDoc | null): ChainPlan {
   const todo = unapplied(events, head);
-  return { events, head, todo, wallets: walletWrites(todo), items: SERIES.map((s) => s.items(todo) as never[]) };
+  return {
+    events,
+    head,
+    todo,
+    wallets: walletWrites(todo),
+    nftItems: itemWrites(todo),
+    items: SERIES.map((s) => s.items(todo) as never[]),
+  };
 }
 
 export interface ChainBatch {
@@ -93,10 +114,17 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
   SERIES.forEach((s, i) => {
     for (const item of plan.items[i]!) counterIds.add(counterId(s.model.name, item.key));
   });
-  const [rows, nftRows, counters] = await Promise.all([
+  const items = [...new Set(plan.nftItems.map((w) => w.item))];
+  const [rows, nftRows, counters, itemOwners] = await Promise.all([
     addresses.length > 0 ? models.holders.find({ address: { $in: addresses } }) : Promise.resolve([]),
     addresses.length > 0 ? models.nftHolders.find({ address: { $in: addresses } }) : Promise.resolve([]),
     counterIds.size > 0 ? models.seriesCounters.getMany([...counterIds]) : Promise.resolve([]),
+    items.length > 0 ? models.itemOwners.getMany(items) : Promise.resolve([]),
+  ]);
+  const keys = collectionKeys(plan.nftItems, itemOwners);
+  const [collectionHolders, collectionStats] = await Promise.all([
+    keys.rows.length > 0 ? models.collectionHolders.getMany(keys.rows) : Promise.resolve([]),
+    keys.collections.length > 0 ? models.collectionStats.getMany(keys.collections) : Promise.resolve([]),
   ]);
   const tokens = new Set(rows.map((r) => String(r.token)));
   const nftIds = new Set(nftRows.map((r) => r.nftId));
@@ -109,7 +137,18 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     tokens.size > 0 ? models.holderStats.getMany([...tokens]) : Promise.resolve([]),
     nftIds.size > 0 ? models.nftHolderStats.getMany([...nftIds]) : Promise.resolve([]),
   ]);
-  return { head, holders: rows, holderStats, nftHolders: nftRows, nftHolderStats, counters, plan };
+  return {
+    head,
+    holders: rows,
+    holderStats,
+    nftHolders: nftRows,
+    nftHolderStats,
+    itemOwners,
+    collectionHolders,
+    collectionStats,
+    counters,
+    plan,
+  };
 }
 
 export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPrior, options: StatsOptions): ChainBatch {
@@ -129,11 +168,17 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
   });
   const holders = projectHolders(plan.wallets, { rows: prior.holders, stats: prior.holderStats });
   const nftHolders = projectNftHolders(plan.wallets, { rows: prior.nftHolders, stats: prior.nftHolderStats });
+  const collections = projectCollectionHolders(plan.nftItems, {
+    owners: prior.itemOwners,
+    rows: prior.collectionHolders,
+    stats: prior.collectionStats,
+  });
   return {
     phases: [
       [...facts, ...seriesRows],
-      [...seriesCounters, ...holders.stats, ...nftHolders.stats],
-      [...holders.rows, ...nftHolders.rows],
+      [...seriesCounters, ...holders.stats, ...nftHolders.stats, ...collections.stats],
+      [...holders.rows, ...nftHolders.rows, ...collections.rows],
+      collections.owners,
       [headWrite(last)],
     ],
     counts: txCounts(todo),

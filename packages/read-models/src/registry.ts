@@ -2,6 +2,14 @@ import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
 import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
 import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
 import { collectionSpec } from './model.ts';
+import {
+  collectionHolders,
+  collectionStats,
+  itemOwners,
+  type CollectionHolderDoc,
+  type CollectionStatsDoc,
+  type ItemOwnerDoc,
+} from './nfts/collection-holders.ts';
 import { nftHolders, nftHolderStats, type NftHolderDoc, type NftHolderStatsDoc } from './nfts/holders.ts';
 import {
   mrc402s,
@@ -45,6 +53,9 @@ export interface Models {
   nftHolderStats: Collection<NftHolderStatsDoc>;
   nftActivity: Collection<NftActivityDoc>;
   nftLists: Collection<NftListDoc>;
+  collectionHolders: Collection<CollectionHolderDoc>;
+  collectionStats: Collection<CollectionStatsDoc>;
+  itemOwners: Collection<ItemOwnerDoc>;
 }
 
 export const READ_MODELS = {
@@ -68,6 +79,9 @@ export const READ_MODELS = {
   nftHolderStats,
   nftActivity,
   nftLists,
+  collectionHolders,
+  collectionStats,
+  itemOwners,
 } as const satisfies Record<keyof Models, { name: string }>;
 
 export const COLLECTION_SPECS: readonly CollectionSpec[] = Object.values(READ_MODELS).map((m) =>
@@ -97,6 +111,9 @@ export function openModels(store: ReadStore): Models {
     nftHolderStats: open('nftHolderStats'),
     nftActivity: open('nftActivity'),
     nftLists: open('nftLists'),
+    collectionHolders: open('collectionHolders'),
+    collectionStats: open('collectionStats'),
+    itemOwners: open('itemOwners'),
   };
 }
 

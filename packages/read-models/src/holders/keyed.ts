@@ -93,7 +93,9 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
     held.set(w.address, after);
   }
 
-  const statWrites = [...changedStats].sort((a, b) => spec.compareAssets(a, b)).map((asset) => spec.statsWrite(stats.get(asset)!));
+  const statWrites = [...changedStats]
+    .sort((a, b) => spec.compareAssets(a, b))
+    .map((asset) => spec.statsWrite(stats.get(asset)!));
   const storedRows = new Map(prior.rows.map((r) => [r._id, r]));
   const rowWrites: Write[] = [];
   for (const [address, assets] of touched) {

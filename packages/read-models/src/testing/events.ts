@@ -1,5 +1,6 @@
 import {
   chainPos,
+  decodeItem,
   BLOCKS_SCHEMA_VERSION,
   SCHEMA_VERSION,
   type BalanceEntry,
@@ -46,9 +47,17 @@ export interface WalletWriteSpec {
   mrc402?: Record<string, [balance: string, sale?: string, auction?: string]>;
 }
 
+/** An MRC-401 item written with `owner` (an address or MELTED), e.g. by a create, transfer or melt. */
+export interface ItemWriteSpec {
+  item: string;
+  owner: string;
+  jobType?: string;
+}
+
 export interface TxSpec {
   wallets?: WalletWriteSpec[];
   tokens?: TokenState[];
+  items?: ItemWriteSpec[];
   activity?: KnownActivity[];
   valid?: boolean;
   /** Defaults to the block's timestamp. */
@@ -165,6 +174,32 @@ function buildTx(height: number, index: number, seq: number, spec: TxSpec, block
       db_sn: String(height),
     });
     if (valid) writes.push({ kind: 'token', key, pos: chainPos(height, index, i), jobType: 'tokenUpdate', token: t });
+  }
+  for (const it of spec.items ?? []) {
+    const i = entries.length;
+    const jobType = it.jobType ?? 'mrc401_transfer';
+    const values = { id: it.item, mrc400: it.item.slice(0, 40), owner: it.owner, jobdate: timestamp };
+    entries.push({
+      timestamp,
+      id,
+      parameters: [it.item],
+      token: '',
+      type: jobType,
+      values,
+      validationCode: valid ? 0 : 11,
+      address: '',
+      datakey: it.item,
+      db_id: hex64(`block${height}`),
+      db_sn: String(height),
+    });
+    if (valid)
+      writes.push({
+        kind: 'nftItem',
+        key: it.item,
+        pos: chainPos(height, index, i),
+        jobType,
+        item: decodeItem(it.item, values),
+      });
   }
   return {
     id,

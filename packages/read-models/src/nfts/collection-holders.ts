@@ -1,0 +1,181 @@
+import { amountSortKey, type BlockEvent } from '@mtc/domain';
+import type { Collection, Write } from '@mtc/ports';
+import { defineModel } from '../model.ts';
+
+/**
+ * MRC-400 holders: per (collection, address) how many of the collection's items the address owns,
+ * and per collection its holder count and items held (melted items are held by nobody). Ownership
+ * lives in the item record (metacoin-chain.md §3.4), so this follows the item writes of the block
+ * topic and remembers each item's owner (`nft_item_owners`) to know where an item moved from.
+ *
+ * Exact under crashes and replays, like the MRC-010 holders: a batch writes the collection stats
+ * (skipping deltas at positions they already counted), then the holder rows (each put with the
+ * position of the last item write it counted: a row already past a position is left alone), then
+ * the item owners. A replay before the owners are durable sees the old owners and derives the same
+ * deltas, which the guards then skip where they were applied.
+ */
+export type CollectionHolderDoc = {
+  /** `<collection>:<address>`. */
+  _id: string;
+  collection: string;
+  address: string;
+  /** Items of the collection the address owns (0 once it owns none). */
+  count: number;
+  /** `count` zero-padded: string order is numeric order. */
+  rank: string;
+  pos: string;
+};
+
+export type CollectionStatsDoc = {
+  /** The collection id. */
+  _id: string;
+  holders: number;
+  /** Items held (created and not melted). */
+  items: number;
+  pos: string;
+};
+
+export type ItemOwnerDoc = {
+  /** The item id. */
+  _id: string;
+  collection: string;
+  /** An address, or MELTED. */
+  owner: string;
+  pos: string;
+};
+
+export const collectionHolders = defineModel<CollectionHolderDoc>('collection_holders', [
+  {
+    fields: [
+      ['collection', 1],
+      ['rank', -1],
+      ['address', 1],
+    ],
+  },
+  { fields: [['address', 1]] },
+]);
+export const collectionStats = defineModel<CollectionStatsDoc>('collection_stats');
+export const itemOwners = defineModel<ItemOwnerDoc>('nft_item_owners');
+
+export const MELTED = 'MELTED';
+
+export const collectionHolderId = (collection: string, address: string): string => `${collection}:${address}`;
+
+/** An item write of a batch: the item's owner after it, in chain order. */
+export interface ItemWrite {
+  pos: string;
+  item: string;
+  collection: string;
+  owner: string;
+}
+
+export function itemWrites(events: readonly BlockEvent[]): ItemWrite[] {
+  const out: ItemWrite[] = [];
+  for (const e of events)
+    for (const tx of e.txs)
+      for (const w of tx.writes)
+        if (w.kind === 'nftItem') out.push({ pos: w.pos, item: w.key, collection: w.item.mrc400, owner: w.item.owner });
+  return out;
+}
+
+export interface CollectionPrior {
+  /** Stored owners of the items the batch writes. */
+  owners: readonly ItemOwnerDoc[];
+  /** Stored rows of every (collection, address) those owners and writes name. */
+  rows: readonly CollectionHolderDoc[];
+  /** Stored stats of every collection the batch writes. */
+  stats: readonly CollectionStatsDoc[];
+}
+
+/** The (collection, address) rows and collection stats a batch's item writes may touch, to load. */
+export function collectionKeys(writes: readonly ItemWrite[], owners: readonly ItemOwnerDoc[]) {
+  const rows = new Set<string>();
+  const collections = new Set<string>();
+  for (const o of owners) if (o.owner !== MELTED) rows.add(collectionHolderId(o.collection, o.owner));
+  for (const w of writes) {
+    collections.add(w.collection);
+    if (w.owner !== MELTED) rows.add(collectionHolderId(w.collection, w.owner));
+  }
+  return { rows: [...rows], collections: [...collections] };
+}
+
+/** The batch's writes in three phases: stats, then holder rows, then item owners (each durable first). */
+export function projectCollectionHolders(
+  writes: readonly ItemWrite[],
+  prior: CollectionPrior,
+): { stats: Write[]; rows: Write[]; owners: Write[] } {
+  const owner = new Map(prior.owners.map((o) => [o._id, o.owner]));
+  const rows = new Map(prior.rows.map((r) => [r._id, { ...r }]));
+  const storedRowPos = new Map(prior.rows.map((r) => [r._id, r.pos]));
+  const storedStatsPos = new Map(prior.stats.map((s) => [s._id, s.pos]));
+  const stats = new Map(prior.stats.map((s) => [s._id, { ...s }]));
+  const changedRows = new Set<string>();
+  const changedStats = new Set<string>();
+  const changedOwners = new Map<string, ItemOwnerDoc>();
+
+  for (const w of writes) {
+    const before = owner.get(w.item) ?? null;
+    owner.set(w.item, w.owner);
+    changedOwners.set(w.item, { _id: w.item, collection: w.collection, owner: w.owner, pos: w.pos });
+    if (before === w.owner) continue;
+    let dHolders = 0;
+    let dItems = 0;
+    const move = (address: string, delta: 1 | -1) => {
+      const id = collectionHolderId(w.collection, address);
+      // A stored row already past this write counted it (and so did the stats, written first).
+      if ((storedRowPos.get(id) ?? '') >= w.pos) return;
+      const row = rows.get(id) ?? { _id: id, collection: w.collection, address, count: 0, rank: '', pos: '' };
+      const was = row.count;
+      row.count += delta;
+      if (row.count < 0)
+        throw new Error(
+          `${address} would own ${row.count} items of ${w.collection} at ${w.pos}: the stored state is inconsistent`,
+        );
+      row.rank = amountSortKey(BigInt(row.count));
+      row.pos = w.pos;
+      changedRows.add(id);
+      rows.set(id, row);
+      dHolders += (row.count > 0 ? 1 : 0) - (was > 0 ? 1 : 0);
+      dItems += delta;
+    };
+    if (before !== null && before !== MELTED) move(before, -1);
+    if (w.owner !== MELTED) move(w.owner, 1);
+    if ((storedStatsPos.get(w.collection) ?? '') >= w.pos || (dHolders === 0 && dItems === 0)) continue;
+    const s = stats.get(w.collection) ?? { _id: w.collection, holders: 0, items: 0, pos: '' };
+    s.holders += dHolders;
+    s.items += dItems;
+    s.pos = w.pos;
+    stats.set(w.collection, s);
+    changedStats.add(w.collection);
+  }
+
+  const sorted = <T>(ids: Iterable<string>, get: (id: string) => T) => [...ids].sort().map(get);
+  return {
+    stats: sorted(changedStats, (id) => ({ op: 'putIfNewer', collection: collectionStats.name, doc: stats.get(id)! })),
+    rows: sorted(changedRows, (id) => ({ op: 'putIfNewer', collection: collectionHolders.name, doc: rows.get(id)! })),
+    owners: sorted(changedOwners.keys(), (id) => ({
+      op: 'putIfNewer',
+      collection: itemOwners.name,
+      doc: changedOwners.get(id)!,
+    })),
+  };
+}
+
+/** A page of a collection's holders, by items owned descending, then address. */
+export function collectionHoldersPage(
+  c: Collection<CollectionHolderDoc>,
+  collection: string,
+  page: { skip: number; limit: number },
+): Promise<CollectionHolderDoc[]> {
+  return c.find(
+    { collection, count: { $gt: 0 } },
+    {
+      sort: [
+        ['rank', -1],
+        ['address', 1],
+      ],
+      skip: page.skip,
+      limit: page.limit,
+    },
+  );
+}
