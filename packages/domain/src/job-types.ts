@@ -80,6 +80,133 @@ export const DEX010_PAYMENT = {
 } as const;
 
 /**
+ * MRC-402 multi-supply NFTs and their DEX (CC-t `mrc402.go`): `MRC402_…` records, `DEX402_…` orders
+ * and wallet writes.
+ */
+export const MRC402 = {
+  // MRC402_… records
+  create: 'mrc402_create',
+  update: 'mrc402_update',
+  mint: 'mrc402_mint',
+  burn: 'mrc402_burn',
+  melt: 'mrc402_melt',
+  // DEX402_… order records
+  sell: 'mrc402_sell',
+  unsell: 'mrc402_unsell',
+  buy: 'mrc402_buy',
+  auction: 'mrc402_auction',
+  unauction: 'mrc402_unauction',
+  auctionbid: 'mrc402_auctionbid',
+  auctionwinning: 'mrc402_auctionwinning',
+  auctionbuynow: 'mrc402_auctionbuynow',
+  auctionfailure: 'mrc402_auctionfailure',
+  // wallet writes
+  walletCreate: 'mrc402create',
+  walletUpdate: 'mrc402update',
+  walletMint: 'mrc402mint',
+  walletBurn: 'mrc402burn',
+  walletMelt: 'mrc402melt',
+  transfer: 'transfer_mrc402',
+  receive: 'receive_mrc402',
+  walletSell: 'mrc402sell',
+  walletUnsell: 'mrc402unsell',
+  walletAuction: 'mrc402auction',
+  walletUnauction: 'mrc402unauction',
+  walletAuctionfailure: 'mrc402auctionfailure',
+  transferBuy: 'transfer_mrc402buy',
+  transferBid: 'transfer_mrc402bid',
+  receiveSell: 'receive_mrc402sell',
+  receiveAuction: 'receive_mrc402auction',
+  receiveRefund: 'receive_mrc402refund',
+  receiveFee: 'receive_mrc402fee',
+  receiveItem: 'receive_mrc402item',
+} as const;
+
+/** The `type` of each PaymentInfo item of an MRC-402 settlement (payment roles, not entry types). */
+export const MRC402_PAYMENT = {
+  buy: 'mrc402_buy',
+  bid: 'mrc402_bid',
+  recvItem: 'mrc402_recv_item',
+  recvSell: 'mrc402_recv_sell',
+  recvAuction: 'mrc402_recv_auction',
+  recvRefund: 'mrc402_recv_refund',
+  recvFeeCreator: 'mrc402_recv_fee_creator',
+  recvFeePlatform: 'mrc402_recv_fee_platform',
+  recvFeeShareholder: 'mrc402_recv_fee_shareholder',
+} as const;
+
+/**
+ * MRC-400 collections and MRC-401 items (CC-t `mrc400.go`, new layout; CC-m `mrc400.go`, old
+ * layout): `MRC400_…` records, `MRC400_…_…` item records and wallet writes.
+ */
+export const MRC400 = {
+  // MRC400_… collection records
+  create: 'mrc400_create',
+  update: 'mrc400_update',
+  // MRC400_…_… item records
+  itemCreate: 'mrc401_create',
+  itemCreatetrade: 'mrc401_createtrade',
+  itemUpdate: 'mrc401_update',
+  itemTransfer: 'mrc401_transfer',
+  itemSell: 'mrc401_sell',
+  itemUnsell: 'mrc401_unsell',
+  itemBuy: 'mrc401_buy',
+  itemAuction: 'mrc401_auction',
+  itemUnauction: 'mrc401_unauction',
+  itemAuctionbid: 'mrc401_auctionbid',
+  itemAuctionwinning: 'mrc401_auctionwinning',
+  itemAuctionbuynow: 'mrc401_auctionbuynow',
+  itemAuctionfailure: 'mrc401_auctionfailure',
+  itemMelt: 'mrc401_melt',
+  // wallet writes
+  walletCreate: 'mrc400create',
+  walletUpdate: 'mrc400update',
+  walletItemCreate: 'mrc401create',
+  /** The creator's wallet of an mrc401createtrade, whether it paid the reserve or was paid (CC-t). */
+  walletItemCreatetrade: 'mrc401createtrade',
+  walletItemUpdate: 'mrc401update',
+  walletItemTransfer: 'mrc401transfer',
+  walletItemSell: 'mrc401sell',
+  walletItemUnsell: 'mrc401unsell',
+  walletItemAuction: 'mrc401auction',
+  walletItemUnauction: 'mrc401unauction',
+  transferBuy: 'transfer_mrc401buy',
+  transferCreatetrade: 'transfer_mrc401createtrade',
+  transferBid: 'transfer_mrc401bid',
+  receiveSell: 'receive_mrc401sell',
+  receiveFee: 'receive_mrc401fee',
+  receiveRefund: 'receive_mrc401refund',
+  receiveAuction: 'receive_mrc401auction',
+  receiveMelt: 'receive_melt',
+  receiveMeltfee: 'receive_meltfee',
+} as const;
+
+/**
+ * The `type` of each PaymentInfo item of an MRC-401 settlement or melt (payment roles, not entry
+ * types): CC-m pays the MRC-400 owner one `mrc401_recv_fee`, CC-t splits fees into owner, platform
+ * and shareholder roles and adds the create-and-sell roles (CC-t `mrc400.go` mrc401DexProcess; CC-m
+ * Mrc401Buy, auctionFinish; both Mrc401AuctionBid, Mrc401Melt). As with DEX010, a wallet paid in
+ * several roles gets one write named after the strongest.
+ */
+export const MRC400_PAYMENT = {
+  buy: MRC400.itemBuy,
+  bid: 'mrc401_bid',
+  /** The creator's initial reserve locked into the item by mrc401createtrade. */
+  createtrade: MRC400.itemCreatetrade,
+  createtradeBuy: 'mrc401_createtrade_buy',
+  /** CC-m: the MRC-400 owner's fee (the melting fee rate on a sale, the sell fee on an auction). */
+  recvFee: 'mrc401_recv_fee',
+  recvFeeOwner: 'mrc401_recv_fee_owner',
+  recvFeePlatform: 'mrc401_recv_fee_platform',
+  recvFeeShareholder: 'mrc401_recv_fee_shareholder',
+  recvSell: 'mrc401_recv_sell',
+  recvAuction: 'mrc401_recv_auction',
+  recvRefund: 'mrc401_recv_refund',
+  recvMeltfee: 'mrc401_recv_meltfee',
+  recvMelt: 'mrc401_recv_melt',
+} as const;
+
+/**
  * Job types of families that only old history holds (dispatched until ≈ 2022-08, CC-22) or that an
  * explorer of fungible assets shows as generic activity (MRC-100 games, MRC-030 votes).
  */
@@ -107,4 +234,7 @@ type ValuesOf<T> = T[keyof T];
 export type Mrc010JobType = ValuesOf<typeof MRC010>;
 export type Dex010JobType = ValuesOf<typeof DEX010>;
 export type LegacyJobType = ValuesOf<typeof LEGACY>;
-export type KnownJobType = Mrc010JobType | Dex010JobType | LegacyJobType | typeof LIFECYCLE;
+export type Mrc402JobType = ValuesOf<typeof MRC402>;
+export type Mrc400JobType = ValuesOf<typeof MRC400>;
+export type KnownJobType =
+  Mrc010JobType | Dex010JobType | Mrc402JobType | Mrc400JobType | LegacyJobType | typeof LIFECYCLE;

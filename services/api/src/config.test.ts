@@ -16,6 +16,13 @@ describe('ApiConfigSchema', () => {
       API_HEAD_CACHE_MS: 100,
       API_RESPONSE_CACHE_MB: 64,
       TOKEN_LOCKS_MAX: 1000,
+      NFT_IMAGE_ALLOW_HOSTS: [],
+      NFT_IMAGE_TIMEOUT_MS: 5000,
+      NFT_IMAGE_MAX_BYTES: 5 * 2 ** 20,
+      NFT_IMAGE_MAX_IN_FLIGHT: 32,
+      NFT_IMAGE_MAX_PER_HOST: 4,
+      NFT_IMAGE_SLOT_WAIT_MS: 250,
+      NFT_IMAGE_FAILURE_TTL_MS: 30_000,
     });
   });
 
@@ -43,6 +50,13 @@ describe('ApiConfigSchema', () => {
       API_HEAD_CACHE_MS: 0,
       API_RESPONSE_CACHE_MB: 8,
       TOKEN_LOCKS_MAX: 5,
+      NFT_IMAGE_ALLOW_HOSTS: [],
+      NFT_IMAGE_TIMEOUT_MS: 5000,
+      NFT_IMAGE_MAX_BYTES: 5 * 2 ** 20,
+      NFT_IMAGE_MAX_IN_FLIGHT: 32,
+      NFT_IMAGE_MAX_PER_HOST: 4,
+      NFT_IMAGE_SLOT_WAIT_MS: 250,
+      NFT_IMAGE_FAILURE_TTL_MS: 30_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

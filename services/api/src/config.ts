@@ -35,6 +35,38 @@ const TxTemplates = z.string().transform((text, ctx): TxTemplate[] => {
 
 const nonNegativeInt = z.coerce.number().int().nonnegative();
 
+/** A host whose NFT images may be fetched whatever it resolves to; `port` null: any port. */
+export interface AllowedHost {
+  /** As the WHATWG URL parser writes it: lower case, punycode, IPv4 dotted, IPv6 in brackets. */
+  hostname: string;
+  port: number | null;
+}
+
+const ALLOWED_HOST = /^(\[[0-9A-Fa-f:.]+\]|[^\s:/?#@[\]]+)(?::(\d{1,5}))?$/;
+
+/** `host` or `host:port`, comma-separated, e.g. `127.0.0.1:8545,images.test`. */
+const AllowHosts = z.string().transform((text, ctx): AllowedHost[] => {
+  const hosts: AllowedHost[] = [];
+  for (const item of text.split(',').map((s) => s.trim())) {
+    if (item === '') continue;
+    const match = ALLOWED_HOST.exec(item);
+    const port = match?.[2] === undefined ? null : Number(match[2]);
+    let hostname: string | null = null;
+    try {
+      // The same normalisation a fetched URL gets, so `0x7f.1` and `127.0.0.1` are one host.
+      if (match?.[1] !== undefined) hostname = new URL(`http://${match[1]}/`).hostname;
+    } catch {
+      hostname = null;
+    }
+    if (hostname === null || hostname === '' || (port !== null && (port < 1 || port > 65_535))) {
+      ctx.addIssue({ code: 'custom', message: `bad host "${item}": expected <host> or <host>:<port>` });
+      return z.NEVER;
+    }
+    hosts.push({ hostname, port });
+  }
+  return hosts;
+});
+
 /**
  * A plain object schema (no outer transform), so a process that hosts the API can `.extend()` its own
  * schema with `ApiConfigSchema.shape`; the parsed config keeps the variable names.
@@ -66,6 +98,28 @@ export const ApiConfigSchema = z.object({
   /** Memory for answers built at the current head or that can no longer change (0: none kept). */
   API_RESPONSE_CACHE_MB: nonNegativeInt.max(4_096).default(64),
   TOKEN_LOCKS_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /**
+   * NFT images (routes/nfts/image-fetch.ts). Hosts fetched whatever address they resolve to, such as
+   * the devnet's `127.0.0.1:<port>`; every other host must resolve to public addresses only.
+   */
+  NFT_IMAGE_ALLOW_HOSTS: AllowHosts.prefault(''),
+  /** One deadline per fetch: waiting for a slot, DNS, connect, redirects, headers and body. */
+  NFT_IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Larger images are refused (on Content-Length) or cut off mid-stream. */
+  NFT_IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 2 ** 20)
+    .default(5 * 2 ** 20),
+  /** Fetches in flight at once, over all hosts. */
+  NFT_IMAGE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1024).default(32),
+  /** Fetches in flight at once to one host name. */
+  NFT_IMAGE_MAX_PER_HOST: z.coerce.number().int().min(1).max(256).default(4),
+  /** How long a fetch over a limit waits for a slot before it fails (0: fails at once). */
+  NFT_IMAGE_SLOT_WAIT_MS: nonNegativeInt.max(10_000).default(250),
+  /** How long a failed URL, or an unreachable or timed-out host, is answered from memory (0: never). */
+  NFT_IMAGE_FAILURE_TTL_MS: nonNegativeInt.max(3_600_000).default(30_000),
 });
 
 export type ApiConfig = z.output<typeof ApiConfigSchema>;

@@ -3,9 +3,11 @@ import { dex010Family } from './dex010.ts';
 import type { Family, JobDecoder } from './family.ts';
 import { legacyFamily } from './legacy.ts';
 import { mrc010Family } from './mrc010.ts';
+import { mrc400Family } from './mrc400.ts';
+import { mrc402Family } from './mrc402.ts';
 
 /** The job families the decoder knows: add a family module and one line here. */
-export const FAMILIES: readonly Family[] = [mrc010Family, dex010Family, legacyFamily];
+export const FAMILIES: readonly Family[] = [mrc010Family, dex010Family, mrc402Family, mrc400Family, legacyFamily];
 
 /**
  * Job types deliberately not decoded: no activity, no summary of their own, not counted as

@@ -4,9 +4,14 @@ import {
   chainPos,
   formatAmount,
   MRC010,
+  MRC400,
+  MRC402,
   DEX010,
   parseAmount,
   BLOCKS_SCHEMA_VERSION,
+  decodeCollection,
+  decodeItem,
+  decodeMrc402Record,
   SCHEMA_VERSION,
   type BalanceEntry,
   type BlockEvent,
@@ -64,16 +69,21 @@ interface EntryDraft {
   /** Served exactly like this (plus id and timestamp): for odd entries the node may serve. */
   asIs?: EntryInput;
   /** The normalised record, for the state write; none for an entry no projection models. */
-  write?: { kind: 'wallet'; wallet: StateWriteOf<'wallet'>['wallet'] } | { kind: 'token'; token: TokenState };
+  write?: WriteBody;
 }
+
+/** A state write without its key, position and job type (given when its block is cut). */
+type WriteBody = StateWrite extends infer W
+  ? W extends StateWrite
+    ? Omit<W, 'key' | 'pos' | 'jobType'>
+    : never
+  : never;
 
 /** A node entry without the transaction's id and time (a loose object: Omit would drop its keys). */
 export type EntryInput = Pick<
   RawEntry,
   'parameters' | 'token' | 'type' | 'values' | 'validationCode' | 'address' | 'datakey' | 'db_id' | 'db_sn'
 >;
-
-type StateWriteOf<K extends StateWrite['kind']> = Extract<StateWrite, { kind: K }>;
 
 export interface BlockView {
   height: number;
@@ -114,6 +124,8 @@ interface WalletRecord {
   regdate: number;
   addinfo: string;
   balances: BalanceEntry[];
+  /** MRC-402 holdings; null until the wallet first holds one (as the chaincode writes it). */
+  mrc402: Record<string, { balance: string; saleamount: string; auctionamount: string }> | null;
 }
 
 export interface Chain {
@@ -161,6 +173,17 @@ export interface Chain {
   unauction(t: { seller: string; token: number; amount: string }): TxDraft;
   /** Entries no projection models, as given (with the transaction's summary). */
   raw(entries: readonly EntryInput[], summary?: TxSummary): TxDraft;
+
+  /** An MRC-402 created: its whole supply in the creator's `mrc402` holdings. */
+  createMrc402(t: { id: string; creator: string; name: string; totalsupply: string; image?: string }): TxDraft;
+  /** MRC-402 units moved between wallets (`transfer_mrc402` / `receive_mrc402`). */
+  transferMrc402(t: { id: string; from: string; to: string; amount: string }): TxDraft;
+  /** An MRC-400 collection created by its owner. */
+  createCollection(t: { id: string; owner: string; name: string; image?: string }): TxDraft;
+  /** MRC-401 items created in a collection, owned by the collection's owner. */
+  createItems(t: { collection: string; owner: string; items: readonly string[] }): TxDraft;
+  /** An MRC-401 item moved to another owner (`mrc401_transfer`; ownership lives in the item). */
+  transferItem(t: { item: string; from: string; to: string }): TxDraft;
 }
 
 /** Escrow amounts as written: integers that may be negative (metacoin-chain.md §7.4). */
@@ -243,6 +266,7 @@ export function createChain(): Chain {
   const walletEntry = (addr: string, type: string, parameters: RawEntry['parameters']): EntryDraft => {
     const w = wallet(addr);
     const balances = w.balances.map((b) => ({ ...b }));
+    const mrc402 = w.mrc402 && structuredClone(w.mrc402);
     return {
       type,
       datakey: addr,
@@ -255,12 +279,12 @@ export function createChain(): Chain {
         addinfo: w.addinfo,
         job_args: '',
         balance: balances.map((b) => ({ ...b })),
-        mrc402: null,
+        mrc402: mrc402 && structuredClone(mrc402),
         nonce: '',
       },
       write: {
         kind: 'wallet',
-        wallet: { address: addr, regdate: w.regdate, addinfo: w.addinfo, balances, mrc402: null },
+        wallet: { address: addr, regdate: w.regdate, addinfo: w.addinfo, balances, mrc402 },
       },
     };
   };
@@ -278,6 +302,15 @@ export function createChain(): Chain {
       write: { kind: 'token', token: t },
     };
   };
+
+  /** A record other than a wallet or token (NFTs), written whole, with its normalised state write. */
+  const recordEntry = (
+    key: string,
+    type: string,
+    parameters: RawEntry['parameters'],
+    values: Record<string, unknown>,
+    write: WriteBody,
+  ): EntryDraft => ({ type, datakey: key, parameters, token: '', values, write });
 
   const payment = (from: string, to: string, amount: string, tokenId: number, unlockdate: number, memo: string) => [
     from,
@@ -380,7 +413,7 @@ export function createChain(): Chain {
           ? d.entries.flatMap((e, i): StateWrite[] => {
               if (!e.write) return [];
               const base = { key: e.datakey, pos: chainPos(height, index, i), jobType: e.type };
-              return [e.write.kind === 'wallet' ? { ...base, ...e.write } : { ...base, ...e.write }];
+              return [{ ...base, ...e.write }];
             })
           : [];
         return {
@@ -417,6 +450,7 @@ export function createChain(): Chain {
       wallets.set(addr, {
         regdate: GENESIS_TS - 86_400,
         addinfo: '',
+        mrc402: null,
         balances: balances.map((b) => ({
           token: b.token,
           balance: b.balance,
@@ -431,6 +465,7 @@ export function createChain(): Chain {
       wallets.set(addr, {
         regdate: clock,
         addinfo,
+        mrc402: null,
         balances: [{ token: 0, balance: '0', unlockdate: 0, saleamount: '0', auctionamount: '0' }],
       });
       return {
@@ -665,6 +700,126 @@ export function createChain(): Chain {
           asIs: e,
         })),
         activity: [],
+      };
+    },
+
+    createMrc402({ id, creator, name, totalsupply, image = '' }) {
+      const values = { id, creator, totalsupply, meltedamount: '0', decimal: 0, name, expiredate: 0, image };
+      const w = wallet(creator);
+      w.mrc402 = { ...w.mrc402, [id]: { balance: totalsupply, saleamount: '0', auctionamount: '0' } };
+      const p = [id, creator, name, '0', totalsupply];
+      return {
+        summary: { type: MRC402.walletCreate, from: creator, to: '', amount: totalsupply, token: '' },
+        entries: [
+          recordEntry(id, MRC402.create, p, values, { kind: 'mrc402', mrc402: decodeMrc402Record(id, values) }),
+          walletEntry(creator, MRC402.walletCreate, p),
+        ],
+        activity: [
+          {
+            kind: 'nftCreate',
+            jobType: MRC402.create,
+            protocol: 'MRC402',
+            nftId: id,
+            owner: creator,
+            creator,
+            amount: totalsupply,
+            name,
+            parent: '',
+          },
+        ],
+      };
+    },
+
+    transferMrc402({ id, from, to, amount }) {
+      const move = (addr: string, delta: bigint) => {
+        const w = wallet(addr);
+        const held = w.mrc402?.[id] ?? { balance: '0', saleamount: '0', auctionamount: '0' };
+        const balance = parseAmount(held.balance) + delta;
+        if (balance < 0n) throw new Error(`test chain: ${addr} cannot send ${amount} of ${id}`);
+        w.mrc402 = { ...w.mrc402, [id]: { ...held, balance: balance.toString() } };
+      };
+      move(from, -parseAmount(amount));
+      move(to, parseAmount(amount));
+      const p = [from, to, amount, id, '', '', 'sig', 'nonce'];
+      return {
+        summary: { type: MRC402.transfer, from, to, amount, token: '' },
+        entries: [walletEntry(to, MRC402.receive, p), walletEntry(from, MRC402.transfer, p)],
+        activity: [{ kind: 'nftTransfer', jobType: MRC402.transfer, protocol: 'MRC402', nftId: id, from, to, amount }],
+      };
+    },
+
+    createCollection({ id, owner, name, image = '' }) {
+      const values = { id, owner, createdate: clock, name, image_url: image, item_image_url: image, category: 'art' };
+      const p = [id, owner, name];
+      return {
+        summary: { type: MRC400.walletCreate, from: owner, to: '', amount: '0', token: '' },
+        entries: [
+          recordEntry(id, MRC400.create, p, values, {
+            kind: 'nftCollection',
+            collection: decodeCollection(id, values),
+          }),
+          walletEntry(owner, MRC400.walletCreate, p),
+        ],
+        activity: [
+          {
+            kind: 'nftCreate',
+            jobType: MRC400.create,
+            protocol: 'MRC400',
+            nftId: id,
+            owner,
+            creator: owner,
+            amount: '0',
+            name,
+            parent: '',
+          },
+        ],
+      };
+    },
+
+    createItems({ collection, owner, items }) {
+      const entries = items.map((item) => {
+        const values = {
+          id: item,
+          mrc400: collection,
+          owner,
+          creator: owner,
+          createdate: clock,
+          transferable: 'Permanent',
+        };
+        return recordEntry(item, MRC400.itemCreate, [item, owner, '0', '0'], values, {
+          kind: 'nftItem',
+          item: decodeItem(item, values),
+        });
+      });
+      return {
+        summary: { type: MRC400.itemCreate, from: owner, to: '', amount: String(items.length), token: '' },
+        entries: [...entries, walletEntry(owner, MRC400.walletItemCreate, [collection, owner, '[]'])],
+        activity: items.map((item): KnownActivity => ({
+          kind: 'nftCreate',
+          jobType: MRC400.itemCreate,
+          protocol: 'MRC401',
+          nftId: item,
+          owner,
+          creator: owner,
+          amount: '1',
+          name: '',
+          parent: collection,
+        })),
+      };
+    },
+
+    transferItem({ item, from, to }) {
+      const values = { id: item, mrc400: item.slice(0, 40), owner: to, creator: from, transferable: 'Permanent' };
+      const p = [item, from, to, 'sig', 'nonce'];
+      return {
+        summary: { type: MRC400.itemTransfer, from, to, amount: '1', token: '' },
+        entries: [
+          recordEntry(item, MRC400.itemTransfer, p, values, { kind: 'nftItem', item: decodeItem(item, values) }),
+          walletEntry(from, MRC400.walletItemTransfer, p),
+        ],
+        activity: [
+          { kind: 'nftTransfer', jobType: MRC400.itemTransfer, protocol: 'MRC401', nftId: item, from, to, amount: '1' },
+        ],
       };
     },
   };

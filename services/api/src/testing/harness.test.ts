@@ -1,18 +1,35 @@
 import { createMemoryReadStore } from '@mtc/adapters';
-import { dumpReadModels, READ_MODELS } from '@mtc/read-models';
+import { dumpReadModels, nftHoldersPage, openModels, READ_MODELS } from '@mtc/read-models';
 import { describe, expect, it } from 'vitest';
 import { ALICE, BOB, projectChain } from './harness.ts';
+import { CAT_2, CATS, GOLD_NFT, nftEconomy } from './nft-economy.ts';
+import { CAROL, DAVE, ERIN } from './token-economy.ts';
 import { tokenEconomy } from './token-economy.ts';
 
 describe('projectChain', () => {
   it('fills every read model of the registry from events, so no API test reads a model no projection writes', async () => {
     const store = createMemoryReadStore();
-    await projectChain(store, tokenEconomy());
+    await projectChain(store, nftEconomy());
     const { counts } = await dumpReadModels(store);
     const empty = Object.values(READ_MODELS)
       .map((m) => m.name)
       .filter((name) => !counts[name]);
     expect(empty).toEqual([]);
+  });
+
+  it('projects the NFT story: items owned as last written, MRC-402 holders with their count and total', async () => {
+    const store = createMemoryReadStore();
+    await projectChain(store, nftEconomy());
+    const m = openModels(store);
+    expect(await m.nftItems.get(CAT_2)).toMatchObject({ owner: ERIN, mrc400: CATS, jobType: 'mrc401_transfer' });
+    expect(await m.nftCollections.get(CATS)).toMatchObject({ name: 'Cats', nameKey: 'cats' });
+    expect(await m.mrc402s.get(GOLD_NFT)).toMatchObject({ creator: CAROL, totalsupply: '100', meltedamount: '0' });
+    expect(await m.nftHolderStats.get(GOLD_NFT)).toMatchObject({ holders: 2, total: '100' });
+    const page = await nftHoldersPage(m.nftHolders, GOLD_NFT, { skip: 0, limit: 10 });
+    expect(page.map((h) => [h.address, h.total])).toEqual([
+      [CAROL, '70'],
+      [DAVE, '30'],
+    ]);
   });
 
   it('changes nothing when the same chain is projected again, and adds what was appended', async () => {

@@ -1,6 +1,8 @@
 import type { Rng } from '../rng.ts';
 import type { Job } from './job.ts';
 import { DEX010_JOBS } from './dex010/index.ts';
+import { MRC400_JOBS } from './mrc400/index.ts';
+import { MRC402_JOBS } from './mrc402/index.ts';
 import { multiTransferJob } from './multitransfer.ts';
 import { newWalletJob } from './newwallet.ts';
 import { tokenBurningJob, tokenIncreaseJob } from './token-supply.ts';
@@ -10,7 +12,8 @@ import { transferJob } from './transfer.ts';
 
 /**
  * The chaincode functions the devnet calls, with their share of randomly planned calls. Register a
- * new family (MRC-010 DEX, MRC-400/401/402) by adding its jobs here.
+ * new family by adding its jobs here (every seed's chain changes with it: the schedule fingerprint
+ * sees the job set).
  */
 export const DEFAULT_JOBS: readonly Job[] = [
   transferJob,
@@ -21,6 +24,8 @@ export const DEFAULT_JOBS: readonly Job[] = [
   tokenBurningJob,
   tokenUpdateJob,
   ...DEX010_JOBS,
+  ...MRC402_JOBS,
+  ...MRC400_JOBS,
 ];
 
 export function pickJob(rng: Rng, jobs: readonly Job[]): Job {

@@ -3,6 +3,8 @@ import { isMtAddress } from './address.ts';
 import { clientWallet, readToken } from './codec.ts';
 import type { Dex010Order, Mrc010Token, Wallet } from './records.ts';
 import { DEX010_PREFIX, tokenKey } from './records.ts';
+import { createMrc400Index, type Mrc400Index } from './mrc400-records.ts';
+import { DEX402_PREFIX, MRC402_PREFIX, type Dex402Order, type Mrc402Token } from './mrc402-records.ts';
 
 /** A state value as PutState stores it: a JSON record, or a bare string (`TOKEN_MAX_NO`). */
 export type StateValue = object | string;
@@ -35,8 +37,21 @@ export interface World {
   readonly dex010Orders: readonly string[];
   /** Orders not yet cancelled, sold out or settled, by kind: what the DEX planners draw from. */
   readonly openDex010: Readonly<Record<Dex010Kind, readonly string[]>>;
+  /** An MRC-402 record (`MRC402_…`), as written. */
+  mrc402(id: string): Mrc402Token | undefined;
+  /** Every MRC-402 id, in creation order. */
+  readonly mrc402Ids: readonly string[];
+  /** Addresses whose holding of MRC-402 `id` has a positive balance (spendable units). */
+  mrc402Holders(id: string): readonly string[];
+  dex402(id: string): Dex402Order | undefined;
+  /** DEX402 orders not yet cancelled, sold out or settled, by kind. */
+  readonly openDex402: Readonly<Record<Dex402Kind, readonly string[]>>;
+  /** MRC-400 collections and MRC-401 items: ids, and items by state (mrc400-records.ts). */
+  readonly mrc400: Mrc400Index;
   apply(writes: readonly Write[]): void;
 }
+
+export type Dex402Kind = 'sale' | 'auction';
 
 export type Dex010Kind = 'sell' | 'reqsell' | 'auction';
 
@@ -52,7 +67,7 @@ function isOpen(order: Dex010Order): boolean {
 }
 
 /** A list with O(1) add and remove (the last element takes the removed one's place). */
-function createIdList() {
+export function createIdList() {
   const ids: string[] = [];
   const at = new Map<string, number>();
   return {
@@ -81,6 +96,8 @@ export function createWorld(): World {
   const tokens: number[] = [];
   const dex010Orders: string[] = [];
   const open = { sell: createIdList(), reqsell: createIdList(), auction: createIdList() };
+  const mrc400 = createMrc400Index((key) => state.get(key));
+  const nft = createMrc402Indexes(state);
 
   return {
     get: (key) => state.get(key),
@@ -95,8 +112,11 @@ export function createWorld(): World {
     dex010: (id) => (id.startsWith(DEX010_PREFIX) ? (state.get(id) as Dex010Order | undefined) : undefined),
     dex010Orders,
     openDex010: { sell: open.sell.ids, reqsell: open.reqsell.ids, auction: open.auction.ids },
+    mrc400,
+    ...nft.members,
     apply(writes) {
       for (const { key, value } of writes) {
+        nft.observe(key, value);
         const isDex = key.startsWith(DEX010_PREFIX);
         if (!state.has(key)) {
           if (isMtAddress(key)) wallets.push(key);
@@ -105,6 +125,7 @@ export function createWorld(): World {
           if (isDex) dex010Orders.push(key);
         }
         state.set(key, deepFreeze(value));
+        mrc400.observe(key, value);
         if (isDex) {
           const order = value as Dex010Order;
           const list = open[dex010Kind(order)];
@@ -114,6 +135,49 @@ export function createWorld(): World {
       }
     },
   };
+}
+
+/**
+ * The MRC-402 indexes, kept from the writes as they are applied (`observe` runs before the write
+ * lands, so the previous value is still in `state`): ids in creation order, holders per id (from
+ * each written wallet's `mrc402` map, old against new) and open DEX402 orders by kind.
+ */
+function createMrc402Indexes(state: ReadonlyMap<string, StateValue>) {
+  const ids: string[] = [];
+  const holders = new Map<string, ReturnType<typeof createIdList>>();
+  const open = { sale: createIdList(), auction: createIdList() };
+  const holdersOf = (id: string) => {
+    let list = holders.get(id);
+    if (!list) holders.set(id, (list = createIdList()));
+    return list;
+  };
+  const members = {
+    mrc402: (id: string) => (id.startsWith(MRC402_PREFIX) ? (state.get(id) as Mrc402Token | undefined) : undefined),
+    mrc402Ids: ids as readonly string[],
+    mrc402Holders: (id: string): readonly string[] => holders.get(id)?.ids ?? [],
+    dex402: (id: string) => (id.startsWith(DEX402_PREFIX) ? (state.get(id) as Dex402Order | undefined) : undefined),
+    openDex402: { sale: open.sale.ids, auction: open.auction.ids } as Readonly<Record<Dex402Kind, readonly string[]>>,
+  };
+  const observe = (key: string, value: StateValue) => {
+    if (key.startsWith(MRC402_PREFIX)) {
+      if (!state.has(key)) ids.push(key);
+    } else if (key.startsWith(DEX402_PREFIX)) {
+      const order = value as Dex402Order;
+      const list = order.auction_start_date !== 0 ? open.auction : open.sale;
+      if (order.cancel_date === 0 && order.sell_date === 0 && order.auction_settle_date === 0) list.add(key);
+      else list.remove(key);
+    } else if (isMtAddress(key)) {
+      const before = (state.get(key) as { mrc402?: Wallet['mrc402'] } | undefined)?.mrc402;
+      const after = (value as { mrc402?: Wallet['mrc402'] }).mrc402;
+      if (!before && !after) return;
+      for (const id of new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])) {
+        const balance = after?.[id]?.balance;
+        if (balance !== undefined && balance !== '0' && balance !== '') holdersOf(id).add(key);
+        else holders.get(id)?.remove(key);
+      }
+    }
+  };
+  return { members, observe };
 }
 
 /** Freezes a committed value, skipping parts already frozen (shared with earlier snapshots). */
