@@ -64,7 +64,10 @@ describe('NFT ids', () => {
   const mrc400 = `MRC400_${'0123456789abcdef'.repeat(2)}0`;
   it('classifies MRC-400, MRC-401 and MRC-402 ids by form', () => {
     expect(parseNftId(mrc400)?.protocol).toBe('MRC400');
-    expect(parseNftId(`${mrc400}_Item42`)?.protocol).toBe('MRC401');
+    expect(parseNftId(`${mrc400}_${'Item42'.repeat(6)}Item`)?.protocol).toBe('MRC401');
+    // The chaincode takes exactly 40 letters or digits as an item id (DataAssign "id", 40, 40).
+    expect(parseNftId(`${mrc400}_Item42`)).toBeNull();
+    expect(parseNftId(`${mrc400}_${'a'.repeat(41)}`)).toBeNull();
     expect(parseNftId(`MRC402_${'f'.repeat(32)}1`)?.protocol).toBe('MRC402');
     expect(parseNftId('MRC402_short')).toBeNull();
     expect(Mrc401Id.safeParse(`${mrc400}_bad-item`).success).toBe(false);

@@ -53,7 +53,8 @@ export type BlockHeight = z.infer<typeof BlockHeight>;
 
 /** `<prefix>_` + 32 hex (md5) + 1 retry digit = 40 characters. */
 const GENERATED = (prefix: string) => new RegExp(`^${prefix}_[0-9a-f]{32}[0-9]$`);
-const ITEM_ID = /^[A-Za-z0-9]{1,40}$/;
+/** CC-t `mrc400.go` DataAssign(itemID, "id", 40, 40): exactly 40 letters or digits. */
+const ITEM_ID = /^[A-Za-z0-9]{40}$/;
 
 export const Mrc400Id = z
   .string()

@@ -62,6 +62,7 @@ describe('OpenAPI document', () => {
         '/api/token/{id}/locks',
         '/api/v1/token/{id}/image',
         '/api/mtc-stats',
+        '/api/nft/{id}',
         '/api/search',
         '/api/openapi.json',
         '/healthz',

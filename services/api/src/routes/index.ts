@@ -4,6 +4,7 @@ import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
+import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
 import { txStatsRoute } from './stats/stats.ts';
 import { txTemplatesRoute } from './templates/templates.ts';
@@ -34,6 +35,7 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   tokenLocksRoute,
   tokenImageRoute,
   mtcStatsRoute,
+  nftRoute,
   searchRoute,
   healthzRoute,
   readyzRoute,

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/** Response bodies of the NFT routes; each export is an OpenAPI component of the same name. */
+
+const integer = (what: string) =>
+  z
+    .string()
+    .regex(/^(0|-?[1-9][0-9]*)$/)
+    .describe(what);
+
+export const NftCollection = z.object({
+  id: z.string().describe('The MRC-400 id.'),
+  protocol: z.literal('MRC400'),
+  owner: z.string(),
+  creator: z.string().describe('Who created the collection (its owner at creation).'),
+  name: z.string(),
+  category: z.string(),
+  description: z.string(),
+  url: z.string(),
+  image_url: z.string().describe('The collection image URL as written on chain.'),
+  image: z.string().describe('The collection image URL (the image endpoint serves its bytes).'),
+  item_url: z.string(),
+  item_image_url: z.string().describe("The items' default image URL ({id} stands for an item's id)."),
+  allow_token: z.string().describe('MRC-010 token ids its items may be traded in; "0" or "" for any.'),
+  job_type: z.string().describe("The job type of the record's last write."),
+  createdate: z.int(),
+});
+
+export const NftItem = z.object({
+  id: z.string().describe('The MRC-401 id: <MRC-400 id>_<item id>.'),
+  protocol: z.literal('MRC401'),
+  mrc400: z.string(),
+  owner: z.string().describe('An address, or MELTED once melted.'),
+  creator: z.string(),
+  name: z.string().describe("The collection's name (items carry none of their own)."),
+  image: z.string().describe("The item's image URL, else its collection's item image URL with {id} filled in."),
+  item_image_url: z.string(),
+  parent: z.string().describe('The collection id.'),
+  parentName: z.string(),
+  parentImage: z.string(),
+  groupid: z.string(),
+  createdate: z.int(),
+  transferable: z.string().describe('Permanent, Bound or Temporary (as written).'),
+  status: z.enum(['held', 'sale', 'auction', 'melted']),
+  sell_price: z.string(),
+  sell_token: z.string(),
+  auction_start_price: z.string(),
+  job_type: z.string(),
+});
+
+export const Mrc402Nft = z.object({
+  id: z.string().describe('The MRC-402 id.'),
+  protocol: z.literal('MRC402'),
+  creator: z.string(),
+  owner: z.string().describe('The creator: an MRC-402 has no owner of its own.'),
+  name: z.string(),
+  totalsupply: integer('As the chain keeps it: mrc402burn lowers it by the melted amount again (a chain quirk).'),
+  meltedamount: integer('Units melted so far.'),
+  circulation_supply: integer("What its holders hold: Σ balance + sale + auction over the holders' wallets."),
+  decimal: z.int(),
+  creatorcommission: z.string().describe('Per cent of each trade to the creator.'),
+  image: z.string(),
+  url: z.string(),
+  info: z.string(),
+  expiredate: z.int().describe('Unix seconds; melting is refused while it is ahead (0: never).'),
+  initialreserve: z.record(z.string(), z.string()).describe('MRC-010 token id → amount reserved per unit.'),
+  shareholder: z.record(z.string(), z.string()).nullable().describe('Address → per cent of each trade.'),
+  job_type: z.string(),
+});
+
+export const NftDetail = z.discriminatedUnion('protocol', [NftCollection, NftItem, Mrc402Nft]);
+export type NftDetail = z.infer<typeof NftDetail>;
