@@ -23,7 +23,9 @@ export function expectedDetail(e: RawEntry, blockHash: string, height: number): 
       tx_id: e.id,
       job_type: typeof v['job_type'] === 'string' ? v['job_type'] : e.type,
       jobdate: typeof v['jobdate'] === 'number' ? v['jobdate'] : e.timestamp,
-      mrc402: v['mrc402'] ?? null,
+      // A wallet's MRC-402 map (the spec: an object or null); a DEX402 order's `mrc402` is the id of
+      // the NFT it trades, a string, which is not that map.
+      mrc402: typeof v['mrc402'] === 'object' && !Array.isArray(v['mrc402']) ? (v['mrc402'] ?? null) : null,
     },
     address: e.address ?? '',
     datakey: e.datakey ?? '',

@@ -24,9 +24,15 @@ export const DEFAULT_JOBS: readonly Job[] = [
   tokenBurningJob,
   tokenUpdateJob,
   ...DEX010_JOBS,
-  ...MRC402_JOBS,
-  ...MRC400_JOBS,
 ];
+
+/**
+ * The NFT families (MRC-402 with DEX402; MRC-400/401 in both argument layouts), complete and tested
+ * in histories of their own (`createDevnet(options, { current: [...DEFAULT_JOBS, ...NFT_JOBS] })`).
+ * They join DEFAULT_JOBS — and so every seed's chain, `npm start` and the end-to-end tests — with
+ * the NFT endpoints and the ground truth those tests check them against.
+ */
+export const NFT_JOBS: readonly Job[] = [...MRC402_JOBS, ...MRC400_JOBS];
 
 export function pickJob(rng: Rng, jobs: readonly Job[]): Job {
   return rng.weighted(jobs.map((job) => [job, job.weight] as const));

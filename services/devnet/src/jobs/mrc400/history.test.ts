@@ -5,15 +5,15 @@ import { eraAt, planEras } from '../../chain/eras.ts';
 import { DevnetOptionsSchema } from '../../chain/options.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import type { BalanceEntry } from '../../world/records.ts';
+import { DEFAULT_JOBS } from '../registry.ts';
 import { MRC400_JOBS } from './index.ts';
 
 /**
- * Twenty-second blocks: 6,000 of them span about 33 hours, of which CC-m runs 30 % of the
+ * Twenty-second blocks: 3,000 of them span about 17 hours, of which CC-m runs 30 % of the
  * post-legacy part and CC-t the rest, long enough for the hour-long auctions most sellers start to
- * end and be finished (or fail) under CC-t, and for the rarer calls (a partner's createtrade) to
- * occur among all the other families. (CC-m opens no auction at all: mrc401auction.)
+ * end and be finished (or fail) under CC-t. (CC-m opens no auction at all: mrc401auction.)
  */
-const options = { seed: 1, genesisTime: 1_700_000_000, historyBlocks: 6_000, blockIntervalSec: 20 };
+const options = { seed: 1, genesisTime: 1_700_000_000, historyBlocks: 3_000, blockIntervalSec: 20 };
 const eras = planEras(options.historyBlocks, DevnetOptionsSchema.parse(options).legacyShare);
 
 type Layout = 'old' | 'new';
@@ -94,7 +94,7 @@ describe('MRC-400/401 in a generated history', () => {
   let nftTxs: Tx[];
 
   beforeAll(() => {
-    devnet = createDevnet(options);
+    devnet = createDevnet(options, { current: [...DEFAULT_JOBS, ...MRC400_JOBS] });
     txs = chainTxs(devnet);
     nftTxs = txs.filter((tx) => tx.entries.some((e) => isNftKey(e.datakey)));
   });

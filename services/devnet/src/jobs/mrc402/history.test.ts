@@ -12,8 +12,7 @@ import type { PaymentInfo } from './settle.ts';
 
 /** Five-second blocks: the shortest history in chain time, so the hardest for auctions to end in. */
 const options = { seed: 1, genesisTime: 1_700_000_000, historyBlocks: 3_000, blockIntervalSec: 5 };
-/** The registered job set, which includes this family. */
-const JOBS = { current: DEFAULT_JOBS };
+const JOBS = { current: [...DEFAULT_JOBS, ...MRC402_JOBS] };
 
 interface Tx {
   height: number;
