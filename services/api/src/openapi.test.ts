@@ -63,6 +63,7 @@ describe('OpenAPI document', () => {
         '/api/v1/token/{id}/image',
         '/api/mtc-stats',
         '/api/nft/{id}',
+        '/api/nft-holders',
         '/api/search',
         '/api/openapi.json',
         '/healthz',

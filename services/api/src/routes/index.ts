@@ -4,6 +4,7 @@ import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
+import { nftHoldersRoute } from './nfts/holders.ts';
 import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
 import { txStatsRoute } from './stats/stats.ts';
@@ -36,6 +37,7 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   tokenImageRoute,
   mtcStatsRoute,
   nftRoute,
+  nftHoldersRoute,
   searchRoute,
   healthzRoute,
   readyzRoute,

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { startTestApi, type TestApi } from '../../testing/harness.ts';
 import { CAT_1, CAT_2, CATS, GOLD_NFT, nftEconomy } from '../../testing/nft-economy.ts';
-import { blockTime, CAROL, ERIN, OWNER } from '../../testing/token-economy.ts';
-import { NftDetail } from './schemas.ts';
+import { blockTime, CAROL, DAVE, ERIN, OWNER } from '../../testing/token-economy.ts';
+import { NftDetail, NftHoldersPage } from './schemas.ts';
 
 describe('GET /api/nft/{id}', () => {
   let api: TestApi;
@@ -91,5 +91,69 @@ describe('GET /api/nft/{id}', () => {
       expect(res.status, unknown).toBe(404);
       expect(ErrorBody.parse(res.body).error.code).toBe('not_found');
     }
+  });
+});
+
+describe('GET /api/nft-holders', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ fixture: nftEconomy() });
+  });
+  afterAll(() => api.close());
+
+  it("lists a collection's holders by items owned, integer amounts, ratios of the items held", async () => {
+    const { status, body } = await api.get<unknown>(`/api/nft-holders?id=${CATS}`);
+    expect(status).toBe(200);
+    // CAT_1 and CAT_3 stay with OWNER, CAT_2 went to ERIN.
+    expect(NftHoldersPage.parse(body)).toEqual({
+      nftId: CATS,
+      total: 2,
+      total_balance: '3',
+      page: 1,
+      limit: 20,
+      holders: [
+        { address: OWNER, amount: '2', sellAmount: '0', auctionAmount: '0', total: '2', ratio: '66.6666' },
+        { address: ERIN, amount: '1', sellAmount: '0', auctionAmount: '0', total: '1', ratio: '33.3333' },
+      ],
+    });
+  });
+
+  it("lists an MRC-402's holders with 10-digit decimal amounts and ratios of what all holders hold", async () => {
+    const { status, body } = await api.get<unknown>(`/api/nft-holders?id=${GOLD_NFT}`);
+    expect(status).toBe(200);
+    expect(NftHoldersPage.parse(body)).toEqual({
+      total: 2,
+      total_balance: '100.0000000000',
+      holders: [
+        {
+          address: CAROL,
+          amount: '70.0000000000',
+          sellAmount: '0.0000000000',
+          auctionAmount: '0.0000000000',
+          total: '70.0000000000',
+          ratio: '70.0000',
+        },
+        {
+          address: DAVE,
+          amount: '30.0000000000',
+          sellAmount: '0.0000000000',
+          auctionAmount: '0.0000000000',
+          total: '30.0000000000',
+          ratio: '30.0000',
+        },
+      ],
+    });
+    expect((await api.get<unknown>(`/api/nft-holders?id=${GOLD_NFT}&page=2&limit=1`)).body).toMatchObject({
+      total: 2,
+      holders: [{ address: DAVE }],
+    });
+  });
+
+  it('answers 400 for an item id, a malformed id or none, and 404 for an unknown one', async () => {
+    for (const q of [`id=${CAT_1}`, 'id=MRC402_short', '', `id=${CATS}&limit=0`]) {
+      const res = await api.get<unknown>(`/api/nft-holders?${q}`);
+      expect(res.status, q).toBe(400);
+    }
+    expect((await api.get<unknown>(`/api/nft-holders?id=MRC402_${'0'.repeat(32)}0`)).status).toBe(404);
   });
 });

@@ -70,3 +70,32 @@ export const Mrc402Nft = z.object({
 
 export const NftDetail = z.discriminatedUnion('protocol', [NftCollection, NftItem, Mrc402Nft]);
 export type NftDetail = z.infer<typeof NftDetail>;
+
+export const NftHolder = z.object({
+  address: z.string(),
+  amount: z.string().describe('MRC-400: items held and not offered; MRC-402: the balance (10 fractional digits).'),
+  sellAmount: z.string().describe('MRC-400: items on sale; MRC-402: units in sale escrow.'),
+  auctionAmount: z.string().describe('MRC-400: items in auction; MRC-402: units in auction escrow.'),
+  total: z.string().describe('amount + sellAmount + auctionAmount.'),
+  ratio: z
+    .string()
+    .regex(/^[0-9]+\.[0-9]{4}$/)
+    .describe('total as a percentage of what all holders hold, 4 decimals, rounded down (integer arithmetic).'),
+});
+
+export const CollectionHoldersPage = z.object({
+  nftId: z.string(),
+  total: z.int().describe('Addresses owning at least one item (maintained at projection time).'),
+  total_balance: z.string().describe('Items held: created and not melted.'),
+  page: z.int(),
+  limit: z.int(),
+  holders: z.array(NftHolder).describe('Most items first, then address.'),
+});
+
+export const Mrc402HoldersPage = z.object({
+  total: z.int().describe('Holders (maintained at projection time).'),
+  total_balance: z.string().describe('Σ total over all holders, 10 fractional digits.'),
+  holders: z.array(NftHolder).describe('Largest total first, then address.'),
+});
+
+export const NftHoldersPage = z.union([CollectionHoldersPage, Mrc402HoldersPage]);
