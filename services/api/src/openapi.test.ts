@@ -64,6 +64,8 @@ describe('OpenAPI document', () => {
         '/api/mtc-stats',
         '/api/nft/{id}',
         '/api/nft-holders',
+        '/api/nft-history',
+        '/api/nft-tx',
         '/api/search',
         '/api/openapi.json',
         '/healthz',

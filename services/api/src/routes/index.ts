@@ -4,6 +4,7 @@ import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
+import { nftHistoryRoute, nftTxRoute } from './nfts/activity.ts';
 import { nftHoldersRoute } from './nfts/holders.ts';
 import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
@@ -38,6 +39,8 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   mtcStatsRoute,
   nftRoute,
   nftHoldersRoute,
+  nftHistoryRoute,
+  nftTxRoute,
   searchRoute,
   healthzRoute,
   readyzRoute,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { startTestApi, type TestApi } from '../../testing/harness.ts';
-import { CAT_1, CAT_2, CATS, GOLD_NFT, nftEconomy } from '../../testing/nft-economy.ts';
+import { CAT_1, CAT_2, CAT_3, CATS, GOLD_NFT, nftEconomy } from '../../testing/nft-economy.ts';
 import { blockTime, CAROL, DAVE, ERIN, OWNER } from '../../testing/token-economy.ts';
-import { NftDetail, NftHoldersPage } from './schemas.ts';
+import { NftDetail, NftHistory, NftHoldersPage, NftTxPage } from './schemas.ts';
 
 describe('GET /api/nft/{id}', () => {
   let api: TestApi;
@@ -155,5 +155,64 @@ describe('GET /api/nft-holders', () => {
       expect(res.status, q).toBe(400);
     }
     expect((await api.get<unknown>(`/api/nft-holders?id=MRC402_${'0'.repeat(32)}0`)).status).toBe(404);
+  });
+});
+
+describe('GET /api/nft-tx and /api/nft-history', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ fixture: nftEconomy() });
+  });
+  afterAll(() => api.close());
+
+  const tx = async (query: string) => NftTxPage.parse((await api.get<unknown>(`/api/nft-tx?${query}`)).body);
+
+  it("pages an item's transactions newest first, from its minting on", async () => {
+    const page = await tx(`id=${CAT_2}`);
+    expect(page.total).toBe(2);
+    expect(page.items.map((i) => [i.type, i.from, i.to, i.amount, i.block, i.raw.type])).toEqual([
+      ['MRC-401 Transfer', OWNER, ERIN, '1', 11, 'mrc401_transfer'],
+      ['MRC-401 Create', '', OWNER, '1', 10, 'mrc401_create'],
+    ]);
+  });
+
+  it("gives a collection its own entries and its items', and an MRC-402 its lifecycle", async () => {
+    const collection = await tx(`id=${CATS}&limit=2`);
+    expect(collection.total).toBe(5);
+    expect(collection.items.map((i) => [i.type, i.raw.ukey])).toEqual([
+      ['MRC-401 Transfer', CAT_2],
+      ['MRC-401 Create', CAT_3],
+    ]);
+    expect((await tx(`id=${CATS}&limit=2&page=3`)).items.map((i) => [i.type, i.raw.ukey])).toEqual([
+      ['MRC-400 Create', CATS],
+    ]);
+    expect((await tx(`id=${GOLD_NFT}`)).items.map((i) => [i.type, i.from, i.to, i.amount])).toEqual([
+      ['MRC-402 Transfer', CAROL, DAVE, '30'],
+      ['MRC-402 Create', '', CAROL, '100'],
+    ]);
+  });
+
+  it('tells the history oldest first: items by id and name for a collection, blocks for an MRC-402', async () => {
+    const cats = NftHistory.parse((await api.get<unknown>(`/api/nft-history?id=${CATS}`)).body);
+    expect(cats.total).toBe(5);
+    expect(cats.history.map((h) => [h.type, h.itemId, h.itemName, h.to])).toEqual([
+      ['MRC-400 Create', '', '', OWNER],
+      ['MRC-401 Create', CAT_1, 'Cats', OWNER],
+      ['MRC-401 Create', CAT_2, 'Cats', OWNER],
+      ['MRC-401 Create', CAT_3, 'Cats', OWNER],
+      ['Transfer', CAT_2, 'Cats', ERIN],
+    ]);
+    const gold = NftHistory.parse((await api.get<unknown>(`/api/nft-history?id=${GOLD_NFT}`)).body);
+    expect(gold.history.map((h) => [h.type, h.amount, h.block])).toEqual([
+      ['MRC-402 Create', '100', 11],
+      ['Transfer', '30', 12],
+    ]);
+  });
+
+  it('answers 400 for malformed ids (and items in /nft-history) and 404 for unknown NFTs', async () => {
+    expect((await api.get<unknown>('/api/nft-tx?id=MRC400_x')).status).toBe(400);
+    expect((await api.get<unknown>(`/api/nft-history?id=${CAT_1}`)).status).toBe(400);
+    expect((await api.get<unknown>(`/api/nft-tx?id=MRC402_${'0'.repeat(32)}0`)).status).toBe(404);
+    expect((await api.get<unknown>(`/api/nft-history?id=MRC400_${'0'.repeat(32)}0`)).status).toBe(404);
   });
 });

@@ -99,3 +99,40 @@ export const Mrc402HoldersPage = z.object({
 });
 
 export const NftHoldersPage = z.union([CollectionHoldersPage, Mrc402HoldersPage]);
+
+export const NftTxEntry = z.object({
+  txid: z.string(),
+  type: z.string().describe('e.g. "MRC-401 Transfer", "MRC-402 Create".'),
+  from: z.string(),
+  to: z.string(),
+  amount: z.string().describe('Units moved: MRC-402 units, "1" for an item, "0" when nothing moved.'),
+  timestamp: z.int(),
+  block: z.int(),
+  raw: z.object({
+    type: z.string().describe('The job type, e.g. mrc401_transfer.'),
+    ukey: z.string().describe('The NFT the entry is about (for a collection: the item, or itself).'),
+  }),
+});
+
+export const NftTxPage = z.object({
+  total: z.int().describe('Entries of this NFT (maintained at projection time).'),
+  items: z.array(NftTxEntry).describe('Newest first.'),
+});
+
+export const NftHistoryEntry = z.object({
+  txid: z.string(),
+  type: z.string().describe('e.g. "Transfer", "Mint", "MRC-402 Create".'),
+  from: z.string(),
+  to: z.string(),
+  price: z.string().optional().describe('Present where the activity has a price (an offer, a bid, a settlement).'),
+  timestamp: z.int(),
+  amount: z.string(),
+  itemId: z.string().optional().describe('MRC-400 history: the item.'),
+  itemName: z.string().optional().describe('MRC-400 history: the item’s name (its collection’s).'),
+  block: z.int().optional().describe('MRC-402 history: the block.'),
+});
+
+export const NftHistory = z.object({
+  total: z.int(),
+  history: z.array(NftHistoryEntry).describe('Oldest first, from creation.'),
+});

@@ -1,0 +1,134 @@
+import { parseNftId } from '@mtc/domain';
+import { nftActivity, seriesTotal, type Models, type NftActivityDoc } from '@mtc/read-models';
+import { z } from 'zod';
+import { notFound } from '../../errors.ts';
+import { MAX_LIST_LIMIT, newestFirstWindow, pagingQuery } from '../../paging.ts';
+import { intParam } from '../../params.ts';
+import { defineRoute } from '../../route.ts';
+import { NftHistory, NftTxPage } from './schemas.ts';
+
+const VERBS: Record<string, string> = {
+  nftCreate: 'Create',
+  nftUpdate: 'Update',
+  nftMint: 'Mint',
+  nftBurn: 'Burn',
+  nftTransfer: 'Transfer',
+  nftMelt: 'Melt',
+  nftSell: 'Sell',
+  nftSellCancel: 'Sell Cancel',
+  nftBuy: 'Buy',
+  nftAuction: 'Auction',
+  nftAuctionCancel: 'Auction Cancel',
+  nftBid: 'Bid',
+  nftAuctionFinish: 'Auction Finish',
+};
+
+const verb = (row: NftActivityDoc): string => VERBS[row.kind] ?? row.kind;
+const label = (row: NftActivityDoc): string => `${row.protocol.replace('MRC', 'MRC-')} ${verb(row)}`;
+
+const NFT_ID = /^(?:MRC400_[0-9a-f]{32}[0-9](?:_[A-Za-z0-9]{40})?|MRC402_[0-9a-f]{32}[0-9])$/;
+
+/** The NFT exists (its record is indexed), else a 404. */
+async function requireNft(models: Models, id: string): Promise<void> {
+  const nft = parseNftId(id);
+  const found =
+    nft?.protocol === 'MRC400'
+      ? await models.nftCollections.get(id)
+      : nft?.protocol === 'MRC401'
+        ? await models.nftItems.get(id)
+        : await models.mrc402s.get(id);
+  if (!found) throw notFound(`NFT ${id} not found`);
+}
+
+export const NftTxQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
+  id: z.string().regex(NFT_ID, 'must be an NFT id: MRC400_…, MRC400_…_… or MRC402_…').describe('The NFT.'),
+});
+
+export const nftTxRoute = defineRoute({
+  path: '/api/nft-tx',
+  operationId: 'listNftTransactions',
+  tag: 'nfts',
+  summary: "An NFT's transactions, newest first",
+  description: `A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is one range query, total a counter. limit is at most ${MAX_LIST_LIMIT}.`,
+  query: NftTxQuery,
+  response: NftTxPage,
+  errors: [400, 404],
+  cache: 'head',
+  async handle({ query }, app) {
+    const { models } = app;
+    const [, total] = await Promise.all([
+      requireNft(models, query.id),
+      seriesTotal(models.seriesCounters, nftActivity, query.id),
+    ]);
+    const window = newestFirstWindow(total, query);
+    const rows = window
+      ? await models.nftActivity.find(
+          { key: query.id, n: { $gt: window.from, $lte: window.to } },
+          { sort: [['n', -1]], limit: query.limit },
+        )
+      : [];
+    return {
+      total,
+      items: rows.map((r) => ({
+        txid: r.txId,
+        type: label(r),
+        from: r.from,
+        to: r.to,
+        amount: r.amount,
+        timestamp: r.timestamp,
+        block: r.height,
+        raw: { type: r.jobType, ukey: r.nftId },
+      })),
+    };
+  },
+});
+
+/** The most entries /nft-history returns (it has no paging in the spec): the first ones, from creation. */
+export const HISTORY_MAX = 1_000;
+
+export const NftHistoryQuery = z.object({
+  id: z
+    .string()
+    .regex(/^(?:MRC400_[0-9a-f]{32}[0-9]|MRC402_[0-9a-f]{32}[0-9])$/, 'must be an MRC-400 or MRC-402 id')
+    .describe('MRC400_… (a collection) or MRC402_…'),
+  limit: intParam(1, HISTORY_MAX).default(HISTORY_MAX).describe(`Entries from creation on, at most ${HISTORY_MAX}.`),
+});
+
+export const nftHistoryRoute = defineRoute({
+  path: '/api/nft-history',
+  operationId: 'getNftHistory',
+  tag: 'nfts',
+  summary: "An NFT's history in chronological order from its creation",
+  description: `MRC-400: the collection's creation and its items' minting, transfers and sales (itemId, itemName); MRC-402: its whole lifecycle (block). total counts every entry; history holds the first limit of them (at most ${HISTORY_MAX}), oldest first.`,
+  query: NftHistoryQuery,
+  response: NftHistory,
+  errors: [400, 404],
+  cache: 'head',
+  async handle({ query }, app) {
+    const { models } = app;
+    const [, total] = await Promise.all([
+      requireNft(models, query.id),
+      seriesTotal(models.seriesCounters, nftActivity, query.id),
+    ]);
+    const rows = await models.nftActivity.find(
+      { key: query.id, n: { $gte: 1, $lte: Math.min(total, query.limit) } },
+      { sort: [['n', 1]], limit: query.limit },
+    );
+    const collection = query.id.startsWith('MRC400_') ? await models.nftCollections.get(query.id) : null;
+    return {
+      total,
+      history: rows.map((r) => ({
+        txid: r.txId,
+        type: r.kind === 'nftCreate' ? label(r) : verb(r),
+        from: r.from,
+        to: r.to,
+        ...(r.price === '' ? {} : { price: r.price }),
+        timestamp: r.timestamp,
+        amount: r.amount,
+        ...(collection
+          ? { itemId: r.nftId === query.id ? '' : r.nftId, itemName: r.nftId === query.id ? '' : collection.name }
+          : { block: r.height }),
+      })),
+    };
+  },
+});
