@@ -114,6 +114,8 @@ export function nftActivityItems(events: readonly BlockEvent[]): Appended<NftAct
 export type NftListDoc = SeriesRow & {
   nftId: string;
   protocol: NftProtocol;
+  /** Who created it (the caller of the create). */
+  creator: string;
   txId: string;
   height: number;
   timestamp: number;
@@ -132,7 +134,14 @@ export function nftListItems(events: readonly BlockEvent[]): Appended<NftListDoc
       tx.activity.forEach((a, i) => {
         if (!isKnownActivity(a) || a.kind !== 'nftCreate') return;
         const pos = chainPos(e.height, tx.index, i);
-        const row = { nftId: a.nftId, protocol: a.protocol, txId: tx.id, height: e.height, timestamp: tx.timestamp };
+        const row = {
+          nftId: a.nftId,
+          protocol: a.protocol,
+          creator: a.creator,
+          txId: tx.id,
+          height: e.height,
+          timestamp: tx.timestamp,
+        };
         if (a.protocol === 'MRC401') {
           out.push({ key: collectionItemsKey(a.parent), pos, row });
           return;

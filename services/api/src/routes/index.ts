@@ -6,6 +6,7 @@ import { chainRoute } from './chain/chain.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
 import { nftHistoryRoute, nftTxRoute } from './nfts/activity.ts';
 import { nftHoldersRoute } from './nfts/holders.ts';
+import { listNftItemsRoute, listNftsRoute } from './nfts/lists.ts';
 import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
 import { txStatsRoute } from './stats/stats.ts';
@@ -38,9 +39,11 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   tokenImageRoute,
   mtcStatsRoute,
   nftRoute,
+  listNftItemsRoute,
   nftHoldersRoute,
   nftHistoryRoute,
   nftTxRoute,
+  listNftsRoute,
   searchRoute,
   healthzRoute,
   readyzRoute,

@@ -3,7 +3,7 @@ import { ErrorBody } from '../../errors.ts';
 import { startTestApi, type TestApi } from '../../testing/harness.ts';
 import { CAT_1, CAT_2, CAT_3, CATS, GOLD_NFT, nftEconomy } from '../../testing/nft-economy.ts';
 import { blockTime, CAROL, DAVE, ERIN, OWNER } from '../../testing/token-economy.ts';
-import { NftDetail, NftHistory, NftHoldersPage, NftTxPage } from './schemas.ts';
+import { NftDetail, NftHistory, NftHoldersPage, NftItemsPage, NftsPage, NftTxPage } from './schemas.ts';
 
 describe('GET /api/nft/{id}', () => {
   let api: TestApi;
@@ -214,5 +214,48 @@ describe('GET /api/nft-tx and /api/nft-history', () => {
     expect((await api.get<unknown>(`/api/nft-history?id=${CAT_1}`)).status).toBe(400);
     expect((await api.get<unknown>(`/api/nft-tx?id=MRC402_${'0'.repeat(32)}0`)).status).toBe(404);
     expect((await api.get<unknown>(`/api/nft-history?id=MRC400_${'0'.repeat(32)}0`)).status).toBe(404);
+  });
+});
+
+describe('GET /api/nfts and /api/nft-items', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ fixture: nftEconomy() });
+  });
+  afterAll(() => api.close());
+
+  it('lists collections and MRC-402s newest first, filtered by protocol; an unknown protocol is a 400', async () => {
+    const all = NftsPage.parse((await api.get<unknown>('/api/nfts')).body);
+    expect(all.total).toBe(2);
+    expect(all.items.map((i) => [i.protocol, i.id, i.name, i.owner, i.totalsupply])).toEqual([
+      ['MRC402', GOLD_NFT, 'Gold NFT', CAROL, '100.0000000000'],
+      // A collection's supply: its items held (created, not melted).
+      ['MRC401', CATS, 'Cats', OWNER, '3.0000000000'],
+    ]);
+    expect(all.items[1]).toMatchObject({
+      category: 'art',
+      item_image_url: 'https://img.example/cats.png',
+      createdate: blockTime(10),
+    });
+    expect(NftsPage.parse((await api.get<unknown>('/api/nfts?protocol=MRC402')).body).items.map((i) => i.id)).toEqual([
+      GOLD_NFT,
+    ]);
+    expect(NftsPage.parse((await api.get<unknown>('/api/nfts?protocol=MRC401')).body).items.map((i) => i.id)).toEqual([
+      CATS,
+    ]);
+    for (const bad of ['MRC400', 'MRC010', 'mrc402'])
+      expect((await api.get<unknown>(`/api/nfts?protocol=${bad}`)).status, bad).toBe(400);
+  });
+
+  it("lists a collection's items newest first with their current owners", async () => {
+    const page = NftItemsPage.parse((await api.get<unknown>(`/api/nft-items?id=${CATS}`)).body);
+    expect(page).toMatchObject({ total: 3, page: 1, limit: 20 });
+    expect(page.items.map((i) => [i.id, i.owner, i.job_type, i.sellPrice])).toEqual([
+      [CAT_3, OWNER, 'mrc401_create', 0],
+      [CAT_2, ERIN, 'mrc401_transfer', 0],
+      [CAT_1, OWNER, 'mrc401_create', 0],
+    ]);
+    expect((await api.get<unknown>(`/api/nft-items?id=${CAT_1}`)).status).toBe(400);
+    expect((await api.get<unknown>(`/api/nft-items?id=MRC400_${'0'.repeat(32)}0`)).status).toBe(404);
   });
 });

@@ -136,3 +136,49 @@ export const NftHistory = z.object({
   total: z.int(),
   history: z.array(NftHistoryEntry).describe('Oldest first, from creation.'),
 });
+
+export const NftListEntry = z.object({
+  protocol: z
+    .enum(['MRC401', 'MRC402'])
+    .describe('MRC402, or MRC401 for an MRC-400 collection (the family of its MRC-401 items).'),
+  id: z.string(),
+  name: z.string(),
+  image: z.string(),
+  item_image_url: z.string().describe('A collection’s items’ image URL; "" for an MRC-402.'),
+  creator: z.string(),
+  owner: z.string().describe('The collection’s owner; an MRC-402’s creator.'),
+  totalsupply: z
+    .string()
+    .describe('10 fractional digits: an MRC-402’s supply as the chain keeps it; a collection’s items held.'),
+  createdate: z.int(),
+  category: z.string(),
+  url: z.string(),
+});
+
+export const NftsPage = z.object({
+  total: z.int(),
+  page: z.int(),
+  limit: z.int(),
+  items: z.array(NftListEntry).describe('Newest first.'),
+});
+
+export const NftItemListEntry = z.object({
+  id: z.string(),
+  name: z.string(),
+  image: z.string(),
+  owner: z.string(),
+  createdate: z.int(),
+  job_type: z.string(),
+  transferable: z.string(),
+  sellPrice: z.number().describe('0 when not on sale.'),
+  sellToken: z.string(),
+  auctionStartPrice: z.number(),
+  auctionCurrentPrice: z.number(),
+});
+
+export const NftItemsPage = z.object({
+  items: z.array(NftItemListEntry).describe('Newest first.'),
+  total: z.int().describe('Items created in the collection, melted ones included.'),
+  page: z.int(),
+  limit: z.int(),
+});
