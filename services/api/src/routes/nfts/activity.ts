@@ -1,10 +1,11 @@
 import { parseNftId } from '@mtc/domain';
-import { nftActivity, seriesTotal, type Models, type NftActivityDoc } from '@mtc/read-models';
+import { nftActivity, seriesPage, seriesTotal, type Models, type NftActivityDoc } from '@mtc/read-models';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
-import { MAX_LIST_LIMIT, newestFirstWindow, pagingQuery } from '../../paging.ts';
+import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { intParam } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
+import { CollectionOrMrc402IdParam, NftIdParam } from './nfts.ts';
 import { NftHistory, NftTxPage } from './schemas.ts';
 
 const VERBS: Record<string, string> = {
@@ -26,8 +27,6 @@ const VERBS: Record<string, string> = {
 const verb = (row: NftActivityDoc): string => VERBS[row.kind] ?? row.kind;
 const label = (row: NftActivityDoc): string => `${row.protocol.replace('MRC', 'MRC-')} ${verb(row)}`;
 
-const NFT_ID = /^(?:MRC400_[0-9a-f]{32}[0-9](?:_[A-Za-z0-9]{40})?|MRC402_[0-9a-f]{32}[0-9])$/;
-
 /** The NFT exists (its record is indexed), else a 404. */
 async function requireNft(models: Models, id: string): Promise<void> {
   const nft = parseNftId(id);
@@ -41,7 +40,7 @@ async function requireNft(models: Models, id: string): Promise<void> {
 }
 
 export const NftTxQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
-  id: z.string().regex(NFT_ID, 'must be an NFT id: MRC400_…, MRC400_…_… or MRC402_…').describe('The NFT.'),
+  id: NftIdParam.describe('The NFT.'),
 });
 
 export const nftTxRoute = defineRoute({
@@ -60,13 +59,7 @@ export const nftTxRoute = defineRoute({
       requireNft(models, query.id),
       seriesTotal(models.seriesCounters, nftActivity, query.id),
     ]);
-    const window = newestFirstWindow(total, query);
-    const rows = window
-      ? await models.nftActivity.find(
-          { key: query.id, n: { $gt: window.from, $lte: window.to } },
-          { sort: [['n', -1]], limit: query.limit },
-        )
-      : [];
+    const rows = await seriesPage(models.nftActivity, query.id, total, query.page, query.limit);
     return {
       total,
       items: rows.map((r) => ({
@@ -87,10 +80,7 @@ export const nftTxRoute = defineRoute({
 export const HISTORY_MAX = 1_000;
 
 export const NftHistoryQuery = z.object({
-  id: z
-    .string()
-    .regex(/^(?:MRC400_[0-9a-f]{32}[0-9]|MRC402_[0-9a-f]{32}[0-9])$/, 'must be an MRC-400 or MRC-402 id')
-    .describe('MRC400_… (a collection) or MRC402_…'),
+  id: CollectionOrMrc402IdParam,
   limit: intParam(1, HISTORY_MAX).default(HISTORY_MAX).describe(`Entries from creation on, at most ${HISTORY_MAX}.`),
 });
 

@@ -1,9 +1,9 @@
 import { parseNftId } from '@mtc/domain';
 import { collectionHoldersPage, nftHoldersPage } from '@mtc/read-models';
-import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { defineRoute } from '../../route.ts';
+import { CollectionOrMrc402IdParam } from './nfts.ts';
 import { NftHoldersPage } from './schemas.ts';
 
 /** MRC-402 quantities as the spec shows them: decimal strings with 10 fractional digits. */
@@ -20,10 +20,7 @@ export function percent(part: bigint, whole: bigint): string {
 }
 
 export const NftHoldersQuery = pagingQuery(MAX_LIST_LIMIT, 'largest holding first').extend({
-  id: z
-    .string()
-    .regex(/^(?:MRC400_[0-9a-f]{32}[0-9]|MRC402_[0-9a-f]{32}[0-9])$/, 'must be an MRC-400 or MRC-402 id')
-    .describe('MRC400_… (a collection) or MRC402_…'),
+  id: CollectionOrMrc402IdParam,
 });
 
 export const nftHoldersRoute = defineRoute({

@@ -1,23 +1,16 @@
-import { collectionItemsKey, nftLists, seriesTotal, type Models, type NftListDoc } from '@mtc/read-models';
+import { collectionItemsKey, nftLists, seriesPage, seriesTotal, type Models } from '@mtc/read-models';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
-import { MAX_LIST_LIMIT, newestFirstWindow, pagingQuery } from '../../paging.ts';
+import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { defineRoute } from '../../route.ts';
 import { mrc402Quantity } from './holders.ts';
-import { itemImage } from './nfts.ts';
+import { CollectionIdParam, itemImage } from './nfts.ts';
 import { NftItemListEntry, NftItemsPage, NftListEntry, NftsPage } from './schemas.ts';
 
 /** A page of a list key of `nft_lists`, newest first. */
 async function listPage(models: Models, key: string, page: { page: number; limit: number }) {
   const total = await seriesTotal(models.seriesCounters, nftLists, key);
-  const window = newestFirstWindow(total, page);
-  const rows: NftListDoc[] = window
-    ? await models.nftLists.find(
-        { key, n: { $gt: window.from, $lte: window.to } },
-        { sort: [['n', -1]], limit: page.limit },
-      )
-    : [];
-  return { total, rows };
+  return { total, rows: await seriesPage(models.nftLists, key, total, page.page, page.limit) };
 }
 
 /** A decimal price as the spec's number (0 when none). */
@@ -100,10 +93,7 @@ export const listNftsRoute = defineRoute({
 });
 
 export const NftItemsQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
-  id: z
-    .string()
-    .regex(/^MRC400_[0-9a-f]{32}[0-9]$/, 'must be an MRC-400 id: MRC400_<32 hex><digit>')
-    .describe('The collection.'),
+  id: CollectionIdParam,
 });
 
 export const listNftItemsRoute = defineRoute({

@@ -5,6 +5,11 @@ import { notFound } from '../../errors.ts';
 import { defineRoute } from '../../route.ts';
 import { NftDetail } from './schemas.ts';
 
+/** The id forms (metacoin-chain.md §5): generated ids are a 6-letter prefix, "_", 32 hex and a digit. */
+const COLLECTION = 'MRC400_[0-9a-f]{32}[0-9]';
+const ITEM = `${COLLECTION}_[A-Za-z0-9]{40}`;
+const MRC402 = 'MRC402_[0-9a-f]{32}[0-9]';
+
 /**
  * An NFT id in any of its three forms (prefix, length and characters checked; the pattern is
  * `parseNftId`'s, so the handler's parse never fails).
@@ -12,10 +17,21 @@ import { NftDetail } from './schemas.ts';
 export const NftIdParam = z
   .string()
   .regex(
-    /^(?:MRC400_[0-9a-f]{32}[0-9](?:_[A-Za-z0-9]{40})?|MRC402_[0-9a-f]{32}[0-9])$/,
+    new RegExp(`^(?:${ITEM}|${COLLECTION}|${MRC402})$`),
     'must be an NFT id: MRC400_<32 hex><digit>, MRC400_<32 hex><digit>_<40 letters or digits>, or MRC402_<32 hex><digit>',
   )
   .describe('NFT id: MRC400_… (a collection), MRC400_…_… (an item) or MRC402_…');
+
+/** A collection or an MRC-402 (the NFTs with holders and a history of their own). */
+export const CollectionOrMrc402IdParam = z
+  .string()
+  .regex(new RegExp(`^(?:${COLLECTION}|${MRC402})$`), 'must be an MRC-400 or MRC-402 id')
+  .describe('MRC400_… (a collection) or MRC402_…');
+
+export const CollectionIdParam = z
+  .string()
+  .regex(new RegExp(`^${COLLECTION}$`), 'must be an MRC-400 id: MRC400_<32 hex><digit>')
+  .describe('The collection.');
 
 /** The NFT an id names, by its form (the id passed NftIdParam). */
 function nftOf(id: string) {
