@@ -68,7 +68,7 @@ export const holderStats = defineModel<HolderStatsDoc>('holder_stats');
 export const holderId = (token: number, address: string): string => `${token}:${address}`;
 
 /** Sale and auction escrow as written: an integer string, possibly negative; "" is 0. */
-function signedAmount(value: string): bigint {
+export function signedAmount(value: string): bigint {
   return value.startsWith('-') ? -parseAmount(value.slice(1)) : parseAmount(value);
 }
 

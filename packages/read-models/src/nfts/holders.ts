@@ -1,5 +1,6 @@
 import { amountSortKey, formatAmount, parseAmount, type WalletState } from '@mtc/domain';
 import type { Collection, Write } from '@mtc/ports';
+import { signedAmount } from '../holders/holders.ts';
 import { projectHoldings, type HoldingsSpec } from '../holders/keyed.ts';
 import { defineModel } from '../model.ts';
 
@@ -48,11 +49,6 @@ export const nftHolderStats = defineModel<NftHolderStatsDoc>('nft_holder_stats')
 
 export const nftHolderId = (nftId: string, address: string): string => `${nftId}:${address}`;
 
-/** Escrows are signed as written (see BalanceEntry in @mtc/domain). */
-function signed(value: string): bigint {
-  return value.startsWith('-') ? -parseAmount(value.slice(1)) : parseAmount(value);
-}
-
 /** What a wallet holds of each MRC-402 after a write at `pos`. */
 export function mrc402HoldingsOf(
   address: string,
@@ -61,7 +57,7 @@ export function mrc402HoldingsOf(
 ): Map<string, NftHolderDoc> {
   const out = new Map<string, NftHolderDoc>();
   for (const [nftId, h] of Object.entries(mrc402 ?? {})) {
-    const total = parseAmount(h.balance) + signed(h.saleamount) + signed(h.auctionamount);
+    const total = parseAmount(h.balance) + signedAmount(h.saleamount) + signedAmount(h.auctionamount);
     if (h.balance === '0' && h.saleamount === '0' && h.auctionamount === '0') continue;
     out.set(nftId, {
       _id: nftHolderId(nftId, address),
@@ -82,7 +78,7 @@ const MRC402_HOLDINGS: HoldingsSpec<string, NftHolderDoc> = {
   what: 'MRC-402',
   assetOf: (row) => row.nftId,
   rowId: nftHolderId,
-  amountOf: (row) => signed(row.total),
+  amountOf: (row) => signedAmount(row.total),
   same: (a, b) => a.balance === b.balance && a.saleamount === b.saleamount && a.auctionamount === b.auctionamount,
   compareAssets: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
   statsWrite: (s) => {
