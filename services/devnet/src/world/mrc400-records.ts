@@ -1,5 +1,6 @@
 import type { ChaincodeVersion } from './codec.ts';
-import { createIdList, type StateValue } from './world.ts';
+import { createIdList } from './id-list.ts';
+import type { StateValue } from './world.ts';
 
 /**
  * MRC-400 collections (`MRC400_<32 hex><digit>`) and their MRC-401 items (`<collection>_<40

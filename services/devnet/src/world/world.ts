@@ -1,5 +1,6 @@
 import { tokenIdFromDatakey } from '@mtc/domain';
 import { isMtAddress } from './address.ts';
+import { createIdList } from './id-list.ts';
 import { clientWallet, readToken } from './codec.ts';
 import type { Dex010Order, Mrc010Token, Wallet } from './records.ts';
 import { DEX010_PREFIX, tokenKey } from './records.ts';
@@ -64,30 +65,6 @@ export function dex010Kind(order: Dex010Order): Dex010Kind {
 /** Open until cancelled (cancel_date), sold out (sell_date) or settled (auction_settle_date). */
 function isOpen(order: Dex010Order): boolean {
   return order.cancel_date === 0 && order.sell_date === 0 && order.auction_settle_date === 0;
-}
-
-/** A list with O(1) add and remove (the last element takes the removed one's place). */
-export function createIdList() {
-  const ids: string[] = [];
-  const at = new Map<string, number>();
-  return {
-    ids,
-    add(id: string) {
-      if (at.has(id)) return;
-      at.set(id, ids.length);
-      ids.push(id);
-    },
-    remove(id: string) {
-      const i = at.get(id);
-      if (i === undefined) return;
-      const last = ids.pop()!;
-      at.delete(id);
-      if (last !== id) {
-        ids[i] = last;
-        at.set(last, i);
-      }
-    },
-  };
 }
 
 export function createWorld(): World {

@@ -1,0 +1,23 @@
+/** A list with O(1) add and remove (the last element takes the removed one's place). */
+export function createIdList() {
+  const ids: string[] = [];
+  const at = new Map<string, number>();
+  return {
+    ids,
+    add(id: string) {
+      if (at.has(id)) return;
+      at.set(id, ids.length);
+      ids.push(id);
+    },
+    remove(id: string) {
+      const i = at.get(id);
+      if (i === undefined) return;
+      const last = ids.pop()!;
+      at.delete(id);
+      if (last !== id) {
+        ids[i] = last;
+        at.set(last, i);
+      }
+    },
+  };
+}
