@@ -94,6 +94,14 @@ export function parseNftId(value: string): NftId | null {
   return null;
 }
 
+/** The collection an NFT id belongs to: the id of a collection, an item's collection; null for others. */
+export function collectionOfNft(value: string): Mrc400Id | null {
+  const nft = parseNftId(value);
+  if (nft?.protocol === 'MRC400') return nft.id;
+  if (nft?.protocol === 'MRC401') return nft.id.slice(0, 40) as Mrc400Id;
+  return null;
+}
+
 /** State keys of MRC-010 token records: `TOKEN_DATA_<id>`. */
 export function tokenIdFromDatakey(datakey: string): number | null {
   const m = /^TOKEN_DATA_(0|[1-9][0-9]{0,15})$/.exec(datakey);

@@ -43,7 +43,12 @@ export const nftHolders = defineModel<NftHolderDoc>('nft_holders', [
       ['address', 1],
     ],
   },
-  { fields: [['address', 1]] },
+  {
+    fields: [
+      ['address', 1],
+      ['nftId', 1],
+    ],
+  },
 ]);
 export const nftHolderStats = defineModel<NftHolderStatsDoc>('nft_holder_stats');
 

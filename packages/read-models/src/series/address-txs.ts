@@ -19,6 +19,8 @@ export type AddressTxDoc = SeriesRow & {
   to: string;
   amount: string;
   tokenId: number | null;
+  /** The NFT the entry concerns (an MRC-400, MRC-401 or MRC-402 id); null for fungible activity. */
+  nftId: string | null;
 };
 
 export const addressTxs = defineSeries<AddressTxDoc>('address_txs');
@@ -47,6 +49,7 @@ export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressT
             to: view.to,
             amount: view.amount,
             tokenId: view.tokenId,
+            nftId: view.nftId || null,
           },
         });
       });

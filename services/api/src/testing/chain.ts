@@ -184,6 +184,8 @@ export interface Chain {
   createItems(t: { collection: string; owner: string; items: readonly string[] }): TxDraft;
   /** An MRC-401 item moved to another owner (`mrc401_transfer`; ownership lives in the item). */
   transferItem(t: { item: string; from: string; to: string }): TxDraft;
+  /** An MRC-401 item put on sale by its owner (`mrc401_sell`; the owner keeps it while it is offered). */
+  sellItem(t: { item: string; seller: string; price: string; token: number }): TxDraft;
 }
 
 /** Escrow amounts as written: integers that may be negative (metacoin-chain.md §7.4). */
@@ -819,6 +821,42 @@ export function createChain(): Chain {
         ],
         activity: [
           { kind: 'nftTransfer', jobType: MRC400.itemTransfer, protocol: 'MRC401', nftId: item, from, to, amount: '1' },
+        ],
+      };
+    },
+
+    sellItem({ item, seller, price, token }) {
+      const values = {
+        id: item,
+        mrc400: item.slice(0, 40),
+        owner: seller,
+        creator: seller,
+        transferable: 'Permanent',
+        sell_date: clock,
+        sell_price: price,
+        sell_token: String(token),
+      };
+      // The item's job_args name it and the seller; the seller's wallet write lists the items offered.
+      const p = [item, seller, price, String(token)];
+      const listed = [JSON.stringify([{ id: item, amount: price, token: String(token) }]), seller];
+      return {
+        summary: { type: MRC400.itemSell, from: seller, to: '', amount: '1', token: String(token) },
+        entries: [
+          recordEntry(item, MRC400.itemSell, p, values, { kind: 'nftItem', item: decodeItem(item, values) }),
+          walletEntry(seller, MRC400.walletItemSell, listed),
+        ],
+        activity: [
+          {
+            kind: 'nftSell',
+            jobType: MRC400.itemSell,
+            protocol: 'MRC401',
+            nftId: item,
+            dexId: item,
+            seller,
+            amount: '1',
+            price,
+            payToken: token,
+          },
         ],
       };
     },

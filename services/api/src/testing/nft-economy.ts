@@ -8,8 +8,9 @@ import { CAROL, DAVE, ERIN, OWNER, tokenEconomy } from './token-economy.ts';
  *   10  OWNER creates collection CATS; OWNER creates items CAT_1, CAT_2, CAT_3 in it
  *   11  item CAT_2 transferred OWNER → ERIN; CAROL creates MRC-402 GOLD_NFT, supply 100
  *   12  MRC-402 GOLD_NFT: CAROL → DAVE 30
+ *   13  OWNER puts CAT_3 on sale for 500 MTC (it stays OWNER's while offered)
  *
- * Holders: CATS — OWNER 2 items, ERIN 1; GOLD_NFT — CAROL 70, DAVE 30 (total 100).
+ * Holders: CATS — OWNER 2 items (CAT_3 of them on sale), ERIN 1; GOLD_NFT — CAROL 70, DAVE 30 (total 100).
  */
 export const CATS = `MRC400_${'c'.repeat(32)}0`;
 export const CAT_1 = `${CATS}_${'A1'.repeat(20)}`;
@@ -28,5 +29,6 @@ export function nftEconomy(): Chain {
     c.createMrc402({ id: GOLD_NFT, creator: CAROL, name: 'Gold NFT', totalsupply: '100' }),
   ]);
   c.block([c.transferMrc402({ id: GOLD_NFT, from: CAROL, to: DAVE, amount: '30' })]);
+  c.block([c.sellItem({ item: CAT_3, seller: OWNER, price: '500', token: 0 })]);
   return c;
 }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { address, createChain, GENESIS_TS, startTestApi, type TestApi } from '../../testing/harness.ts';
+import { CAT_1, CAT_2, CAT_3, CATS, GOLD_NFT, nftEconomy } from '../../testing/nft-economy.ts';
 import {
   CAROL,
   DAVE,
+  ERIN,
   LOCK_FAR,
   LOCK_NEAR,
   LOCK_PAST,
@@ -292,5 +294,53 @@ describe('GET /api/address/{id}/txs', () => {
       expect(res.status, q).toBe(400);
       expect(ErrorBody.parse(res.body).error.message, q).toContain(`query.${q.split('=')[0]}`);
     }
+  });
+});
+
+describe('NFTs in /api/address/{id} and /api/address/{id}/txs', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ fixture: nftEconomy() });
+  });
+  afterAll(() => api.close());
+
+  const nftsOf = async (addr: string) => Address.parse((await api.get<Address>(`/api/address/${addr}`)).body).nfts;
+  const cats = { name: 'Cats', image: 'https://img.example/cats.png', parent: CATS, parentName: 'Cats' };
+  const held = { balance: '1', saleamount: '0', auctionamount: '0' };
+
+  it('lists the items an address owns, an offered one in saleamount, by collection and item id', async () => {
+    // The story: OWNER keeps CAT_1 and CAT_3 (on sale since block 13), ERIN got CAT_2.
+    expect(await nftsOf(OWNER)).toEqual([
+      { id: CAT_1, ...cats, ...held },
+      { id: CAT_3, ...cats, balance: '0', saleamount: '1', auctionamount: '0' },
+    ]);
+    expect(await nftsOf(ERIN)).toEqual([{ id: CAT_2, ...cats, ...held }]);
+  });
+
+  it('lists MRC-402 holdings as the wallet holds them, with no parent', async () => {
+    const gold = {
+      id: GOLD_NFT,
+      name: 'Gold NFT',
+      image: '',
+      saleamount: '0',
+      auctionamount: '0',
+      parent: '',
+      parentName: '',
+    };
+    expect(await nftsOf(CAROL)).toEqual([{ ...gold, balance: '70' }]);
+    expect(await nftsOf(DAVE)).toEqual([{ ...gold, balance: '30' }]);
+  });
+
+  it('names the NFT and its collection in NFT activity, and leaves nftId out of fungible activity', async () => {
+    const page = AddressTxsPage.parse((await api.get(`/api/address/${OWNER}/txs?limit=4`)).body);
+    expect(page.data.map((r) => [r.job_type, r.nftId, r.parentName])).toEqual([
+      ['mrc401sell', CAT_3, 'Cats'],
+      ['mrc401transfer', CAT_2, 'Cats'],
+      ['mrc401create', CATS, 'Cats'],
+      ['mrc400create', CATS, 'Cats'],
+    ]);
+    const dave = AddressTxsPage.parse((await api.get(`/api/address/${DAVE}/txs?limit=2`)).body).data;
+    expect(dave[0]).toMatchObject({ job_type: 'receive_mrc402', nftId: GOLD_NFT, parentName: '' });
+    expect(dave[1]).not.toHaveProperty('nftId');
   });
 });

@@ -1,11 +1,20 @@
-import { parseAmount, type BalanceEntry } from '@mtc/domain';
-import { addressTxs, seriesPage, seriesTotal, type Models, type TokenDoc, type WalletDoc } from '@mtc/read-models';
+import { parseAmount, collectionOfNft, type BalanceEntry } from '@mtc/domain';
+import {
+  addressTxs,
+  seriesPage,
+  seriesTotal,
+  type Models,
+  type NftCollectionDoc,
+  type TokenDoc,
+  type WalletDoc,
+} from '@mtc/read-models';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { AddressParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
+import { itemImage } from '../nfts/nfts.ts';
 import { tokenImagePath } from '../tokens/tokens.ts';
-import { Address, AddressTxsPage, type AddressBalance } from './schemas.ts';
+import { Address, AddressTxsPage, MAX_ITEM_HOLDINGS, type AddressBalance, type NftHolding } from './schemas.ts';
 
 async function requireWallet(models: Models, address: string): Promise<WalletDoc> {
   const wallet = await models.wallets.get(address);
@@ -69,19 +78,84 @@ export function walletBalances(
     });
 }
 
+/** The collections `ids` names, with one getMany. */
+async function collectionsById(models: Models, ids: Iterable<string>): Promise<Map<string, NftCollectionDoc>> {
+  const wanted = [...new Set(ids)];
+  const docs = wanted.length > 0 ? await models.nftCollections.getMany(wanted) : [];
+  return new Map(docs.map((d) => [d._id, d]));
+}
+
+/**
+ * A wallet's NFTs: its MRC-402 holdings as its wallet's `mrc402` map holds them (whole units, ascending
+ * id), then the MRC-401 items it owns (by collection, then item id; at most MAX_ITEM_HOLDINGS). An
+ * item counts 1 in the amount its state puts it in: on sale, in auction, else held (its owner keeps
+ * an offered item, as in /nft-holders). Melted items belong to nobody.
+ */
+export async function nftHoldings(models: Models, address: string): Promise<NftHolding[]> {
+  const [held, items] = await Promise.all([
+    models.nftHolders.find({ address }, { sort: [['nftId', 1]] }),
+    models.nftItems.find(
+      { owner: address },
+      {
+        sort: [
+          ['mrc400', 1],
+          ['id', 1],
+        ],
+        limit: MAX_ITEM_HOLDINGS,
+      },
+    ),
+  ]);
+  const [tokens, collections] = await Promise.all([
+    held.length > 0 ? models.mrc402s.getMany(held.map((h) => h.nftId)) : [],
+    collectionsById(
+      models,
+      items.map((i) => i.mrc400),
+    ),
+  ]);
+  const token = new Map(tokens.map((t) => [t._id, t]));
+  return [
+    ...held.map((h) => ({
+      id: h.nftId,
+      name: token.get(h.nftId)?.name ?? '',
+      image: token.get(h.nftId)?.image ?? '',
+      balance: h.balance,
+      saleamount: h.saleamount,
+      auctionamount: h.auctionamount,
+      parent: '',
+      parentName: '',
+    })),
+    ...items.map((item) => {
+      const parent = collections.get(item.mrc400) ?? null;
+      const state = item.sell_date > 0 ? 'sale' : item.auction_date > 0 ? 'auction' : 'held';
+      return {
+        id: item.id,
+        name: parent?.name ?? '',
+        image: itemImage(item, parent),
+        balance: state === 'held' ? '1' : '0',
+        saleamount: state === 'sale' ? '1' : '0',
+        auctionamount: state === 'auction' ? '1' : '0',
+        parent: item.mrc400,
+        parentName: parent?.name ?? '',
+      };
+    }),
+  ];
+}
+
 export const addressRoute = defineRoute({
   path: '/api/address/{id}',
   operationId: 'getAddress',
   tag: 'addresses',
-  summary: 'A wallet: registration, memo and MRC-010 balances',
-  description:
-    "balances has one entry per token the wallet has balance entries of (token 0 included at zero), ascending token id. balance sums the token's entries, locked ones included; saleamount and auctionamount are the DEX escrow, apart from balance; lockBalance and locks are the entries whose unlock date is still ahead now. 400 when the id is not a valid address (checksum included), 404 when no such wallet is indexed.",
+  summary: 'A wallet: registration, memo, MRC-010 balances and NFTs',
+  description: `balances has one entry per token the wallet has balance entries of (token 0 included at zero), ascending token id. balance sums the token's entries, locked ones included; saleamount and auctionamount are the DEX escrow, apart from balance; lockBalance and locks are the entries whose unlock date is still ahead now. nfts lists the wallet's MRC-402 holdings (whole units as its wallet holds them, ascending id), then the MRC-401 items it owns (by collection and item id, at most ${MAX_ITEM_HOLDINGS}; an item is 1 in balance, saleamount or auctionamount as it is held, on sale or in auction; melted items belong to nobody). 400 when the id is not a valid address (checksum included), 404 when no such wallet is indexed.`,
   params: AddressParams,
   response: Address,
   errors: [400, 404],
   cache: 'head',
   async handle({ params }, app) {
-    const wallet = await requireWallet(app.models, params.id);
+    const [wallet, nfts] = await Promise.all([
+      requireWallet(app.models, params.id),
+      nftHoldings(app.models, params.id),
+    ]);
     const tokens = await tokensById(
       app.models,
       wallet.balances.map((b) => b.token),
@@ -91,7 +165,7 @@ export const addressRoute = defineRoute({
       regdate: wallet.regdate,
       addinfo: wallet.addinfo,
       balances: walletBalances(wallet.balances, tokens, Math.floor(app.now() / 1000)),
-      nfts: [],
+      nfts,
     };
   },
 });
@@ -113,16 +187,23 @@ export const addressTxsRoute = defineRoute({
       seriesTotal(app.models.seriesCounters, addressTxs, params.id),
     ]);
     const rows = await seriesPage(app.models.addressTxs, params.id, total, query.page, query.limit);
-    const tokens = await tokensById(
-      app.models,
-      rows.flatMap((r) => (r.tokenId === null ? [] : [r.tokenId])),
-    );
+    const [tokens, collections] = await Promise.all([
+      tokensById(
+        app.models,
+        rows.flatMap((r) => (r.tokenId === null ? [] : [r.tokenId])),
+      ),
+      collectionsById(
+        app.models,
+        rows.flatMap((r) => (r.nftId === null ? [] : (collectionOfNft(r.nftId) ?? []))),
+      ),
+    ]);
     return {
       total,
       page: query.page,
       limit: query.limit,
       data: rows.map((r) => {
         const token = r.tokenId === null ? undefined : tokens.get(r.tokenId);
+        const collection = r.nftId === null ? null : collectionOfNft(r.nftId);
         return {
           job_type: r.jobType,
           jobdate: r.jobdate,
@@ -132,9 +213,10 @@ export const addressTxsRoute = defineRoute({
           from: r.from,
           to: r.to,
           amount: r.amount,
+          ...(r.nftId === null ? {} : { nftId: r.nftId }),
           tokenName: token?.name ?? '',
           tokenSymbol: token?.symbol ?? '',
-          parentName: '',
+          parentName: (collection === null ? undefined : collections.get(collection)?.name) ?? '',
         };
       }),
     };

@@ -32,15 +32,18 @@ export const AddressBalance = z.object({
 });
 export type AddressBalance = z.infer<typeof AddressBalance>;
 
+/** MRC-401 items listed per address at most (an explorer pages a collection's items with /nft-items). */
+export const MAX_ITEM_HOLDINGS = 1000;
+
 export const NftHolding = z.object({
-  id: z.string(),
-  name: z.string(),
-  image: z.string(),
-  balance: z.string(),
-  saleamount: z.string(),
-  auctionamount: z.string(),
-  parent: z.string().describe('Collection id.'),
-  parentName: z.string(),
+  id: z.string().describe('An MRC-402 id or an MRC-401 item id.'),
+  name: z.string().describe("The MRC-402's name; an item's collection name."),
+  image: z.string().describe('The image URL as written on chain (an item: its own, else its collection’s item image).'),
+  balance: z.string().describe("MRC-402: the wallet's balance in whole units; an item: '1' when held and not offered."),
+  saleamount: z.string().describe("MRC-402: the wallet's sale escrow; an item: '1' while it is on sale."),
+  auctionamount: z.string().describe("MRC-402: the wallet's auction escrow; an item: '1' while it is in auction."),
+  parent: z.string().describe("An item's collection id; '' for an MRC-402."),
+  parentName: z.string().describe("An item's collection name; '' for an MRC-402."),
 });
 export type NftHolding = z.infer<typeof NftHolding>;
 
@@ -51,7 +54,11 @@ export const Address = z.object({
   balances: z
     .array(AddressBalance)
     .describe('One entry per token the wallet has balance entries of, ascending token id; token 0 included at zero.'),
-  nfts: z.array(NftHolding).describe('NFT holdings: empty until NFTs are indexed.'),
+  nfts: z
+    .array(NftHolding)
+    .describe(
+      `MRC-402 holdings (ascending id), then owned MRC-401 items (by collection and id, at most ${MAX_ITEM_HOLDINGS}).`,
+    ),
 });
 export type Address = z.infer<typeof Address>;
 

@@ -104,7 +104,7 @@ describe('GET /api/nft-holders', () => {
   it("lists a collection's holders by items owned, integer amounts, ratios of the items held", async () => {
     const { status, body } = await api.get<unknown>(`/api/nft-holders?id=${CATS}`);
     expect(status).toBe(200);
-    // CAT_1 and CAT_3 stay with OWNER, CAT_2 went to ERIN.
+    // CAT_1 and CAT_3 stay with OWNER (CAT_3 on sale), CAT_2 went to ERIN.
     expect(NftHoldersPage.parse(body)).toEqual({
       nftId: CATS,
       total: 2,
@@ -112,7 +112,7 @@ describe('GET /api/nft-holders', () => {
       page: 1,
       limit: 20,
       holders: [
-        { address: OWNER, amount: '2', sellAmount: '0', auctionAmount: '0', total: '2', ratio: '66.6666' },
+        { address: OWNER, amount: '1', sellAmount: '1', auctionAmount: '0', total: '2', ratio: '66.6666' },
         { address: ERIN, amount: '1', sellAmount: '0', auctionAmount: '0', total: '1', ratio: '33.3333' },
       ],
     });
@@ -178,12 +178,13 @@ describe('GET /api/nft-tx and /api/nft-history', () => {
 
   it("gives a collection its own entries and its items', and an MRC-402 its lifecycle", async () => {
     const collection = await tx(`id=${CATS}&limit=2`);
-    expect(collection.total).toBe(5);
+    expect(collection.total).toBe(6);
     expect(collection.items.map((i) => [i.type, i.raw.ukey])).toEqual([
+      ['MRC-401 Sell', CAT_3],
       ['MRC-401 Transfer', CAT_2],
-      ['MRC-401 Create', CAT_3],
     ]);
     expect((await tx(`id=${CATS}&limit=2&page=3`)).items.map((i) => [i.type, i.raw.ukey])).toEqual([
+      ['MRC-401 Create', CAT_1],
       ['MRC-400 Create', CATS],
     ]);
     expect((await tx(`id=${GOLD_NFT}`)).items.map((i) => [i.type, i.from, i.to, i.amount])).toEqual([
@@ -194,13 +195,15 @@ describe('GET /api/nft-tx and /api/nft-history', () => {
 
   it('tells the history oldest first: items by id and name for a collection, blocks for an MRC-402', async () => {
     const cats = NftHistory.parse((await api.get<unknown>(`/api/nft-history?id=${CATS}`)).body);
-    expect(cats.total).toBe(5);
+    expect(cats.total).toBe(6);
     expect(cats.history.map((h) => [h.type, h.itemId, h.itemName, h.to])).toEqual([
       ['MRC-400 Create', '', '', OWNER],
       ['MRC-401 Create', CAT_1, 'Cats', OWNER],
       ['MRC-401 Create', CAT_2, 'Cats', OWNER],
       ['MRC-401 Create', CAT_3, 'Cats', OWNER],
       ['Transfer', CAT_2, 'Cats', ERIN],
+      // A sale goes to its order, as MRC-010 sales go to their DEX010 order; an item's order is the item.
+      ['Sell', CAT_3, 'Cats', CAT_3],
     ]);
     const gold = NftHistory.parse((await api.get<unknown>(`/api/nft-history?id=${GOLD_NFT}`)).body);
     expect(gold.history.map((h) => [h.type, h.amount, h.block])).toEqual([
@@ -251,7 +254,7 @@ describe('GET /api/nfts and /api/nft-items', () => {
     const page = NftItemsPage.parse((await api.get<unknown>(`/api/nft-items?id=${CATS}`)).body);
     expect(page).toMatchObject({ total: 3, page: 1, limit: 20 });
     expect(page.items.map((i) => [i.id, i.owner, i.job_type, i.sellPrice])).toEqual([
-      [CAT_3, OWNER, 'mrc401_create', 0],
+      [CAT_3, OWNER, 'mrc401_sell', 500],
       [CAT_2, ERIN, 'mrc401_transfer', 0],
       [CAT_1, OWNER, 'mrc401_create', 0],
     ]);

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { ALICE, address, buildChain, hash, startTestApi, type TestApi } from '../../testing/harness.ts';
+import { CAT_2, CATS, GOLD_NFT, nftEconomy } from '../../testing/nft-economy.ts';
+import { CAROL } from '../../testing/token-economy.ts';
 import { SearchResponse } from './schemas.ts';
 
 const NONE = { blocks: [], transactions: [], tokens: [], nfts: [] };
 /** An address that is also the name of token 40. */
 const NAMED = address('named');
+/** An MRC-402 named like the story's collection. */
+const NAMESAKE = `MRC402_${'e'.repeat(32)}1`;
 
 /**
  * Blocks 1 … 19 of transfers from ALICE; block 20 registers tokens 0, 3, 25, 26, 27 and 40, creates
@@ -120,9 +124,9 @@ describe('GET /api/search', () => {
     });
   });
 
-  it('matches no NFT while NFTs are not indexed', async () => {
+  it('matches no NFT id that is not indexed', async () => {
     expect(await search(`MRC402_${'a'.repeat(32)}0`)).toEqual(NONE);
-    expect(await search(`MRC400_${'b'.repeat(32)}1_item7`)).toEqual(NONE);
+    expect(await search(`MRC400_${'b'.repeat(32)}1_${'A'.repeat(40)}`)).toEqual(NONE);
   });
 
   it('answers the four empty arrays when nothing matches', async () => {
@@ -139,5 +143,41 @@ describe('GET /api/search', () => {
       expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
     }
     expect((await api.get(`/api/search?q=${'x'.repeat(128)}`)).status).toBe(200);
+  });
+});
+
+describe('GET /api/search for NFTs', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    // The NFT story (nft-economy.ts) plus an MRC-402 that shares the collection's name.
+    const chain = nftEconomy();
+    chain.block([chain.createMrc402({ id: NAMESAKE, creator: CAROL, name: 'CATS', totalsupply: '5' })]);
+    api = await startTestApi({ fixture: chain });
+  });
+  afterAll(() => api.close());
+
+  const search = async (q: string) => {
+    const res = await api.get(`/api/search?q=${encodeURIComponent(q)}`);
+    expect(res.status, q).toBe(200);
+    return SearchResponse.parse(res.body);
+  };
+
+  it('redirects to the NFT for each id form that is indexed', async () => {
+    for (const id of [CATS, CAT_2, GOLD_NFT]) expect(await search(id), id).toEqual({ redirect: `/nft/${id}/tx/1` });
+  });
+
+  it('redirects to the one NFT with a name, in any case, and lists several that share one', async () => {
+    expect(await search('gold nft')).toEqual({ redirect: `/nft/${GOLD_NFT}/tx/1` });
+    expect(await search('Cats')).toEqual({
+      ...NONE,
+      nfts: [
+        { id: CATS, protocol: 'MRC400', name: 'Cats' },
+        { id: NAMESAKE, protocol: 'MRC402', name: 'CATS' },
+      ],
+    });
+  });
+
+  it('matches no item that does not exist in an indexed collection', async () => {
+    expect(await search(`${CATS}_${'Z9'.repeat(20)}`)).toEqual(NONE);
   });
 });

@@ -19,7 +19,7 @@ export const SearchQuery = z.object({
 const DECIMAL = /^(0|[1-9][0-9]{0,15})$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 /** Bounds the name/symbol lookups: names are not unique, but a page of them is plenty. */
-const TOKEN_NAME_LIMIT = 20;
+const NAME_LIMIT = 20;
 
 interface TokenMatch {
   token: number;
@@ -44,15 +44,16 @@ async function findMatches(models: Models, head: Head, q: string): Promise<Match
   const nftId = parseNftId(q);
   const key = q.toLowerCase();
 
-  const [byHeight, byTokenId, tx, byHash, wallet, nfts, byName, bySymbol] = await Promise.all([
+  const [byHeight, byTokenId, tx, byHash, wallet, nftById, byName, bySymbol, nftsByName] = await Promise.all([
     number !== null && number >= 1 && number <= head.height ? models.blocks.get(String(number)) : null,
     number !== null ? models.tokens.get(String(number)) : null,
     hash ? models.txs.get(hash) : null,
     hash ? models.blocks.find({ hash }, { limit: 1 }).then((docs) => docs[0] ?? null) : null,
     isAddress(q) ? models.wallets.get(q) : null,
-    nftId ? findNfts(models, nftId) : [],
-    models.tokens.find({ nameKey: key }, { limit: TOKEN_NAME_LIMIT }),
-    models.tokens.find({ symbolKey: key }, { limit: TOKEN_NAME_LIMIT }),
+    nftId ? findNft(models, nftId) : null,
+    models.tokens.find({ nameKey: key }, { limit: NAME_LIMIT }),
+    models.tokens.find({ symbolKey: key }, { limit: NAME_LIMIT }),
+    findNftsByName(models, key),
   ]);
 
   const tokens = new Map<number, TokenMatch>();
@@ -73,16 +74,43 @@ async function findMatches(models: Models, head: Head, q: string): Promise<Match
     transactions: tx ? [{ id: tx._id, blockNum: tx.height }] : [],
     addresses: wallet ? [{ address: wallet._id }] : [],
     tokens: [...tokens.values()].sort((a, b) => a.token - b.token),
-    nfts,
+    nfts: nftById ? [nftById] : nftsByName,
   };
 }
 
-/**
- * NFTs have no read model yet, so no NFT id matches anything. When one exists, its lookup goes here
- * and the redirect and result list below already handle the match.
- */
-async function findNfts(_models: Models, _id: NftId): Promise<SearchResults['nfts']> {
-  return [];
+type NftMatch = SearchResults['nfts'][number];
+
+/** The NFT an id names, if indexed: a collection, an item (named by its collection) or an MRC-402. */
+async function findNft(models: Models, nft: NftId): Promise<NftMatch | null> {
+  switch (nft.protocol) {
+    case 'MRC400': {
+      const c = await models.nftCollections.get(nft.id);
+      return c && { id: c._id, protocol: 'MRC400', name: c.name };
+    }
+    case 'MRC401': {
+      const item = await models.nftItems.get(nft.id);
+      if (!item) return null;
+      const parent = await models.nftCollections.get(item.mrc400);
+      return { id: item._id, protocol: 'MRC401', name: parent?.name ?? '' };
+    }
+    case 'MRC402': {
+      const t = await models.mrc402s.get(nft.id);
+      return t && { id: t._id, protocol: 'MRC402', name: t.name };
+    }
+  }
+}
+
+/** Collections and MRC-402s named `key` (case-insensitive, exact), collections first, ascending id. */
+async function findNftsByName(models: Models, key: string): Promise<NftMatch[]> {
+  const [collections, mrc402] = await Promise.all([
+    models.nftCollections.find({ nameKey: key }, { limit: NAME_LIMIT }),
+    models.mrc402s.find({ nameKey: key }, { limit: NAME_LIMIT }),
+  ]);
+  const byId = (a: NftMatch, b: NftMatch) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return [
+    ...collections.map((c): NftMatch => ({ id: c._id, protocol: 'MRC400', name: c.name })).sort(byId),
+    ...mrc402.map((t): NftMatch => ({ id: t._id, protocol: 'MRC402', name: t.name })).sort(byId),
+  ];
 }
 
 /**
@@ -124,7 +152,7 @@ export const searchRoute = defineRoute({
   tag: 'search',
   summary: 'Find a block, transaction, address, token or NFT',
   description:
-    'Exactly one match gives {redirect}: /block/{height}, /tx/{hash}, /address/{address}/tx/1, /token/{id}/tx/1, /token/list?search={q} (tokens matched by name or symbol, case-insensitive and exact), /nft/{id}/tx/1. Otherwise the result lists, all empty when nothing matched.',
+    'Exactly one match gives {redirect}: /block/{height}, /tx/{hash}, /address/{address}/tx/1, /token/{id}/tx/1, /token/list?search={q} (tokens matched by name or symbol, case-insensitive and exact), /nft/{id}/tx/1 (an MRC-400, MRC-401 or MRC-402 id, or the name of one collection or MRC-402, case-insensitive and exact). Otherwise the result lists, all empty when nothing matched.',
   query: SearchQuery,
   response: SearchResponse,
   errors: [400],
