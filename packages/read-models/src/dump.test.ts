@@ -1,7 +1,7 @@
 import { createMemoryReadStore } from '@mtc/adapters';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, dumpReadModels } from './dump.ts';
-import { COLLECTION_SPECS, COLLECTIONS } from './registry.ts';
+import { CACHE_MODELS, COLLECTIONS, PROJECTION_SPECS, READ_MODELS } from './registry.ts';
 
 describe('dumpReadModels', () => {
   it('hashes equal read models equally, whatever order they were written in', async () => {
@@ -25,16 +25,34 @@ describe('dumpReadModels', () => {
     expect((await dumpReadModels(a)).sha256).not.toBe((await dumpReadModels(b)).sha256);
   });
 
-  it('counts every collection of the registry: a document in any of them changes the hash', async () => {
+  it('counts every projection of the registry: a document in any of them changes the hash', async () => {
     const empty = await dumpReadModels(createMemoryReadStore());
-    expect(Object.keys(empty.counts).sort()).toEqual(Object.values(COLLECTIONS).sort());
-    for (const { name } of COLLECTION_SPECS) {
+    expect(Object.keys(empty.counts).sort()).toEqual(
+      Object.values(READ_MODELS)
+        .map((m) => m.name)
+        .sort(),
+    );
+    for (const { name } of PROJECTION_SPECS) {
       const store = createMemoryReadStore();
       await store.write([{ op: 'put', collection: name, doc: { _id: 'x' } }]);
       const dump = await dumpReadModels(store);
       expect(dump.sha256, name).not.toBe(empty.sha256);
       expect(dump.counts[name], name).toBe(1);
     }
+  });
+
+  it('leaves the caches out (the NFT image cache): they depend on the requests served, not on the chain', async () => {
+    const store = createMemoryReadStore();
+    const before = await dumpReadModels(store);
+    await store.write([
+      {
+        op: 'put',
+        collection: COLLECTIONS.nftImages,
+        doc: { _id: 'x', url: 'https://img.example/a.png', contentType: 'image/png', bytes: 'iVBORw==', fetchedAt: 1 },
+      },
+    ]);
+    expect(await dumpReadModels(store)).toEqual(before);
+    for (const { name } of Object.values(CACHE_MODELS)) expect(before.counts, name).not.toHaveProperty(name);
   });
 
   it('sorts keys at every level', () => {

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ReadStore } from '@mtc/ports';
-import { COLLECTION_SPECS } from './registry.ts';
+import { PROJECTION_SPECS } from './registry.ts';
 
 /**
- * A canonical dump of the read models: every collection's documents in `_id` order, keys sorted,
+ * A canonical dump of the read models: every projection's documents in `_id` order, keys sorted,
  * hashed. Two stores with the same hash hold the same read models, whichever store, projector
- * count or replay produced them. For tests and batch checks: it reads everything.
+ * count or replay produced them. Caches the API writes (`CACHE_MODELS`) are left out: what they
+ * hold depends on which requests were served, not on the chain. For tests and batch checks: it
+ * reads everything.
  */
 export interface ReadModelDump {
   sha256: string;
@@ -15,7 +17,7 @@ export interface ReadModelDump {
 export async function dumpReadModels(store: ReadStore): Promise<ReadModelDump> {
   const hash = createHash('sha256');
   const counts: Record<string, number> = {};
-  for (const { name } of COLLECTION_SPECS) {
+  for (const { name } of PROJECTION_SPECS) {
     const docs = await store.collection(name).find({}, { sort: [['_id', 1]] });
     counts[name] = docs.length;
     hash.update(`${name}\n`);

@@ -13,6 +13,7 @@ export * from './series/nft-activity.ts';
 export * from './nfts/records.ts';
 export * from './nfts/holders.ts';
 export * from './nfts/collection-holders.ts';
+export * from './nfts/images.ts';
 export * from './state.ts';
 export * from './chain-batch.ts';
 export { canonicalJson, dumpReadModels, type ReadModelDump } from './dump.ts';

@@ -11,6 +11,7 @@ import {
   type ItemOwnerDoc,
 } from './nfts/collection-holders.ts';
 import { nftHolders, nftHolderStats, type NftHolderDoc, type NftHolderStatsDoc } from './nfts/holders.ts';
+import { nftImages, type NftImageDoc } from './nfts/images.ts';
 import {
   mrc402s,
   nftCollections,
@@ -29,8 +30,8 @@ import { wallets, type WalletDoc } from './wallets/wallets.ts';
 
 /**
  * Every read model, once. The projector creates their collections from this list, the API reads
- * them through `openModels`, the canonical dump hashes them all, and test fixtures seed them by
- * running the projections — so a model added here is wired everywhere, and one left out fails.
+ * them through `openModels`, the canonical dump hashes every projection, and test fixtures seed them
+ * by running the projections — so a model added here is wired everywhere, and one left out fails.
  */
 export interface Models {
   head: Collection<HeadDoc>;
@@ -56,8 +57,10 @@ export interface Models {
   collectionHolders: Collection<CollectionHolderDoc>;
   collectionStats: Collection<CollectionStatsDoc>;
   itemOwners: Collection<ItemOwnerDoc>;
+  nftImages: Collection<NftImageDoc>;
 }
 
+/** The projections: written from chain events only, so a replay rebuilds them and the dump hashes them. */
 export const READ_MODELS = {
   head,
   blocks,
@@ -82,14 +85,26 @@ export const READ_MODELS = {
   collectionHolders,
   collectionStats,
   itemOwners,
-} as const satisfies Record<keyof Models, { name: string }>;
+} as const;
 
-export const COLLECTION_SPECS: readonly CollectionSpec[] = Object.values(READ_MODELS).map((m) =>
-  collectionSpec(m as never),
-);
+/**
+ * Caches of what lies off the chain, written by the API: in the store beside the projections, but
+ * no replay rebuilds them and the canonical dump leaves them out.
+ */
+export const CACHE_MODELS = { nftImages } as const;
+
+const ALL_MODELS = { ...READ_MODELS, ...CACHE_MODELS } as const satisfies Record<keyof Models, { name: string }>;
+
+const specsOf = (models: Record<string, unknown>): CollectionSpec[] =>
+  Object.values(models).map((m) => collectionSpec(m as never));
+
+/** Every collection, caches included: what `ensureCollections` creates. */
+export const COLLECTION_SPECS: readonly CollectionSpec[] = specsOf(ALL_MODELS);
+/** The projections' collections only: what the canonical dump hashes. */
+export const PROJECTION_SPECS: readonly CollectionSpec[] = specsOf(READ_MODELS);
 
 export function openModels(store: ReadStore): Models {
-  const open = <K extends keyof Models>(key: K): Models[K] => store.collection(READ_MODELS[key].name) as Models[K];
+  const open = <K extends keyof Models>(key: K): Models[K] => store.collection(ALL_MODELS[key].name) as Models[K];
   return {
     head: open('head'),
     blocks: open('blocks'),
@@ -114,10 +129,11 @@ export function openModels(store: ReadStore): Models {
     collectionHolders: open('collectionHolders'),
     collectionStats: open('collectionStats'),
     itemOwners: open('itemOwners'),
+    nftImages: open('nftImages'),
   };
 }
 
 /** Collection names by model key. */
-export const COLLECTIONS = Object.fromEntries(Object.entries(READ_MODELS).map(([k, m]) => [k, m.name])) as {
+export const COLLECTIONS = Object.fromEntries(Object.entries(ALL_MODELS).map(([k, m]) => [k, m.name])) as {
   readonly [K in keyof Models]: string;
 };

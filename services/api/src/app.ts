@@ -11,6 +11,7 @@ import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
 import { createMainnetHeight } from './mainnet-height.ts';
 import { routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
+import { createNftImageFetcher } from './routes/nfts/image.ts';
 
 export interface ApiState {
   requestId: string;
@@ -23,8 +24,16 @@ export interface ApiState {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Builds the Koa app; opens nothing. The caller owns the store, counters and chain clients. */
-export function createApiApp(deps: ApiDeps): Koa<ApiState> {
+export type ApiApp = Koa<ApiState> & {
+  /** Closes what the app itself holds (the NFT image fetcher's connections); call once it serves no more. */
+  close(): Promise<void>;
+};
+
+/**
+ * Builds the Koa app; opens nothing up front. The caller owns the store, counters and chain clients;
+ * the app owns its NFT image fetcher, which `close` releases.
+ */
+export function createApiApp(deps: ApiDeps): ApiApp {
   // The data clock (locks, statistics days) may be pinned by CLOCK_NOW_UNIX; the node-height cache
   // always runs on a clock that moves, or a pinned one would keep the first height forever.
   const ticking = deps.now ?? Date.now;
@@ -32,6 +41,13 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   const now = deps.now ?? (pinned === undefined ? Date.now : () => pinned * 1000);
   const logger = deps.logger.child({ component: 'api' });
   const models = openModels(deps.store);
+  const images = createNftImageFetcher({
+    config: deps.config,
+    logger,
+    images: models.nftImages,
+    write: (writes) => deps.store.write(writes),
+    now: ticking,
+  });
   const context: AppContext = {
     config: deps.config,
     logger,
@@ -45,6 +61,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
       now: ticking,
       logger,
     }),
+    images,
   };
 
   const app = new Koa<ApiState>();
@@ -53,7 +70,8 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
     const log = ctx?.state.logger ?? logger;
     const { status } = toErrorResponse(error);
     const fields = { err: error, status, method: ctx?.method, path: ctx?.path };
-    if (status === 503) log.warn(fields, 'request failed: dependency unavailable');
+    // A dependency's failure (an image host: 502, the node or the store: 503) is not a fault of ours.
+    if (status === 502 || status === 503) log.warn(fields, 'request failed: dependency unavailable');
     else log.error(fields, 'request failed');
   });
 
@@ -107,7 +125,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   }
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
-  return app;
+  return Object.assign(app, { close: () => images.close() });
 }
 
 function requestScope(
@@ -157,10 +175,12 @@ export async function startApi(
   const host = !deps.host || deps.host === '0.0.0.0' || deps.host === '::' ? 'localhost' : deps.host;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    async close() {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      }),
+      });
+      await app.close();
+    },
   };
 }

@@ -3,6 +3,7 @@ import { HEAD_ID, type Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
 import type { MainnetHeight } from './mainnet-height.ts';
+import type { ImageFetcher } from './routes/nfts/image-fetch.ts';
 
 /** What the API is built from: its config and the ports it reads. */
 export interface ApiDeps {
@@ -27,6 +28,8 @@ export interface AppContext {
   /** Every read model, opened from the registry (`openModels`). */
   models: Models;
   mainnet: MainnetHeight;
+  /** NFT images from the URLs on chain, guarded and kept in the store; closed with the app. */
+  images: ImageFetcher;
 }
 
 /**

@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   not_found: 404,
   method_not_allowed: 405,
   internal: 500,
+  /** A host the API fetches from on the client's behalf (an NFT's image host) failed. */
+  bad_gateway: 502,
   unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -40,6 +42,7 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string): ApiError => new ApiError('bad_request', message);
 export const notFound = (message: string): ApiError => new ApiError('not_found', message);
+export const badGateway = (message: string): ApiError => new ApiError('bad_gateway', message);
 export const unavailable = (message: string, cause?: unknown): ApiError =>
   new ApiError('unavailable', message, cause === undefined ? undefined : { cause });
 

@@ -67,6 +67,7 @@ describe('OpenAPI document', () => {
         '/api/nft-holders',
         '/api/nft-history',
         '/api/nft-tx',
+        '/api/v1/nft/{id}/image',
         '/api/nfts',
         '/api/search',
         '/api/openapi.json',
@@ -157,6 +158,22 @@ describe('OpenAPI document', () => {
     expect(Object.keys(responses['200']!['content'] as object)).toEqual(['image/png']);
     expect(Object.keys(responses)).toEqual(['200', '304', '400', '404', '500']);
     expect(responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+  });
+
+  it('describes the NFT image as bytes of each image type it may have, with its 404 and 502 as JSON', () => {
+    const responses = doc.paths['/api/v1/nft/{id}/image']!.get.responses as Record<string, Record<string, unknown>>;
+    expect(responses['200']).toMatchObject({
+      content: { 'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } } },
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+    });
+    expect(Object.keys(responses['200']!['content'] as object)).toEqual([
+      'image/png',
+      'image/jpeg',
+      'image/gif',
+      'image/webp',
+    ]);
+    expect(Object.keys(responses)).toEqual(['200', '304', '400', '404', '500', '502']);
+    expect(responses['502']).toEqual({ $ref: '#/components/responses/BadGateway' });
   });
 
   it('types the fungible fields as the spec says', () => {

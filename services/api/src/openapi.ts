@@ -38,6 +38,11 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
   404: { name: 'NotFound', description: 'No such entity, or no such path.' },
   405: { name: 'MethodNotAllowed', description: 'The path exists for other methods (the API is read-only: GET).' },
   500: { name: 'InternalError', description: 'An unexpected fault; the message is deliberately generic.' },
+  502: {
+    name: 'BadGateway',
+    description:
+      'A host the API fetched from failed (an NFT image host: timeout, too large, not an image, an error status, busy, unreachable).',
+  },
   503: { name: 'Unavailable', description: 'A dependency (the chain node, the read store) does not answer.' },
 };
 
@@ -72,7 +77,9 @@ function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistr
   return {
     description: response.description,
     // OpenAPI 3.1: raw bytes are a string schema with the media type, no encoding.
-    content: { [response.mediaType]: { schema: { type: 'string', contentMediaType: response.mediaType } } },
+    content: Object.fromEntries(
+      response.mediaTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+    ),
     headers: { ETag: ref('headers', 'ETag') },
   };
 }
@@ -128,7 +135,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
       title: 'Metacoin Explorer Read API',
       version: '1.0.0',
       description:
-        'Read-only JSON API over the Metacoin chain as indexed (the token image is the one non-JSON answer). Timestamps are unix seconds; amounts are integer strings in the smallest unit. Paged lists take page (from 1, default 1) and limit (default 20; at most 50 on /blocks and /transactions, at most 100 elsewhere); a limit over the maximum, or a page or limit that is not a whole number from 1, is a 400 naming the parameter. Every error is {"error":{"code","message"}} with a real HTTP status.',
+        'Read-only JSON API over the Metacoin chain as indexed (the token and NFT images are the non-JSON answers). Timestamps are unix seconds; amounts are integer strings in the smallest unit. Paged lists take page (from 1, default 1) and limit (default 20; at most 50 on /blocks and /transactions, at most 100 elsewhere); a limit over the maximum, or a page or limit that is not a whole number from 1, is a 400 naming the parameter. Every error is {"error":{"code","message"}} with a real HTTP status.',
     },
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
@@ -143,7 +150,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
       headers: {
         ETag: {
           description:
-            'The version of the bytes (the chain position of the record they come from); send it back in If-None-Match to get 304 while it holds.',
+            'The version of the bytes (a token image: the chain position of its record; an NFT image: a hash of its content); send it back in If-None-Match to get 304 while it holds.',
           schema: { type: 'string' },
         },
         'X-Indexed-Height': {

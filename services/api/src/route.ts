@@ -48,10 +48,10 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
   handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<z.output<R>>;
 }
 
-/** What a route answers with 200: a JSON body described by a zod schema, or bytes of one media type. */
+/** What a route answers with 200: a JSON body described by a zod schema, or bytes of the media types listed. */
 export type RouteResponse =
   | { readonly kind: 'json'; readonly schema: z.ZodType }
-  | { readonly kind: 'bytes'; readonly mediaType: string; readonly description: string };
+  | { readonly kind: 'bytes'; readonly mediaTypes: readonly string[]; readonly description: string };
 
 /** A successful answer, ready for the router. */
 export type RouteResult =
@@ -112,29 +112,35 @@ export function defineRoute<
   };
 }
 
-/** The 200 answer of a bytes route: the body, and optionally a validator for conditional requests. */
-export interface Bytes {
+/**
+ * The 200 answer of a bytes route: the body, its media type (the Content-Type; one the route declares),
+ * and optionally a validator for conditional requests.
+ */
+export interface Bytes<M extends string> {
   bytes: Uint8Array;
+  mediaType: M;
   /** Sent as a strong ETag; a request whose If-None-Match carries it gets 304 without a body. */
   etag?: string;
 }
 
-export interface BytesRouteSpec<P extends Params, Q extends Params> extends Omit<
+export interface BytesRouteSpec<P extends Params, Q extends Params, M extends string> extends Omit<
   RouteSpec<P, Q, z.ZodType>,
   'response' | 'cache' | 'handle'
 > {
-  /** The one media type of the 200 body, e.g. `image/png`. */
-  mediaType: string;
+  /** Every media type a 200 body may have, e.g. `['image/png']`; each answer names its own. */
+  mediaTypes: readonly [M, ...M[]];
   /** What the 200 body is, for the OpenAPI document. */
   responseDescription: string;
   cache: CachePolicy;
-  handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<Bytes>;
+  handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<Bytes<M>>;
 }
 
 /** A route whose 200 body is bytes (an image), not JSON; its errors are JSON like every other route's. */
-export function defineBytesRoute<P extends Params = typeof NONE, Q extends Params = typeof NONE>(
-  spec: BytesRouteSpec<P, Q>,
-): ApiRoute {
+export function defineBytesRoute<
+  P extends Params = typeof NONE,
+  Q extends Params = typeof NONE,
+  M extends string = string,
+>(spec: BytesRouteSpec<P, Q, M>): ApiRoute {
   const params = spec.params ?? NONE;
   const query = spec.query ?? NONE;
   return {
@@ -145,12 +151,12 @@ export function defineBytesRoute<P extends Params = typeof NONE, Q extends Param
     description: spec.description,
     params,
     query,
-    response: { kind: 'bytes', mediaType: spec.mediaType, description: spec.responseDescription },
+    response: { kind: 'bytes', mediaTypes: spec.mediaTypes, description: spec.responseDescription },
     errors: spec.errors,
     cacheable: false,
     async run(raw, app) {
-      const { bytes, etag } = await spec.handle(decodeInput(params as P, query as Q, raw), app);
-      return { kind: 'bytes', body: bytes, mediaType: spec.mediaType, cacheControl: CACHE[spec.cache], etag };
+      const { bytes, mediaType, etag } = await spec.handle(decodeInput(params as P, query as Q, raw), app);
+      return { kind: 'bytes', body: bytes, mediaType, cacheControl: CACHE[spec.cache], etag };
     },
   };
 }

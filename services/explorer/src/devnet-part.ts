@@ -7,6 +7,8 @@ import { servePart } from './part-thread.ts';
 /** The built-in devnet in its own thread: cutting a block never delays the API or the indexer. */
 export interface DevnetReady {
   nodeUrl: string;
+  /** Where this devnet serves the NFT images its chain names (`/images/<name>.png|jpg`): its own origin. */
+  imageOrigin: string;
   height: number;
   seed: number;
 }
@@ -33,5 +35,7 @@ await servePart<ExplorerConfig, DevnetReady>('devnet', async (config, shutdown) 
   shutdown.add('devnet', () => server.close());
   const stopLive = clock.startLive();
   shutdown.add('devnet clock', async () => stopLive());
-  return { value: { nodeUrl: server.url, height: clock.devnet.height(), seed: clock.schedule.seed } };
+  return {
+    value: { nodeUrl: server.url, imageOrigin: server.url, height: clock.devnet.height(), seed: clock.schedule.seed },
+  };
 });

@@ -32,11 +32,20 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   const fatals: Promise<never>[] = [];
 
   let nodeUrl = config.CHAIN_NODE_URL;
+  let apiConfig = config;
   if (!nodeUrl) {
     const devnet = await startPart<DevnetReady>('devnet', new URL('./devnet-part.ts', import.meta.url), config, logger);
     shutdown.add('devnet', () => devnet.stop());
     fatals.push(devnet.fatal);
     nodeUrl = devnet.value.nodeUrl;
+    // The devnet's NFT images live on loopback, which the API fetches from only when allow-listed;
+    // a real node's chain gets no such exception.
+    const images = new URL(devnet.value.imageOrigin);
+    const allowed = {
+      hostname: images.hostname,
+      port: Number(images.port || (images.protocol === 'https:' ? 443 : 80)),
+    };
+    apiConfig = { ...config, NFT_IMAGE_ALLOW_HOSTS: [...config.NFT_IMAGE_ALLOW_HOSTS, allowed] };
     logger.info(devnet.value, 'devnet started');
   }
 
@@ -50,7 +59,15 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   shutdown.add('store', () => store.close());
   shutdown.add('counters', () => counters.close());
   const chain = createHttpChainSource({ baseUrl: nodeUrl });
-  const api = await startApi({ config, logger, store, counters, chain, port: config.PORT, host: config.HOST });
+  const api = await startApi({
+    config: apiConfig,
+    logger,
+    store,
+    counters,
+    chain,
+    port: config.PORT,
+    host: config.HOST,
+  });
   shutdown.add('api', () => api.close());
 
   const fatal = Promise.race(fatals);

@@ -1,5 +1,5 @@
 import { topicsOf } from '@mtc/adapters';
-import { COLLECTION_SPECS, dumpReadModels } from '@mtc/read-models';
+import { dumpReadModels, PROJECTION_SPECS } from '@mtc/read-models';
 import { createServiceContext, envBoolean, sleep } from '@mtc/runtime';
 import { z } from 'zod';
 import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
@@ -23,7 +23,8 @@ logger.info({ group: config.REBUILD_GROUP }, 'rebuilding read models from offset
 
 if (config.REBUILD_DROP) await store.drop();
 const nonEmpty = [];
-for (const { name } of COLLECTION_SPECS) if ((await store.collection(name).count()) > 0) nonEmpty.push(name);
+// Projections only: an image cache the API filled does not make a rebuild unsafe.
+for (const { name } of PROJECTION_SPECS) if ((await store.collection(name).count()) > 0) nonEmpty.push(name);
 if (nonEmpty.length > 0) {
   await ctx.fail(
     new Error(`the target store is not empty (${nonEmpty.join(', ')}): use a fresh one or REBUILD_DROP=true`),

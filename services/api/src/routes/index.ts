@@ -6,6 +6,7 @@ import { chainRoute } from './chain/chain.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
 import { nftHistoryRoute, nftTxRoute } from './nfts/activity.ts';
 import { nftHoldersRoute } from './nfts/holders.ts';
+import { nftImageRoute } from './nfts/image.ts';
 import { listNftItemsRoute, listNftsRoute } from './nfts/lists.ts';
 import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
@@ -43,6 +44,7 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   nftHoldersRoute,
   nftHistoryRoute,
   nftTxRoute,
+  nftImageRoute,
   listNftsRoute,
   searchRoute,
   healthzRoute,

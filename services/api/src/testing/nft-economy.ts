@@ -32,3 +32,36 @@ export function nftEconomy(): Chain {
   c.block([c.sellItem({ item: CAT_3, seller: OWNER, price: '500', token: 0 })]);
   return c;
 }
+
+/** The n-th collection id of `nftImageEconomy` (n from 0 to 15). */
+export const imageCollection = (n: number): string => `MRC400_${'e'.repeat(31)}${n.toString(16)}0`;
+/** The n-th item id (n from 0 to 9) of a collection. */
+export const imageItem = (collection: string, n: number): string => `${collection}_${'I'.repeat(39)}${n}`;
+/** The n-th MRC-402 id of `nftImageEconomy` (n from 0 to 15). */
+export const imageMrc402 = (n: number): string => `MRC402_${'f'.repeat(31)}${n.toString(16)}0`;
+
+/** An NFT of `nftImageEconomy`: a collection (with items that take its item image template) or an MRC-402. */
+export type ImageNft =
+  { collection: string; image: string; items?: readonly string[] } | { mrc402: string; image: string };
+
+/**
+ * The token economy followed by one block of NFTs whose image URLs the test chooses (a collection's
+ * `image` is both its image_url and its item image template), for the NFT image route: OWNER creates
+ * the collections and their items, CAROL the MRC-402s.
+ */
+export function nftImageEconomy(nfts: readonly ImageNft[]): Chain {
+  const c = tokenEconomy();
+  c.block(
+    nfts.flatMap((nft) =>
+      'mrc402' in nft
+        ? [c.createMrc402({ id: nft.mrc402, creator: CAROL, name: 'Pictured', totalsupply: '10', image: nft.image })]
+        : [
+            c.createCollection({ id: nft.collection, owner: OWNER, name: 'Pictured', image: nft.image }),
+            ...(nft.items?.length
+              ? [c.createItems({ collection: nft.collection, owner: OWNER, items: nft.items })]
+              : []),
+          ],
+    ),
+  );
+  return c;
+}

@@ -50,6 +50,25 @@ export function itemImage(item: NftItemDoc, collection: NftCollectionDoc | null)
   return template.replaceAll('{id}', hex);
 }
 
+/**
+ * The image URL of the NFT an id names, by the rules of the detail's `image` field: a collection's
+ * `image_url`, an item's `itemImage`, an MRC-402's `image` ("" when the record has none); null when
+ * there is no such NFT.
+ */
+export async function nftImageUrl(models: Models, id: string): Promise<string | null> {
+  const nft = nftOf(id);
+  switch (nft.protocol) {
+    case 'MRC400':
+      return (await models.nftCollections.get(nft.id))?.image_url ?? null;
+    case 'MRC401': {
+      const item = await models.nftItems.get(nft.id);
+      return item ? itemImage(item, await models.nftCollections.get(item.mrc400)) : null;
+    }
+    case 'MRC402':
+      return (await models.mrc402s.get(nft.id))?.image ?? null;
+  }
+}
+
 export function itemStatus(item: NftItemDoc): 'held' | 'sale' | 'auction' | 'melted' {
   if (item.owner === MELTED) return 'melted';
   if (item.sell_date > 0) return 'sale';

@@ -54,6 +54,7 @@ const converted = new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, size
 interface Served {
   height: number;
   bytes: Uint8Array;
+  mediaType: 'image/png';
   etag: string;
 }
 
@@ -81,7 +82,7 @@ export const tokenImageRoute = defineBytesRoute({
   description:
     "The token's on-chain image (a data URI) as image/png: PNG data is served as stored, other formats (JPEG, GIF, WebP, SVG …) are converted. 404 (JSON) when the token is unknown, has no image, or its data is not a readable image. The ETag is the chain position of the record the image comes from.",
   params: TokenIdParams,
-  mediaType: 'image/png',
+  mediaTypes: ['image/png'],
   responseDescription: 'The image, PNG-encoded.',
   errors: [400, 404],
   cache: 'head',
@@ -101,7 +102,7 @@ export const tokenImageRoute = defineBytesRoute({
       if (png) converted.set(version, png);
     }
     if (!png) throw notFound(`the image of token ${params.id} is not a readable image`);
-    const served = { height, bytes: png, etag: `"${doc.pos}"` };
+    const served: Served = { height, bytes: png, mediaType: 'image/png', etag: `"${doc.pos}"` };
     cache?.set(String(params.id), served);
     return served;
   },
