@@ -209,6 +209,10 @@ const TokensPage = z.object({
   total: z.number(),
   items: z.array(z.object({ id: z.string(), symbol: z.string() })),
 });
+const NftsPage = z.object({ total: z.number(), items: z.array(z.object({ id: z.string(), protocol: z.string() })) });
+const NftItemsPage = z.object({ items: z.array(z.object({ id: z.string() })) });
+/** Collections whose items are sampled into the item pool. */
+const ITEM_COLLECTIONS = 8;
 /** Either paging shape of the spec: `totalPages`, or `total` with `limit`. */
 const Paging = z.object({
   totalPages: z.number().optional(),
@@ -245,7 +249,7 @@ function createRandom(seed: number): (n: number) => number {
   };
 }
 
-const POOL_NAMES = ['height', 'blockHash', 'tx', 'address', 'token'] as const;
+const POOL_NAMES = ['height', 'blockHash', 'tx', 'address', 'token', 'nft', 'item'] as const;
 type PoolName = (typeof POOL_NAMES)[number];
 type Pools = Record<PoolName, string[]> & { symbol: string[] };
 
@@ -257,12 +261,16 @@ const POOLS_BY_SEGMENT: Record<string, readonly PoolName[]> = {
   rawtx: ['tx'],
   address: ['address'],
   token: ['token'],
+  nft: ['nft', 'item'],
 };
+
+/** The pools a required `id` query parameter is filled from (the NFT lists and their holders, history …). */
+const QUERY_ID_POOLS: readonly PoolName[] = ['nft', 'item'];
 
 /** Real ids from the API itself: random pages of blocks and transactions, every token. */
 async function collectIds(base: string): Promise<Pools> {
   const random = createRandom(1);
-  const pools: Pools = { height: [], blockHash: [], tx: [], address: [], token: [], symbol: [] };
+  const pools: Pools = { height: [], blockHash: [], tx: [], address: [], token: [], symbol: [], nft: [], item: [] };
   const blocks = await readJson(`${base}/api/blocks?limit=50`, BlocksPage);
   for (let i = 0; i < 3; i++) {
     const page = await readJson(`${base}/api/blocks?limit=50&page=${1 + random(blocks.totalPages)}`, BlocksPage);
@@ -289,6 +297,16 @@ async function collectIds(base: string): Promise<Pools> {
       pools.token.push(t.id);
       pools.symbol.push(t.symbol);
     }
+  }
+  // Collections and MRC-402s (newest first, four pages), and items of some collections.
+  for (let page = 1; page <= 4; page++) {
+    const nfts = await readJson(`${base}/api/nfts?limit=50&page=${page}`, NftsPage);
+    pools.nft.push(...nfts.items.map((n) => n.id));
+    if (nfts.items.length < 50) break;
+  }
+  for (const id of pools.nft.filter((id) => id.startsWith('MRC400_')).slice(0, ITEM_COLLECTIONS)) {
+    const items = await readJson(`${base}/api/nft-items?limit=20&id=${id}`, NftItemsPage);
+    pools.item.push(...items.items.map((i) => i.id));
   }
   // Shuffled, so the first ids of a pool are not all neighbours.
   for (const pool of Object.values(pools)) {
@@ -369,6 +387,29 @@ async function probeKinds(base: string, template: string, param: string, pools: 
   return kinds;
 }
 
+/**
+ * NFT ids (QUERY_ID_POOLS) that answer 2xx as the `id` query parameter: each endpoint takes some of
+ * the id forms only (/nft-items collections, /nft-holders collections and MRC-402s, /nft-tx all).
+ */
+async function idsAnswering(base: string, paths: readonly string[], pools: Pools): Promise<string[]> {
+  const [path] = paths;
+  if (path === undefined) return [];
+  const candidates = interleave(
+    QUERY_ID_POOLS.map((k) => pools[k]),
+    IDS_PER_ENDPOINT * 2,
+  );
+  const answers = await Promise.all(
+    candidates.map(async (id) => ({
+      id,
+      answer: await get(`${base}${withQuery(path, `id=${encodeURIComponent(id)}`)}`),
+    })),
+  );
+  return answers
+    .filter((a) => ok(a.answer))
+    .map((a) => a.id)
+    .slice(0, IDS_PER_ENDPOINT);
+}
+
 function pagesOf(answer: Answer, defaultLimit: number): number | undefined {
   const paging = Paging.safeParse(answer.json);
   if (!paging.success) return undefined;
@@ -414,13 +455,18 @@ async function planOperation(
   pools: Pools,
 ): Promise<Row[] | string> {
   const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
-  const unknown = query.filter((p) => p.required && p.name !== 'q');
+  const unknown = query.filter((p) => p.required && p.name !== 'q' && p.name !== 'id');
   if (unknown.length > 0) return `no value known for its required ${unknown.map((p) => p.name).join(', ')}`;
   // Read from the node rather than the index (its description says so).
   const callsNode = /\bnode\b/i.test(`${operation.summary ?? ''} ${operation.description ?? ''}`);
   const page = query.find((p) => p.name === 'page');
   let paths = await fillTemplate(base, template, pools, page ? LIST_CANDIDATES : IDS_PER_ENDPOINT);
   if (!paths) return 'no kind of real id answers 2xx in its path';
+  if (query.some((p) => p.name === 'id' && p.required)) {
+    const ids = await idsAnswering(base, paths, pools);
+    if (ids.length === 0) return 'none of the NFT ids answered 2xx as its id';
+    paths = paths.flatMap((path) => ids.map((id) => withQuery(path, `id=${encodeURIComponent(id)}`)));
+  }
   if (query.some((p) => p.name === 'q')) {
     const qs = interleave([pools.tx, pools.height, pools.address, pools.symbol, pools.blockHash], IDS_PER_ENDPOINT);
     paths = paths.flatMap((path) => qs.map((q) => withQuery(path, `q=${encodeURIComponent(q)}`)));

@@ -32,6 +32,10 @@ if (!Number.isInteger(apis) || apis < 1 || apis > 16) {
 }
 const dataDir = env['DATA_DIR'] ?? './data/distributed';
 const nodeUrl = env['CHAIN_NODE_URL'] ?? `http://127.0.0.1:${env['DEVNET_PORT'] ?? '20922'}`;
+// The devnet started here serves its NFTs' images on loopback: the API may fetch them (and only them).
+const imageHosts =
+  env['NFT_IMAGE_ALLOW_HOSTS'] ??
+  (env['CHAIN_NODE_URL'] ? undefined : new URL(env['DEVNET_IMAGE_ORIGIN'] ?? nodeUrl).host);
 
 interface Service {
   name: string;
@@ -58,7 +62,12 @@ const services: Service[] = [
   ...Array.from({ length: apis }, (_, i) => ({
     name: apis === 1 ? 'api' : `api-${i + 1}`,
     main: 'services/api/src/main.ts',
-    env: { CHAIN_NODE_URL: nodeUrl, OPS_PORT: String(9120 + i), API_REUSE_PORT: apis > 1 ? 'true' : 'false' },
+    env: {
+      CHAIN_NODE_URL: nodeUrl,
+      OPS_PORT: String(9120 + i),
+      API_REUSE_PORT: apis > 1 ? 'true' : 'false',
+      ...(imageHosts === undefined ? {} : { NFT_IMAGE_ALLOW_HOSTS: imageHosts }),
+    },
   })),
 ];
 
