@@ -1,10 +1,12 @@
-import { chainPos, describeEntry, isAddress, type BlockEvent } from '@mtc/domain';
+import { chainPos, describeEntry, isAddress, parseNftId, type BlockEvent, type RawEntry } from '@mtc/domain';
 import { defineSeries, type Appended, type SeriesRow } from './series.ts';
 
 /**
- * An address's activity: one row per write of its wallet by a valid transaction (what the node
- * files under ADDRESS:LOG), newest first. from/to/amount/token come from the entry's arguments,
- * read by the decoder's table (`describeEntry`).
+ * An address's activity, newest first: one row per write of its wallet by a valid transaction (what
+ * the node files under ADDRESS:LOG), and one per valid transaction that moved an MRC-401 item to or
+ * from it without writing its wallet (a transfer of an item with no reserve writes only the item:
+ * ownership lives in the item record). from/to/amount/token come from the entry's arguments, read by
+ * the decoder's table (`describeEntry`).
  */
 export type AddressTxDoc = SeriesRow & {
   txId: string;
@@ -30,30 +32,45 @@ export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressT
   for (const e of events) {
     for (const tx of e.txs) {
       if (!tx.valid) continue;
+      const walletsWritten = new Set(
+        tx.entries.flatMap((x) => (x.values && isAddress(x.datakey ?? '') ? [x.datakey!] : [])),
+      );
+      const itemParties = new Set<string>();
       tx.entries.forEach((entry, i) => {
         const key = entry.datakey ?? '';
-        if (!entry.values || !isAddress(key)) return;
+        if (!entry.values) return;
+        const row = (address: string) =>
+          out.push({ key: address, pos: chainPos(e.height, tx.index, i), row: rowOf(e.height, tx, entry) });
+        if (isAddress(key)) return void row(key);
+        if (parseNftId(key)?.protocol !== 'MRC401') return;
+        // The item's parties as its arguments name them (mtc.blocks.v2 entries carry no record).
         const view = describeEntry(entry);
-        const jobdate = entry.values['jobdate'];
-        out.push({
-          key,
-          pos: chainPos(e.height, tx.index, i),
-          row: {
-            txId: tx.id,
-            height: e.height,
-            timestamp: tx.timestamp,
-            jobType: entry.type,
-            jobdate: typeof jobdate === 'number' && Number.isSafeInteger(jobdate) ? jobdate : tx.timestamp,
-            summary: view.summary,
-            from: view.from,
-            to: view.to,
-            amount: view.amount,
-            tokenId: view.tokenId,
-            nftId: view.nftId || null,
-          },
-        });
+        for (const party of [view.from, view.to]) {
+          if (!isAddress(party)) continue;
+          if (walletsWritten.has(party) || itemParties.has(party)) continue;
+          itemParties.add(party);
+          row(party);
+        }
       });
     }
   }
   return out;
+}
+
+function rowOf(height: number, tx: BlockEvent['txs'][number], entry: RawEntry): Appended<AddressTxDoc>['row'] {
+  const view = describeEntry(entry);
+  const jobdate = entry.values?.['jobdate'];
+  return {
+    txId: tx.id,
+    height,
+    timestamp: tx.timestamp,
+    jobType: entry.type,
+    jobdate: typeof jobdate === 'number' && Number.isSafeInteger(jobdate) ? jobdate : tx.timestamp,
+    summary: view.summary,
+    from: view.from,
+    to: view.to,
+    amount: view.amount,
+    tokenId: view.tokenId,
+    nftId: view.nftId || null,
+  };
 }

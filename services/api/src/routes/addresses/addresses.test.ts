@@ -331,13 +331,18 @@ describe('NFTs in /api/address/{id} and /api/address/{id}/txs', () => {
     expect(await nftsOf(DAVE)).toEqual([{ ...gold, balance: '30' }]);
   });
 
-  it('names the NFT and its collection in NFT activity, and leaves nftId out of fungible activity', async () => {
+  it('names the NFT and its collection in NFT activity (items received without a wallet write included), and leaves nftId out of fungible activity', async () => {
     const page = AddressTxsPage.parse((await api.get(`/api/address/${OWNER}/txs?limit=4`)).body);
     expect(page.data.map((r) => [r.job_type, r.nftId, r.parentName])).toEqual([
       ['mrc401sell', CAT_3, 'Cats'],
       ['mrc401transfer', CAT_2, 'Cats'],
       ['mrc401create', CATS, 'Cats'],
       ['mrc400create', CATS, 'Cats'],
+    ]);
+    // ERIN's wallet was not written when CAT_2 reached it: the item's write is its activity.
+    const erin = AddressTxsPage.parse((await api.get(`/api/address/${ERIN}/txs?limit=1`)).body).data;
+    expect(erin.map((r) => [r.job_type, r.from, r.to, r.nftId, r.parentName])).toEqual([
+      ['mrc401_transfer', OWNER, ERIN, CAT_2, 'Cats'],
     ]);
     const dave = AddressTxsPage.parse((await api.get(`/api/address/${DAVE}/txs?limit=2`)).body).data;
     expect(dave[0]).toMatchObject({ job_type: 'receive_mrc402', nftId: GOLD_NFT, parentName: '' });
