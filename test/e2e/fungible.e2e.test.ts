@@ -15,6 +15,7 @@ import {
   type ExpectedHolder,
 } from '../support/fungible-truth.ts';
 import { expectedTxStats, totalTransactions, walletMismatches } from '../support/ground-truth.ts';
+import { expectedNftHoldings, withRecordIds } from '../support/nft-truth.ts';
 import { createSqliteReadStore } from '@mtc/adapters';
 
 /**
@@ -42,7 +43,7 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
       historyBlocks: blocks,
       blockIntervalSec: interval,
     });
-    world = devnet.worldState();
+    world = withRecordIds(devnet.worldState());
     // A moment after the last block, so everything indexed is in the past of the API's clock.
     now = devnet.block(devnet.height())!.timestamp + 90;
     node = await startDevnetServer(devnet, { port: 0, faultRate: 0.01 });
@@ -104,17 +105,17 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
     }
   });
 
-  it('serves every address as the chain holds it: balances, locks, sale and auction amounts', async () => {
+  it('serves every address as the chain holds it: balances, locks, sale and auction amounts, NFTs', async () => {
     const problems: string[] = [];
     for (const [address, wallet] of Object.entries(world.wallets)) {
       const { status, body } = await getJson(`${api}/api/address/${address}`);
-      const want = expectedAddress(address, wallet, world.tokens, now);
+      const want = expectedAddress(address, wallet, world.tokens, now, expectedNftHoldings(address, world));
       if (status !== 200 || JSON.stringify(body) !== JSON.stringify(want)) problems.push(address);
     }
     const [first] = problems;
     if (first)
       expect((await getJson(`${api}/api/address/${first}`)).body).toEqual(
-        expectedAddress(first, world.wallets[first]!, world.tokens, now),
+        expectedAddress(first, world.wallets[first]!, world.tokens, now, expectedNftHoldings(first, world)),
       );
     expect(problems).toEqual([]);
   }, 300_000);

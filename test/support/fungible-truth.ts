@@ -50,7 +50,14 @@ export function holdingsOf(wallet: Wallet, now: number): Holding[] {
 
 const lockSum = (locks: readonly Lock[]): string => locks.reduce((s, l) => s + BigInt(l.amount), 0n).toString();
 
-export function expectedAddress(address: string, wallet: Wallet, tokens: Record<string, Token>, now: number): unknown {
+/** An address as /address/{id} serves it; `nfts` its NFT holdings (nft-truth.ts `expectedNftHoldings`). */
+export function expectedAddress(
+  address: string,
+  wallet: Wallet,
+  tokens: Record<string, Token>,
+  now: number,
+  nfts: readonly unknown[],
+): unknown {
   return {
     address,
     regdate: wallet.regdate,
@@ -70,7 +77,7 @@ export function expectedAddress(address: string, wallet: Wallet, tokens: Record<
         locks: h.locks,
       };
     }),
-    nfts: [],
+    nfts,
   };
 }
 
@@ -159,7 +166,14 @@ const LIFECYCLE: Record<string, string> = {
   tokenBurning: 'burn',
 };
 
-/** Per address: the tx ids writing its wallet, oldest first; per token: its lifecycle events. */
+const WALLET_KEY = /^MT[A-Za-z0-9]{38}$/;
+const ITEM_KEY = /^MRC400_[0-9a-f]{32}[0-9]_[A-Za-z0-9]{40}$/;
+
+/**
+ * Per address: the tx ids of its activity, oldest first — one per write of its wallet, and one per
+ * transaction that moved an MRC-401 item to or from it (the item's owner before and after, on
+ * chain) without writing its wallet. Per token: its lifecycle events and transfers.
+ */
 export function chainIndex(devnet: Devnet): {
   addressTxs: Map<string, string[]>;
   lifecycle: Map<number, { txId: string; kind: string }[]>;
@@ -168,12 +182,39 @@ export function chainIndex(devnet: Devnet): {
   const addressTxs = new Map<string, string[]>();
   const lifecycle = new Map<number, { txId: string; kind: string }[]>();
   const transfers = new Map<number, Set<string>>();
+  const itemState = new Map<string, { owner: string; offered: boolean }>();
+  const add = (address: string, txId: string) => {
+    const list = addressTxs.get(address) ?? [];
+    list.push(txId);
+    addressTxs.set(address, list);
+  };
+  let tx: { id: string; wallets: Set<string>; movers: Set<string> } | undefined;
+  const closeTx = () => {
+    if (!tx) return;
+    for (const address of tx.movers) if (!tx.wallets.has(address)) add(address, tx.id);
+  };
   for (const { txId, entry } of validEntries(devnet)) {
+    if (tx?.id !== txId) {
+      closeTx();
+      tx = { id: txId, wallets: new Set(), movers: new Set() };
+    }
     const key = entry.datakey ?? '';
-    if (/^MT[A-Za-z0-9]{38}$/.test(key) && entry.values) {
-      const list = addressTxs.get(key) ?? [];
-      list.push(txId);
-      addressTxs.set(key, list);
+    if (WALLET_KEY.test(key) && entry.values) {
+      add(key, txId);
+      tx.wallets.add(key);
+    }
+    if (ITEM_KEY.test(key) && entry.values) {
+      // An item moved (its owner changed) or an offer of it closed unsold: its owners are parties.
+      const before = itemState.get(key);
+      const v = entry.values;
+      const after = {
+        owner: typeof v['owner'] === 'string' ? v['owner'] : '',
+        offered: Number(v['sell_date'] ?? 0) > 0 || Number(v['auction_date'] ?? 0) > 0,
+      };
+      itemState.set(key, after);
+      const closed = before?.offered === true && !after.offered;
+      if (before?.owner !== after.owner || closed)
+        for (const o of [before?.owner, after.owner]) if (o && WALLET_KEY.test(o)) tx.movers.add(o);
     }
     const kind = LIFECYCLE[entry.type];
     if (kind) {
@@ -195,6 +236,7 @@ export function chainIndex(devnet: Devnet): {
       transfers.set(tokenId, s);
     }
   }
+  closeTx();
   return { addressTxs, lifecycle, transfers };
 }
 

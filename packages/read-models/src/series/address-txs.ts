@@ -1,4 +1,4 @@
-import { chainPos, describeEntry, isAddress, parseNftId, type BlockEvent, type RawEntry } from '@mtc/domain';
+import { chainPos, describeEntry, isAddress, MRC400, parseNftId, type BlockEvent, type RawEntry } from '@mtc/domain';
 import { defineSeries, type Appended, type SeriesRow } from './series.ts';
 
 /**
@@ -27,6 +27,15 @@ export type AddressTxDoc = SeriesRow & {
 
 export const addressTxs = defineSeries<AddressTxDoc>('address_txs');
 
+/** Item writes that leave the item with its owner without a move: creations, offers closed unsold. */
+const TO_OWNER: ReadonlySet<string> = new Set([
+  MRC400.itemCreate,
+  MRC400.itemCreatetrade,
+  MRC400.itemUnsell,
+  MRC400.itemUnauction,
+  MRC400.itemAuctionfailure,
+]);
+
 export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressTxDoc>[] {
   const out: Appended<AddressTxDoc>[] = [];
   for (const e of events) {
@@ -43,9 +52,14 @@ export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressT
           out.push({ key: address, pos: chainPos(e.height, tx.index, i), row: rowOf(e.height, tx, entry) });
         if (isAddress(key)) return void row(key);
         if (parseNftId(key)?.protocol !== 'MRC401') return;
-        // The item's parties as its arguments name them (mtc.blocks.v2 entries carry no record).
+        // The item's parties as its arguments name them (mtc.blocks.v2 entries carry no record), and
+        // its owner as written when it is created or an offer of it closes unsold: a partner of the
+        // collection may do those for the MRC-400 owner, whose wallet the call does not write.
         const view = describeEntry(entry);
-        for (const party of [view.from, view.to]) {
+        const owner = TO_OWNER.has(entry.type)
+          ? tx.writes.find((w) => w.kind === 'nftItem' && w.key === key)
+          : undefined;
+        for (const party of [view.from, view.to, owner?.kind === 'nftItem' ? owner.item.owner : '']) {
           if (!isAddress(party)) continue;
           if (walletsWritten.has(party) || itemParties.has(party)) continue;
           itemParties.add(party);
