@@ -175,7 +175,7 @@ export const addressTxsRoute = defineRoute({
   operationId: 'listAddressTxs',
   tag: 'addresses',
   summary: "A wallet's activity, newest first",
-  description: `One entry per write of the wallet by a valid transaction. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. limit is at most ${MAX_LIST_LIMIT}. 404 when no such wallet is indexed.`,
+  description: `One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. limit is at most ${MAX_LIST_LIMIT}. 404 when no such wallet is indexed.`,
   params: AddressParams,
   query: NewestFirstPaging,
   response: AddressTxsPage,
