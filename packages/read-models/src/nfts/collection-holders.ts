@@ -21,6 +21,9 @@ export type CollectionHolderDoc = {
   address: string;
   /** Items of the collection the address owns (0 once it owns none). */
   count: number;
+  /** Of those, the items on sale and the items in auction (an owner keeps an item it offers). */
+  sale: number;
+  auction: number;
   /** `count` zero-padded: string order is numeric order. */
   rank: string;
   pos: string;
@@ -41,8 +44,12 @@ export type ItemOwnerDoc = {
   collection: string;
   /** An address, or MELTED. */
   owner: string;
+  /** Whether the item is on sale or in auction (as its record last said). */
+  offer: Offer;
   pos: string;
 };
+
+export type Offer = 'held' | 'sale' | 'auction';
 
 export const collectionHolders = defineModel<CollectionHolderDoc>('collection_holders', [
   {
@@ -61,12 +68,18 @@ export const MELTED = 'MELTED';
 
 export const collectionHolderId = (collection: string, address: string): string => `${collection}:${address}`;
 
-/** An item write of a batch: the item's owner after it, in chain order. */
+/** An item write of a batch: the item's owner and offer after it, in chain order. */
 export interface ItemWrite {
   pos: string;
   item: string;
   collection: string;
   owner: string;
+  offer: Offer;
+}
+
+/** An item's offer as its record says: on sale (a sell date), else in auction (an auction date), else held. */
+export function offerOf(item: { sell_date: number; auction_date: number }): Offer {
+  return item.sell_date > 0 ? 'sale' : item.auction_date > 0 ? 'auction' : 'held';
 }
 
 export function itemWrites(events: readonly BlockEvent[]): ItemWrite[] {
@@ -74,7 +87,8 @@ export function itemWrites(events: readonly BlockEvent[]): ItemWrite[] {
   for (const e of events)
     for (const tx of e.txs)
       for (const w of tx.writes)
-        if (w.kind === 'nftItem') out.push({ pos: w.pos, item: w.key, collection: w.item.mrc400, owner: w.item.owner });
+        if (w.kind === 'nftItem')
+          out.push({ pos: w.pos, item: w.key, collection: w.item.mrc400, owner: w.item.owner, offer: offerOf(w.item) });
   return out;
 }
 
@@ -104,7 +118,8 @@ export function projectCollectionHolders(
   writes: readonly ItemWrite[],
   prior: CollectionPrior,
 ): { stats: Write[]; rows: Write[]; owners: Write[] } {
-  const owner = new Map(prior.owners.map((o) => [o._id, o.owner]));
+  // Owner docs stored before offers were kept read as held.
+  const owner = new Map(prior.owners.map((o) => [o._id, { owner: o.owner, offer: o.offer ?? 'held' }]));
   const rows = new Map(prior.rows.map((r) => [r._id, { ...r }]));
   const storedRowPos = new Map(prior.rows.map((r) => [r._id, r.pos]));
   const storedStatsPos = new Map(prior.stats.map((s) => [s._id, s.pos]));
@@ -115,21 +130,32 @@ export function projectCollectionHolders(
 
   for (const w of writes) {
     const before = owner.get(w.item) ?? null;
-    owner.set(w.item, w.owner);
-    changedOwners.set(w.item, { _id: w.item, collection: w.collection, owner: w.owner, pos: w.pos });
-    if (before === w.owner) continue;
+    owner.set(w.item, { owner: w.owner, offer: w.offer });
+    changedOwners.set(w.item, { _id: w.item, collection: w.collection, owner: w.owner, offer: w.offer, pos: w.pos });
+    if (before?.owner === w.owner && before.offer === w.offer) continue;
     let dHolders = 0;
     let dItems = 0;
-    const move = (address: string, delta: 1 | -1) => {
+    const move = (address: string, delta: 1 | -1, offer: Offer) => {
       const id = collectionHolderId(w.collection, address);
       // A stored row already past this write counted it (and so did the stats, written first).
       if ((storedRowPos.get(id) ?? '') >= w.pos) return;
-      const row = rows.get(id) ?? { _id: id, collection: w.collection, address, count: 0, rank: '', pos: '' };
+      const row = rows.get(id) ?? {
+        _id: id,
+        collection: w.collection,
+        address,
+        count: 0,
+        sale: 0,
+        auction: 0,
+        rank: '',
+        pos: '',
+      };
       const was = row.count;
       row.count += delta;
-      if (row.count < 0)
+      row.sale = (row.sale ?? 0) + (offer === 'sale' ? delta : 0);
+      row.auction = (row.auction ?? 0) + (offer === 'auction' ? delta : 0);
+      if (row.count < 0 || row.sale < 0 || row.auction < 0)
         throw new Error(
-          `${address} would own ${row.count} items of ${w.collection} at ${w.pos}: the stored state is inconsistent`,
+          `${address} would own ${row.count} items (${row.sale} on sale, ${row.auction} in auction) of ${w.collection} at ${w.pos}: the stored state is inconsistent`,
         );
       row.rank = amountSortKey(BigInt(row.count));
       row.pos = w.pos;
@@ -138,8 +164,9 @@ export function projectCollectionHolders(
       dHolders += (row.count > 0 ? 1 : 0) - (was > 0 ? 1 : 0);
       dItems += delta;
     };
-    if (before !== null && before !== MELTED) move(before, -1);
-    if (w.owner !== MELTED) move(w.owner, 1);
+    // An offer opened or closed by the owner moves the item within its row (no count changes).
+    if (before !== null && before.owner !== MELTED) move(before.owner, -1, before.offer);
+    if (w.owner !== MELTED) move(w.owner, 1, w.offer);
     if ((storedStatsPos.get(w.collection) ?? '') >= w.pos || (dHolders === 0 && dItems === 0)) continue;
     const s = stats.get(w.collection) ?? { _id: w.collection, holders: 0, items: 0, pos: '' };
     s.holders += dHolders;

@@ -65,27 +65,18 @@ export const nftHoldersRoute = defineRoute({
     ]);
     if (!collection) throw notFound(`collection ${query.id} not found`);
     const whole = BigInt(stats?.items ?? 0);
-    // Items on sale or in auction per holder of the page (its owner keeps an item while it is offered).
-    const offered = await Promise.all(
-      rows.map(async (r) => {
-        const items = await models.nftItems.find({ mrc400: query.id, owner: r.address });
-        return {
-          sale: items.filter((i) => i.sell_date > 0).length,
-          auction: items.filter((i) => i.sell_date === 0 && i.auction_date > 0).length,
-        };
-      }),
-    );
     return {
       nftId: query.id,
       total: stats?.holders ?? 0,
       total_balance: String(stats?.items ?? 0),
       page: query.page,
       limit: query.limit,
-      holders: rows.map((r, i) => ({
+      // Rows projected before offers were counted have no sale/auction: read as none.
+      holders: rows.map((r) => ({
         address: r.address,
-        amount: String(r.count - offered[i]!.sale - offered[i]!.auction),
-        sellAmount: String(offered[i]!.sale),
-        auctionAmount: String(offered[i]!.auction),
+        amount: String(r.count - (r.sale ?? 0) - (r.auction ?? 0)),
+        sellAmount: String(r.sale ?? 0),
+        auctionAmount: String(r.auction ?? 0),
         total: String(r.count),
         ratio: percent(BigInt(r.count), whole),
       })),
