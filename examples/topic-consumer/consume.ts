@@ -68,11 +68,31 @@ export const KNOWN_ACTIVITY_KINDS: ReadonlySet<string> = new Set([
   'auctionCancel',
   'bid',
   'auctionFinish',
+  'nftCreate',
+  'nftUpdate',
+  'nftMint',
+  'nftBurn',
+  'nftTransfer',
+  'nftMelt',
+  'nftSell',
+  'nftSellCancel',
+  'nftBuy',
+  'nftAuction',
+  'nftAuctionCancel',
+  'nftBid',
+  'nftAuctionFinish',
   'other',
 ]);
 
 /** The state-write kinds this example knows; newer ones are skipped. */
-export const KNOWN_WRITE_KINDS: ReadonlySet<string> = new Set(['wallet', 'token', 'other']);
+export const KNOWN_WRITE_KINDS: ReadonlySet<string> = new Set([
+  'wallet',
+  'token',
+  'nftCollection',
+  'nftItem',
+  'mrc402',
+  'other',
+]);
 
 /** The fields of an activity message this example reads. */
 export interface ActivityMessage {

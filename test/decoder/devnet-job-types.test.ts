@@ -1,4 +1,4 @@
-import { createDevnet } from '@mtc/devnet';
+import { createDevnet, DEFAULT_JOBS } from '@mtc/devnet';
 import {
   decodedJobTypes,
   decodeTransaction,
@@ -10,7 +10,6 @@ import {
   unknownJobTypes,
 } from '@mtc/domain';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_JOBS, NFT_JOBS } from '../../services/devnet/src/jobs/registry.ts';
 
 /**
  * The devnet and the decoder name job types from the same constants (@mtc/domain job-types.ts);
@@ -21,17 +20,13 @@ import { DEFAULT_JOBS, NFT_JOBS } from '../../services/devnet/src/jobs/registry.
 describe('decoder coverage of the devnet', () => {
   it('decodes or explicitly ignores every job type a devnet job can write', () => {
     const decoded = decodedJobTypes();
-    // The NFT families too, although not yet in the default job set.
-    const written = [...DEFAULT_JOBS, ...NFT_JOBS].flatMap((job) => job.writes.map((type) => ({ fcn: job.fcn, type })));
+    const written = DEFAULT_JOBS.flatMap((job) => job.writes.map((type) => ({ fcn: job.fcn, type })));
     expect(written.length).toBeGreaterThan(0);
     expect(written.filter(({ type }) => !decoded.has(type) && !IGNORED.has(type))).toEqual([]);
   });
 
   it('decodes a devnet history without unknown types, each activity valid against the topic contract', () => {
-    const devnet = createDevnet(
-      { seed: 11, genesisTime: 1_700_000_000, historyBlocks: 1_500, blockIntervalSec: 5 },
-      { current: [...DEFAULT_JOBS, ...NFT_JOBS] },
-    );
+    const devnet = createDevnet({ seed: 11, genesisTime: 1_700_000_000, historyBlocks: 1_500, blockIntervalSec: 5 });
     const kinds = new Set<string>();
     const legacy: string[] = Object.values(LEGACY);
     let seq = 0;

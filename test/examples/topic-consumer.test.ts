@@ -1,8 +1,10 @@
-import { chainPos, decodeTransaction, type ActivityEvent } from '@mtc/domain';
+import { ActivityKinds, chainPos, decodeTransaction, StateWrite, type ActivityEvent } from '@mtc/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ContractViolation,
   decodeValue,
+  KNOWN_ACTIVITY_KINDS,
+  KNOWN_WRITE_KINDS,
   formatActivity,
   loadValidators,
   type SchemaValidators,
@@ -88,5 +90,15 @@ describe('example topic consumer: decodeValue', () => {
     expect(decodeValue(validators, 'state', at, JSON.stringify(other))).toMatchObject({ kind: 'state' });
     const bad = { ...state, write: { ...state.write, kind: 'wallet' } };
     expect(() => decodeValue(validators, 'state', at, JSON.stringify(bad))).toThrow(ContractViolation);
+  });
+});
+
+describe('example topic consumer: the kinds it knows', () => {
+  // The example is the contract's reference reader: it must know every kind the producer emits, or
+  // it would skip (and never check) messages of this version as if they came from a newer one.
+  it('knows every activity kind and state-write kind of the current contract', () => {
+    expect([...KNOWN_ACTIVITY_KINDS].sort()).toEqual([...ActivityKinds].sort());
+    const writeKinds = StateWrite.options.map((o) => o.shape.kind.value);
+    expect([...KNOWN_WRITE_KINDS].sort()).toEqual([...writeKinds].sort());
   });
 });

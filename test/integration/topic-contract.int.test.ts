@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { AdapterConfigSchema, createHttpChainSource, openEventLog, topicsOf } from '@mtc/adapters';
 import { describeWithInfra, uniqueName, waitFor } from '@mtc/adapters/contract';
@@ -10,6 +11,7 @@ import { silentLogger } from '@mtc/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   consume,
+  DEFAULT_SCHEMA_DIR,
   loadValidators,
   type BlockMessage,
   type ConsumedMessage,
@@ -25,6 +27,14 @@ import {
  */
 const BLOCKS = 200;
 const CONSUMER = fileURLToPath(new URL('../../examples/topic-consumer/consume.ts', import.meta.url));
+
+/** Enough of our JSON Schema documents to walk to the `kind` of their branches. */
+interface Schema {
+  properties: Record<'write' | 'activity' | 'kind', Schema>;
+  oneOf: Schema[];
+  anyOf: Schema[];
+  const: string;
+}
 
 describeWithInfra('topic contract: follower → Kafka → example consumer', ['KAFKA_BROKERS'], ({ KAFKA_BROKERS }) => {
   const config = AdapterConfigSchema.parse({
@@ -138,6 +148,9 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     });
     expect(new Map(states.map((s) => [s.eventId, s.write.key]))).toEqual(expected);
     expect(states.every((s) => s.eventId === `state:${s.write.pos}`)).toBe(true);
+    // The history writes every kind the schema lists (NFT records included), each read and validated.
+    const kinds = await schemaKinds('mtc.state.v1', (s) => s.properties.write.oneOf);
+    expect(new Set(states.map((s) => s.write.kind))).toEqual(new Set(kinds));
     stateCount = states.length;
   }, 60_000);
 
@@ -153,6 +166,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(expected.size, 'the devnet history has activity').toBeGreaterThan(0);
 
     const seen = new Map<string, string>(); // eventId → key
+    const kinds: string[] = [];
     const lastPos = new Map<string, string>();
     const result = await consume({
       brokers,
@@ -163,6 +177,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
       signal: AbortSignal.timeout(30_000),
       onMessage: (m) => {
         if (m.kind !== 'activity') throw new Error(`unexpected ${m.kind} message`);
+        kinds.push(m.value.activity.kind);
         expect(m.value.eventId).toBe(`activity:${m.value.pos}`);
         const before = lastPos.get(m.key);
         if (before !== undefined) expect(m.value.pos > before, `${m.key} in order`).toBe(true);
@@ -173,6 +188,10 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     });
     expect(result).toMatchObject({ messages: expected.size, activities: expected.size, skipped: 0 });
     expect(seen).toEqual(expected);
+    // Every kind the schema lists, the NFT ones included, but `other` (legacy families' generic
+    // activity, which this history's few legacy blocks do not write).
+    const listed = await schemaKinds('mtc.activity.v1', (s) => s.properties.activity.anyOf[0]!.oneOf);
+    expect(new Set(kinds)).toEqual(new Set(listed.filter((k) => k !== 'other')));
   }, 60_000);
 
   it('skips an activity of a kind it does not know without error, and commits past it', async () => {
@@ -275,6 +294,12 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(run2.offsets).toEqual([]);
     expect(run2.error).toMatchObject({ name: 'ContractViolation' });
   }, 60_000);
+
+  /** The `kind` of each branch a published schema lists at `branches` (its oneOf of kinds). */
+  async function schemaKinds(topic: string, branches: (schema: Schema) => Schema[]): Promise<string[]> {
+    const schema = JSON.parse(await readFile(new URL(`${topic}.json`, DEFAULT_SCHEMA_DIR), 'utf8')) as Schema;
+    return branches(schema).map((branch) => branch.properties.kind.const);
+  }
 
   /** The first activity message the follower published (the devnet's history has some). */
   async function firstActivity(): Promise<unknown> {

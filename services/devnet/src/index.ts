@@ -13,3 +13,5 @@ export type { DevnetServer, DevnetServerOptions } from './server/server.ts';
 export { FAULT_KINDS, NODE_FAULT_KINDS, type FaultKind } from './server/faults.ts';
 export type { BalanceEntry, Mrc010Token, TokenReserve, Wallet } from './world/records.ts';
 export type { ChainToken, ChainWallet, LegacyWallet } from './world/codec.ts';
+export type { ChainMrc400Collection, ChainMrc401Item } from './world/mrc400-records.ts';
+export type { Dex402Order, Mrc402Token } from './world/mrc402-records.ts';

@@ -160,7 +160,7 @@ function runRandom(
   const slots = Math.max(out.length, rng.chance(deps.emptyBlockRate) ? 0 : drawSlots(rng, deps.txsPerBlock));
   const written = new Set<string>();
   for (let attempt = 0; out.length < slots && attempt < slots * 4; attempt++) {
-    const job = pickJob(rng, jobs);
+    const job = pickJob(rng, jobs, world);
     const call = job.plan({
       world,
       rng,

@@ -1,6 +1,8 @@
 import { isAddress, RawBlock, RawTransaction, type RawEntry } from '@mtc/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Mrc010Token, Wallet } from '../world/records.ts';
+import { isCollectionKey, isItemKey, MELTED } from '../world/mrc400-records.ts';
+import { DEX402_PREFIX, MRC402_PREFIX } from '../world/mrc402-records.ts';
+import { DEX010_PREFIX, type Mrc010Token, type Wallet } from '../world/records.ts';
 import { createDevnet, type Devnet } from './devnet.ts';
 
 const GENESIS = 1_700_000_000;
@@ -201,6 +203,30 @@ describe('createDevnet', () => {
     expect([...state.keys()].filter(isAddress)).toHaveLength(world.counts.wallets);
   });
 
+  it('holds every NFT record and DEX order as the JSON the last valid write of its key holds', () => {
+    const world = devnet.worldState();
+    const state = replay(txs);
+    const families = {
+      mrc400s: [world.mrc400s, isCollectionKey],
+      mrc401s: [world.mrc401s, isItemKey],
+      mrc402s: [world.mrc402s, (key: string) => key.startsWith(MRC402_PREFIX)],
+      dex402: [world.dex402, (key: string) => key.startsWith(DEX402_PREFIX)],
+      dex010: [world.dex010, (key: string) => key.startsWith(DEX010_PREFIX)],
+    } as const;
+    for (const [name, [records, isKey]] of Object.entries(families)) {
+      const keys = [...state.keys()].filter(isKey);
+      expect(keys.length, name).toBeGreaterThan(0);
+      expect(Object.keys(records).sort(), name).toEqual(keys.sort());
+      // Field for field and in order: the chain's JSON, not merely an equal object.
+      for (const key of keys) expect(JSON.stringify(records[key]), key).toBe(JSON.stringify(state.get(key)));
+    }
+    // Both chaincode versions' shapes: CC-m items lack CC-t's creator.
+    const items = Object.values(world.mrc401s);
+    expect(items.some((item) => !('creator' in item))).toBe(true);
+    expect(items.some((item) => 'creator' in item)).toBe(true);
+    expect(items.some((item) => item.owner === MELTED)).toBe(true);
+  });
+
   it('commits MVCC-conflicted transactions with full write sets that change nothing', () => {
     const invalid = txs.filter((t) => t.entries.some((e) => e.validationCode === 11));
     expect(invalid.length).toBeGreaterThan(0);
@@ -215,7 +241,7 @@ describe('createDevnet', () => {
     expect(replay(txs, true)).not.toEqual(replay(txs));
   });
 
-  it('conserves every token: wallets and the DEX hold its reserves plus increases minus burns', () => {
+  it('conserves every token: wallets, the DEXes and NFTs hold its reserves plus increases minus burns', () => {
     const world = devnet.worldState();
     const held = new Map<number, bigint>();
     const hold = (token: number, amount: bigint) => held.set(token, (held.get(token) ?? 0n) + amount);
@@ -233,6 +259,28 @@ describe('createDevnet', () => {
       }
       if (order.job_type === 'mrc010_auctionfailure') hold(Number(order.mrc010), -BigInt(order.amount));
     }
+    for (const order of Object.values(world.dex402)) {
+      if (order.auction_current_bidder !== '' && order.auction_settle_date === 0) {
+        hold(Number(order.sell_token), BigInt(order.auction_current_price));
+      }
+    }
+    // An MRC-402 unit locks its reserve per unit, an item not melted its initial reserve; an item in
+    // auction holds the highest bid.
+    for (const w of Object.values(world.wallets)) {
+      for (const [id, h] of Object.entries((w as Wallet).mrc402 ?? {})) {
+        const units = BigInt(h.balance) + signed(h.saleamount) + signed(h.auctionamount);
+        for (const [token, perUnit] of Object.entries(world.mrc402s[id]!.initialreserve ?? {})) {
+          hold(Number(token), units * BigInt(perUnit));
+        }
+      }
+    }
+    for (const item of Object.values(world.mrc401s)) {
+      if (item.owner !== 'MELTED') hold(Number(item.initial_token), signed(item.initial_reserve));
+      if (item.auction_date > 0 && item.auction_current_bidder !== '') {
+        hold(Number(item.auction_token), BigInt(item.auction_current_price));
+      }
+    }
+    expect(Object.keys(world.mrc401s).length).toBeGreaterThan(0);
     const registered = txs
       .flatMap((t) => t.entries)
       .filter((e) => e.type === 'tokenRegister' && e.validationCode === 0)

@@ -8,6 +8,8 @@ import { createRng } from '../rng.ts';
 import { servedWallet, type ChainToken, type LegacyWallet } from '../world/codec.ts';
 import type { Dex010Order, Wallet } from '../world/records.ts';
 import { tokenKey } from '../world/records.ts';
+import type { ChainMrc400Collection, ChainMrc401Item } from '../world/mrc400-records.ts';
+import type { Dex402Order, Mrc402Token } from '../world/mrc402-records.ts';
 import { createWorld, type World } from '../world/world.ts';
 import { buildBlock, type BlockBuilderDeps, type ChainBlock } from './block-builder.ts';
 import { planEras } from './eras.ts';
@@ -26,6 +28,20 @@ export interface WorldState {
   tokens: Record<string, ChainToken>;
   /** Every DEX010 order record as on chain, by its key (`DEX010_…`). */
   dex010: Record<string, Dex010Order>;
+  /**
+   * Every MRC-400 collection as on chain, by its key (`MRC400_…`), in the shape of the chaincode
+   * version that wrote it last (CC-m's, under v2.3, lacks socialmedia and partner).
+   */
+  mrc400s: Record<string, ChainMrc400Collection>;
+  /**
+   * Every MRC-401 item as on chain, by its key (`MRC400_…_…`), in the shape of the version that wrote
+   * it last (CC-m's lacks creator, last_worker, shareholder and platform_*); melted: owner `MELTED`.
+   */
+  mrc401s: Record<string, ChainMrc401Item>;
+  /** Every MRC-402 record as on chain, by its key (`MRC402_…`). */
+  mrc402s: Record<string, Mrc402Token>;
+  /** Every DEX402 order record (MRC-402 sales and auctions) as on chain, by its key (`DEX402_…`). */
+  dex402: Record<string, Dex402Order>;
   counts: {
     blocks: number;
     transactions: number;
@@ -122,11 +138,18 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
       for (const id of world.tokens) tokens[id] = world.get(tokenKey(id)) as ChainToken;
       const dex010: Record<string, Dex010Order> = {};
       for (const id of world.dex010Orders) dex010[id] = world.dex010(id)!;
+      // The records as stored: get(key) is the value the chain's last write of the key holds.
+      const stored = <T>(ids: readonly string[]): Record<string, T> =>
+        Object.fromEntries(ids.map((id) => [id, world.get(id) as T]));
       return structuredClone({
         height: history.height(),
         wallets,
         tokens,
         dex010,
+        mrc400s: stored<ChainMrc400Collection>(world.mrc400.collections),
+        mrc401s: stored<ChainMrc401Item>(world.mrc400.items),
+        mrc402s: stored<Mrc402Token>(world.mrc402Ids),
+        dex402: stored<Dex402Order>(world.dex402Orders),
         counts: {
           blocks: history.height(),
           ...counts,

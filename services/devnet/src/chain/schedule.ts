@@ -15,13 +15,17 @@ import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK } from './options.ts';
  * 1: before fingerprints (no `generator` in the file). 2: legacy era, client clocks, skewed activity.
  * 3: history block gaps drawn from a stream of their own (the span no longer depends on genesis).
  * 4: a v2.3 era (CC-m, the old MRC-400/401 layouts) between the legacy and the current chaincode.
+ * 5: clients go for what the chain has not seen yet (jobs with types missing from the chain drawn
+ * more often; auctions steered to every outcome, melts to a fee: jobs/auctions.ts, job.ts `wants`);
+ * the NFT families join the job set (which the fingerprint sees).
  */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 
 /**
  * What a schedule's chain also depends on besides the schedule: the generator version, and every
- * job (fcn, weight, the job types it writes) of the current and the legacy job sets, plus the
- * generation defaults the schedule does not pin. Saved with the schedule and compared on start.
+ * job (fcn, weight, the job types it writes and leads to) of the current and the legacy job sets,
+ * plus the generation defaults the schedule does not pin. Saved with the schedule and compared on
+ * start.
  */
 export interface GeneratorFingerprint {
   version: number;
@@ -36,9 +40,12 @@ export function generatorFingerprint(
   version = GENERATOR_VERSION,
 ): GeneratorFingerprint {
   const defaults = DevnetOptionsSchema.parse({ seed: 0, genesisTime: 0, historyBlocks: 0, blockIntervalSec: 0 });
+  const line = (set: string, j: Job) =>
+    `${set} ${j.fcn} weight=${j.weight} writes=${j.writes.join(',')}` +
+    (j.outcomes ? ` outcomes=${j.outcomes.join(',')}` : '');
   const jobs = [
-    ...jobSets.current.map((j) => `current ${j.fcn} weight=${j.weight} writes=${j.writes.join(',')}`),
-    ...jobSets.legacy.map((j) => `legacy ${j.fcn} weight=${j.weight} writes=${j.writes.join(',')}`),
+    ...jobSets.current.map((j) => line('current', j)),
+    ...jobSets.legacy.map((j) => line('legacy', j)),
     `defaults wallets=${defaults.wallets} invalidTxRate=${defaults.invalidTxRate} emptyBlockRate=${defaults.emptyBlockRate} legacyShare=${defaults.legacyShare}`,
   ];
   return { version, hash: createHash('sha256').update(jobs.join('\n')).digest('hex'), jobs };

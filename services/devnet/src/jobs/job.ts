@@ -51,8 +51,24 @@ export interface Job {
    * tables: a test holds the decoder to decoding or explicitly ignoring each of them.
    */
   readonly writes: readonly string[];
+  /**
+   * Job types that other jobs write on what this one's calls create (an auction's bids and
+   * settlements): while one is missing from the chain, this job is drawn more often too
+   * (registry.ts pickJob), since nothing else makes more of what they need.
+   */
+  readonly outcomes?: readonly string[];
   plan(ctx: PlanContext): Call | null;
   execute(stub: Stub, call: Call): void;
+}
+
+/**
+ * Whether a client goes for the outcome that writes job type `type` (a buy-now, an auction withdrawn
+ * before any bid, a melt that pays a fee …): always while the chain holds none, so that every history,
+ * however short and whatever its clock, shows each outcome a job can write; afterwards with
+ * probability `share`, the outcome's natural rate.
+ */
+export function wants(ctx: PlanContext, type: string, share = 0): boolean {
+  return !ctx.world.hasWritten(type) || (share > 0 && ctx.rng.chance(share));
 }
 
 /** Zipf exponent of activity by age rank: P(rank r) ∝ (r + 1)^-s. */

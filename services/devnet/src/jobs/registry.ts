@@ -1,4 +1,5 @@
 import type { Rng } from '../rng.ts';
+import type { World } from '../world/world.ts';
 import type { Job } from './job.ts';
 import { DEX010_JOBS } from './dex010/index.ts';
 import { MRC400_JOBS } from './mrc400/index.ts';
@@ -11,9 +12,10 @@ import { tokenUpdateJob } from './token-update.ts';
 import { transferJob } from './transfer.ts';
 
 /**
- * The chaincode functions the devnet calls, with their share of randomly planned calls. Register a
- * new family by adding its jobs here (every seed's chain changes with it: the schedule fingerprint
- * sees the job set).
+ * The chaincode functions the devnet calls, with their share of randomly planned calls: MRC-010 and
+ * its DEX, then the NFT families (MRC-402 with DEX402; MRC-400/401 in both argument layouts), which
+ * run from the non-legacy chaincodes on. Register a new family by adding its jobs here (every seed's
+ * chain changes with it: the schedule fingerprint sees the job set).
  */
 export const DEFAULT_JOBS: readonly Job[] = [
   transferJob,
@@ -24,18 +26,27 @@ export const DEFAULT_JOBS: readonly Job[] = [
   tokenBurningJob,
   tokenUpdateJob,
   ...DEX010_JOBS,
+  ...MRC402_JOBS,
+  ...MRC400_JOBS,
 ];
 
 /**
- * The NFT families (MRC-402 with DEX402; MRC-400/401 in both argument layouts), complete and tested
- * in histories of their own (`createDevnet(options, { current: [...DEFAULT_JOBS, ...NFT_JOBS] })`).
- * They join DEFAULT_JOBS — and so every seed's chain, `npm start` and the end-to-end tests — with
- * the NFT endpoints and the ground truth those tests check them against.
+ * How much more often a job is drawn while the chain holds no entry of some job type it writes (or
+ * leads to: Job.outcomes): clients try what nobody has done yet, so that a short history holds every
+ * type the registered jobs write (an update, a burn; and with the planners' `wants`, every outcome).
+ * Once each type is on chain the job weighs its weight again, so a long history has the weights' mix.
  */
-export const NFT_JOBS: readonly Job[] = [...MRC402_JOBS, ...MRC400_JOBS];
+const NEW_TYPE_BOOST = 4;
 
-export function pickJob(rng: Rng, jobs: readonly Job[]): Job {
-  return rng.weighted(jobs.map((job) => [job, job.weight] as const));
+/** A job drawn by weight (boosted while `world`, when given, misses a type it writes or leads to). */
+export function pickJob(rng: Rng, jobs: readonly Job[], world?: Pick<World, 'hasWritten'>): Job {
+  const missing = (type: string) => !world!.hasWritten(type);
+  return rng.weighted(
+    jobs.map((job) => {
+      const fresh = world !== undefined && (job.writes.some(missing) || (job.outcomes?.some(missing) ?? false));
+      return [job, fresh ? job.weight * NEW_TYPE_BOOST : job.weight] as const;
+    }),
+  );
 }
 
 export function jobFor(jobs: readonly Job[], fcn: string): Job {

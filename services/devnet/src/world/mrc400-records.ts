@@ -123,6 +123,12 @@ export type Mrc401ItemV23 = Omit<
   | 'platform_commission'
 >;
 
+/** A collection as the chain may hold it, whichever version wrote it last (CC-m's lack some fields). */
+export type ChainMrc400Collection = Mrc400CollectionV23 & Partial<Mrc400Collection>;
+
+/** An item as the chain may hold it, whichever version wrote it last (CC-m's lack some fields). */
+export type ChainMrc401Item = Mrc401ItemV23 & Partial<Mrc401Item>;
+
 export function isCollectionKey(key: string): boolean {
   return key.length === 40 && key.startsWith(MRC400_PREFIX);
 }

@@ -45,10 +45,17 @@ export interface World {
   /** Addresses whose holding of MRC-402 `id` has a positive balance (spendable units). */
   mrc402Holders(id: string): readonly string[];
   dex402(id: string): Dex402Order | undefined;
+  /** Every DEX402 order id, in creation order. */
+  readonly dex402Orders: readonly string[];
   /** DEX402 orders not yet cancelled, sold out or settled, by kind. */
   readonly openDex402: Readonly<Record<Dex402Kind, readonly string[]>>;
   /** MRC-400 collections and MRC-401 items: ids, and items by state (mrc400-records.ts). */
   readonly mrc400: Mrc400Index;
+  /**
+   * Whether a committed record was written with job type `type` (its `job_type`: the type of its
+   * entry). Planners make a rare outcome on purpose until the chain holds one (job.ts `wants`).
+   */
+  hasWritten(type: string): boolean;
   apply(writes: readonly Write[]): void;
 }
 
@@ -75,6 +82,7 @@ export function createWorld(): World {
   const open = { sell: createIdList(), reqsell: createIdList(), auction: createIdList() };
   const mrc400 = createMrc400Index((key) => state.get(key));
   const nft = createMrc402Indexes(state);
+  const jobTypes = new Set<string>();
 
   return {
     get: (key) => state.get(key),
@@ -91,8 +99,11 @@ export function createWorld(): World {
     openDex010: { sell: open.sell.ids, reqsell: open.reqsell.ids, auction: open.auction.ids },
     mrc400,
     ...nft.members,
+    hasWritten: (type) => jobTypes.has(type),
     apply(writes) {
       for (const { key, value } of writes) {
+        const jobType = (value as { job_type?: unknown }).job_type;
+        if (typeof jobType === 'string') jobTypes.add(jobType);
         nft.observe(key, value);
         const isDex = key.startsWith(DEX010_PREFIX);
         if (!state.has(key)) {
@@ -116,11 +127,12 @@ export function createWorld(): World {
 
 /**
  * The MRC-402 indexes, kept from the writes as they are applied (`observe` runs before the write
- * lands, so the previous value is still in `state`): ids in creation order, holders per id (from
- * each written wallet's `mrc402` map, old against new) and open DEX402 orders by kind.
+ * lands, so the previous value is still in `state`): ids and orders in creation order, holders per
+ * id (from each written wallet's `mrc402` map, old against new) and open DEX402 orders by kind.
  */
 function createMrc402Indexes(state: ReadonlyMap<string, StateValue>) {
   const ids: string[] = [];
+  const orders: string[] = [];
   const holders = new Map<string, ReturnType<typeof createIdList>>();
   const open = { sale: createIdList(), auction: createIdList() };
   const holdersOf = (id: string) => {
@@ -133,12 +145,14 @@ function createMrc402Indexes(state: ReadonlyMap<string, StateValue>) {
     mrc402Ids: ids as readonly string[],
     mrc402Holders: (id: string): readonly string[] => holders.get(id)?.ids ?? [],
     dex402: (id: string) => (id.startsWith(DEX402_PREFIX) ? (state.get(id) as Dex402Order | undefined) : undefined),
+    dex402Orders: orders as readonly string[],
     openDex402: { sale: open.sale.ids, auction: open.auction.ids } as Readonly<Record<Dex402Kind, readonly string[]>>,
   };
   const observe = (key: string, value: StateValue) => {
     if (key.startsWith(MRC402_PREFIX)) {
       if (!state.has(key)) ids.push(key);
     } else if (key.startsWith(DEX402_PREFIX)) {
+      if (!state.has(key)) orders.push(key);
       const order = value as Dex402Order;
       const list = order.auction_start_date !== 0 ? open.auction : open.sale;
       if (order.cancel_date === 0 && order.sell_date === 0 && order.auction_settle_date === 0) list.add(key);

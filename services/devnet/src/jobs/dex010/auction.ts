@@ -13,19 +13,28 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import { getMrc010 } from '../../chaincode/token.ts';
 import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
-import type { Rng } from '../../rng.ts';
 import { DEX010_PREFIX, type Dex010Order } from '../../world/records.ts';
 import { fakeSignature } from '../client.ts';
-import type { Job } from '../job.ts';
+import {
+  auctionFate,
+  auctionOutcomes,
+  bidderAttempts,
+  DEFAULT_DURATION_SEC,
+  DEX010_AUCTIONS,
+  firstToEnd,
+  MAX_AHEAD_SEC,
+  MIN_DURATION_SEC,
+  offersBuyNow,
+  planDexAuctionDates,
+  planDexBid,
+  withdraws,
+  type AuctionFate,
+} from '../auctions.ts';
+import type { Job, PlanContext } from '../job.ts';
 import { portion } from '../job.ts';
 import { assignPlatform, expectStatus, newOrder } from './order.ts';
 import { findHolder, hasOpenEntry, pickOrder, pickPayToken, pickSeller, planPlatform, planPrice } from './plan.ts';
 import { payment, settleTrade, type PaymentInfo } from './settle.ts';
-
-/** The longest an auction may start after, or end after, the call: 21 days (the message says 7). */
-const MAX_AHEAD_SEC = 1_814_400;
-const MIN_DURATION_SEC = 3_600;
-const DEFAULT_DURATION_SEC = 86_400;
 
 /**
  * `mrc010auction` (seller, amount, tokenId, startPrice, payToken, bidUnit, buyNow, start, end,
@@ -41,19 +50,19 @@ export const mrc010AuctionJob: Job = {
   fcn: 'mrc010auction',
   weight: 2,
   writes: [DEX010.auction, DEX010.walletAuction],
+  outcomes: auctionOutcomes(DEX010_AUCTIONS),
   plan(ctx) {
-    const { world, rng, now } = ctx;
+    const { world, rng } = ctx;
     const seller = pickSeller(ctx);
     if (!seller) return null;
     const payToken = pickPayToken(ctx, seller.token);
     if (payToken === null) return null;
     const startPrice = planPrice(rng, world.token(payToken)!.decimal);
     const bidUnit = rng.chance(0.3) ? '' : (startPrice / BigInt(rng.int(5, 100)) || 1n).toString();
-    const buyNow = rng.chance(0.45) ? '0' : (startPrice * BigInt(rng.int(2, 20)) + BigInt(rng.int(0, 9))).toString();
-    // A quarter start later; the rest now, given as "" or "0".
-    const later = rng.chance(0.25);
-    const startDate = later ? now + rng.int(60, 3 * 3_600) : now;
-    const start = later ? String(startDate) : rng.chance(0.5) ? '' : '0';
+    const buyNow = offersBuyNow(ctx, DEX010_AUCTIONS)
+      ? (startPrice * BigInt(rng.int(2, 20)) + BigInt(rng.int(0, 9))).toString()
+      : '0';
+    const dates = planDexAuctionDates(ctx, DEX010_AUCTIONS);
     return {
       fcn: 'mrc010auction',
       args: [
@@ -64,8 +73,8 @@ export const mrc010AuctionJob: Job = {
         String(payToken),
         bidUnit,
         buyNow,
-        start,
-        planAuctionEnd(rng, now, startDate),
+        dates.start,
+        dates.end,
         ...planPlatform(ctx, seller.wallet.id),
         fakeSignature(rng),
         seller.wallet.nonce,
@@ -157,7 +166,7 @@ export const mrc010UnauctionJob: Job = {
     const order = pickOrder(ctx, 'auction', (o) => {
       const status = dex010Status(o, now);
       return (
-        fate(o) === 'withdrawn' &&
+        withdraws(ctx, DEX010_AUCTIONS, fate(ctx, o)) &&
         (status === 'auction' || status === 'auction_wait') &&
         o.auction_current_bidder === ''
       );
@@ -210,26 +219,24 @@ export const mrc010BidJob: Job = {
   ],
   plan(ctx) {
     const { world, rng, now } = ctx;
-    const order = pickOrder(
+    const biddable = (o: Dex010Order) =>
+      fate(ctx, o) === 'bid' &&
+      dex010Status(o, now) === 'auction' &&
+      hasOpenEntry(world.wallet(o.seller), Number(o.mrc010));
+    const steered = firstToEnd(
       ctx,
-      'auction',
-      (o) =>
-        fate(o) === 'bid' &&
-        dex010Status(o, now) === 'auction' &&
-        hasOpenEntry(world.wallet(o.seller), Number(o.mrc010)),
+      DEX010_AUCTIONS,
+      world.openDex010.auction,
+      (id) => world.dex010(id)!,
+      endOf,
+      biddable,
     );
+    const order = steered ?? pickOrder(ctx, 'auction', biddable);
     if (!order) return null;
-    const buyNow = decimalOrZero(order.auction_buynow_price);
-    const current = order.auction_current_bidder;
-    const floor = current === '' ? BigInt(order.auction_start_price) : BigInt(order.auction_current_price);
-    const lowest = current === '' ? floor : floor + decimalOrZero(order.auction_bidding_unit);
-    let price = lowest + (rng.chance(0.3) ? 0n : portion(rng, lowest, 1, 20));
-    if (buyNow > 0n && price >= buyNow) price = buyNow - 1n;
-    const buyingNow = buyNow > 0n && (price < lowest || rng.chance(0.15));
-    if (buyingNow) price = buyNow;
+    const { price, buyingNow } = planDexBid(ctx, DEX010_AUCTIONS, order);
     // The current bidder may only buy now; a buy-now bid need not beat the current price.
-    const exclude = new Set(buyingNow ? [order.seller] : [order.seller, current]);
-    const bidder = findHolder(ctx, Number(order.sell_token), price, exclude);
+    const exclude = new Set(buyingNow ? [order.seller] : [order.seller, order.auction_current_bidder]);
+    const bidder = findHolder(ctx, Number(order.sell_token), price, exclude, bidderAttempts(steered !== null));
     if (!bidder) return null;
     return {
       fcn: 'mrc010bid',
@@ -390,28 +397,10 @@ export const mrc010AuctionFinishJob: Job = {
   },
 };
 
-/**
- * What becomes of an auction, decided by the first hex digit of its id: an eighth are withdrawn by
- * their seller before anyone bids, an eighth find no bidder and end unsold, the rest draw bids. So
- * every history holds cancelled, failed and settled auctions.
- */
-function fate(order: Dex010Order): 'withdrawn' | 'unsold' | 'bid' {
+/** What becomes of an auction (auctions.ts), from the first hex digit of its id. */
+function fate(ctx: PlanContext, order: Dex010Order): AuctionFate {
   const digit = Number.parseInt(order.dexid.charAt(DEX010_PREFIX.length), 16);
-  return digit < 2 ? 'withdrawn' : digit < 4 ? 'unsold' : 'bid';
+  return auctionFate(ctx, DEX010_AUCTIONS, Math.floor(digit / 2));
 }
 
-/**
- * An end date argument: sometimes "" (start + 1 day), mostly 1–2 h after the start (auctions then
- * end within short histories too), some over days, a few near the 21-day limit.
- */
-function planAuctionEnd(rng: Rng, now: number, start: number): string {
-  const roll = rng.next();
-  if (roll < 0.15) return rng.chance(0.5) ? '' : '0';
-  const duration =
-    roll < 0.75
-      ? rng.int(MIN_DURATION_SEC, 2 * MIN_DURATION_SEC)
-      : roll < 0.95
-        ? rng.int(2 * MIN_DURATION_SEC, 3 * DEFAULT_DURATION_SEC)
-        : rng.int(3 * DEFAULT_DURATION_SEC, MAX_AHEAD_SEC);
-  return String(Math.min(start + duration, now + MAX_AHEAD_SEC));
-}
+const endOf = (order: Dex010Order) => order.auction_end_date;

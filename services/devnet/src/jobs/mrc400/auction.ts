@@ -21,12 +21,26 @@ import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc401Item } from '../../world/mrc400-records.ts';
 import type { Wallet } from '../../world/records.ts';
-import type { Rng } from '../../rng.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature } from '../client.ts';
 import { planPlatform } from '../dex010/plan.ts';
 import { payment, type PaymentInfo } from '../dex010/settle.ts';
-import type { Job } from '../job.ts';
+import {
+  auctionFate,
+  auctionOutcomes,
+  bidderAttempts,
+  buysNow,
+  DEFAULT_DURATION_SEC,
+  firstToEnd,
+  MAX_AHEAD_SEC,
+  MIN_DURATION_SEC,
+  MRC401_AUCTIONS,
+  offersBuyNow,
+  planAuctionTimes,
+  withdraws,
+  type AuctionFate,
+} from '../auctions.ts';
+import type { Job, PlanContext } from '../job.ts';
 import { assignPlatform, MAX_PRICE } from './create.ts';
 import {
   allowedTokens,
@@ -52,11 +66,6 @@ import {
   unlister,
 } from './sell.ts';
 import { mrc401DexProcess } from './settle.ts';
-
-/** The longest an auction may start after the call, or last: 21 days (the messages say 7). */
-const MAX_AHEAD_SEC = 1_814_400;
-const MIN_DURATION_SEC = 3_600;
-const DEFAULT_DURATION_SEC = 86_400;
 
 const OLD_AUCTION_FIELDS = {
   id: 'string',
@@ -103,6 +112,7 @@ export const mrc401AuctionJob: Job = {
   fcn: 'mrc401auction',
   weight: 1,
   writes: [MRC400.itemAuction, MRC400.walletItemAuction],
+  outcomes: auctionOutcomes(MRC401_AUCTIONS),
   plan(ctx) {
     if (layoutOf(ctx) !== 'new') return null;
     const { world, rng, now } = ctx;
@@ -119,10 +129,14 @@ export const mrc401AuctionJob: Job = {
     const list = items.map((item) => {
       const token = pickToken(ctx, tokens);
       const start = planPrice(rng, world.token(token)!.decimal);
-      const roll = rng.next();
-      const buyNow = roll < 0.4 ? '0' : roll < 0.5 ? '' : (start * BigInt(rng.int(2, 20))).toString();
-      const later = rng.chance(0.2);
-      const startDate = later ? now + rng.int(60, 3 * 3_600) : 0;
+      // No buy-now is "0" or "" (which keeps the item's: none, outside an auction).
+      const buyNow = offersBuyNow(ctx, MRC401_AUCTIONS)
+        ? (start * BigInt(rng.int(2, 20))).toString()
+        : rng.chance(0.2)
+          ? ''
+          : '0';
+      const { delay, duration } = planAuctionTimes(ctx, MRC401_AUCTIONS, 0.2);
+      const startDate = delay > 0 ? now + delay : 0;
       let [name, url, address, commission] = planPlatform(ctx, seller);
       if (isMtAddress(address) && !free(ctx, address)) [name, url, address, commission] = ['', '', '', ''];
       return {
@@ -132,7 +146,7 @@ export const mrc401AuctionJob: Job = {
         auction_start_price: start.toString(),
         auction_buynow_price: buyNow,
         auction_start_date: startDate,
-        auction_end_date: planAuctionEnd(rng, startDate === 0 ? now : startDate),
+        auction_end_date: duration === null ? 0 : (startDate === 0 ? now : startDate) + duration,
         platform_name: name,
         platform_url: url,
         platform_address: address,
@@ -271,7 +285,7 @@ export const mrc401UnauctionJob: Job = {
     if (layout === null) return null;
     let caller = '';
     const item = pickItem(ctx, ctx.world.mrc400.inAuction, (item) => {
-      if (fate(item) !== 'withdrawn' || item.auction_current_bidder !== '') return false;
+      if (item.auction_current_bidder !== '' || !withdraws(ctx, MRC401_AUCTIONS, fate(ctx, item))) return false;
       caller = unlister(ctx, collectionOfItem(ctx, item), item, layout) ?? '';
       return caller !== '';
     });
@@ -367,19 +381,19 @@ export const mrc401BidJob: Job = {
     const layout = layoutOf(ctx);
     if (layout === null) return null;
     const { rng, now } = ctx;
-    const item = pickItem(
-      ctx,
-      ctx.world.mrc400.inAuction,
-      (item) =>
-        fate(item) === 'bid' &&
-        item.auction_date <= now &&
-        item.auction_end >= now &&
-        free(
-          ctx,
-          ...payees(ctx, item),
-          ...(isMtAddress(item.auction_current_bidder) ? [item.auction_current_bidder] : []),
-        ),
-    );
+    const { inAuction } = ctx.world.mrc400;
+    const biddable = (item: Mrc401Item) =>
+      fate(ctx, item) === 'bid' &&
+      item.auction_date <= now &&
+      item.auction_end >= now &&
+      free(
+        ctx,
+        item.id,
+        ...payees(ctx, item),
+        ...(isMtAddress(item.auction_current_bidder) ? [item.auction_current_bidder] : []),
+      );
+    const steered = firstToEnd(ctx, MRC401_AUCTIONS, inAuction, (id) => ctx.world.mrc400.item(id)!, endOf, biddable);
+    const item = steered ?? pickItem(ctx, inAuction, biddable);
     if (!item) return null;
     const unit = decimalOrZero(item.auction_bidding_unit);
     const buyNow = decimalOrZero(item.auction_buynow_price);
@@ -390,13 +404,13 @@ export const mrc401BidJob: Job = {
     let price = lowest + (rng.chance(0.4) ? 0n : unit * BigInt(rng.int(1, 20)));
     if (buyNow > 0n && price >= buyNow) price = buyNow;
     // CC-m refuses bids at the buy-now price; CC-t settles them, sometimes on purpose.
-    const buyingNow = buyNow > 0n && (price === buyNow || rng.chance(0.15));
+    const buyingNow = buyNow > 0n && (price === buyNow || buysNow(ctx, MRC401_AUCTIONS));
     if (buyingNow) {
       if (layout === 'old') return null;
       price = buyNow;
     }
     const exclude = new Set(buyingNow ? [item.owner] : [item.owner, current]);
-    const bidder = findPayer(ctx, Number(item.auction_token), price, exclude);
+    const bidder = findPayer(ctx, Number(item.auction_token), price, exclude, bidderAttempts(steered !== null));
     if (!bidder) return null;
     const sig = fakeSignature(rng);
     const args =
@@ -644,28 +658,9 @@ function finishNew(stub: Stub, id: string, item: Mrc401Item): void {
   mrc401DexProcess(stub, c, item, null, winner, [], 'auction', '', '');
 }
 
-/**
- * What becomes of an auction, from its item id and start: an eighth are withdrawn by their seller
- * before anyone bids, an eighth find no bidder and end unsold, the rest draw bids. So every
- * history holds cancelled, failed and settled auctions.
- */
-function fate(item: Mrc401Item): 'withdrawn' | 'unsold' | 'bid' {
-  const roll = (item.id.charCodeAt(41) + item.auction_date) % 8;
-  return roll === 0 ? 'withdrawn' : roll === 1 ? 'unsold' : 'bid';
+/** What becomes of an auction (auctions.ts), from its item id and start. */
+function fate(ctx: PlanContext, item: Mrc401Item): AuctionFate {
+  return auctionFate(ctx, MRC401_AUCTIONS, (item.id.charCodeAt(41) + item.auction_date) % 8);
 }
 
-/**
- * An end date argument: sometimes 0 (start + 1 day), mostly 1–1.5 h after the start (so auctions
- * end within short histories too), some over days, a few near the 21-day limit.
- */
-function planAuctionEnd(rng: Rng, start: number): number {
-  const roll = rng.next();
-  if (roll < 0.08) return 0;
-  const duration =
-    roll < 0.8
-      ? rng.int(MIN_DURATION_SEC, 1.5 * MIN_DURATION_SEC)
-      : roll < 0.95
-        ? rng.int(2 * MIN_DURATION_SEC, 3 * DEFAULT_DURATION_SEC)
-        : rng.int(3 * DEFAULT_DURATION_SEC, MAX_AHEAD_SEC);
-  return start + duration;
-}
+const endOf = (item: Mrc401Item) => item.auction_end;

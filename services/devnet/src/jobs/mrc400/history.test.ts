@@ -5,7 +5,6 @@ import { eraAt, planEras } from '../../chain/eras.ts';
 import { DevnetOptionsSchema } from '../../chain/options.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import type { BalanceEntry } from '../../world/records.ts';
-import { DEFAULT_JOBS } from '../registry.ts';
 import { MRC400_JOBS } from './index.ts';
 
 /**
@@ -94,7 +93,7 @@ describe('MRC-400/401 in a generated history', () => {
   let nftTxs: Tx[];
 
   beforeAll(() => {
-    devnet = createDevnet(options, { current: [...DEFAULT_JOBS, ...MRC400_JOBS] });
+    devnet = createDevnet(options);
     txs = chainTxs(devnet);
     nftTxs = txs.filter((tx) => tx.entries.some((e) => isNftKey(e.datakey)));
   });

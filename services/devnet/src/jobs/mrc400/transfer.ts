@@ -4,11 +4,11 @@ import { mrc010Add } from '../../chaincode/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { checkNonce, getMrc400, getMrc401, isOldLayout, percentOf, setMrc401 } from '../../chaincode/mrc400.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
-import { MELTED } from '../../world/mrc400-records.ts';
+import { MELTED, type Mrc401Item } from '../../world/mrc400-records.ts';
 import { fakeSignature } from '../client.ts';
 import { payment, type PaymentInfo } from '../dex010/settle.ts';
 import type { Job } from '../job.ts';
-import { pickOtherWallet } from '../job.ts';
+import { pickOtherWallet, wants } from '../job.ts';
 import { collectionOfItem, free, layoutOf, movable, pickItem } from './plan.ts';
 
 /**
@@ -77,11 +77,18 @@ export const mrc401MeltJob: Job = {
   writes: [MRC400.itemMelt, MRC400.receiveMelt, MRC400.receiveMeltfee],
   plan(ctx) {
     if (layoutOf(ctx) === null) return null;
-    const item = pickItem(
-      ctx,
-      ctx.world.mrc400.idle,
-      (item) => free(ctx, item.owner, collectionOfItem(ctx, item).owner) && ctx.world.wallet(item.owner) !== undefined,
-    );
+    const meltable = (item: Mrc401Item) =>
+      free(ctx, item.owner, collectionOfItem(ctx, item).owner) && ctx.world.wallet(item.owner) !== undefined;
+    // Until the chain holds a melting fee paid, an owner melts an item whose reserve pays one.
+    const paysFee = (item: Mrc401Item) =>
+      item.owner !== collectionOfItem(ctx, item).owner &&
+      percentOf(decimalOrZero(item.initial_reserve), item.melting_fee) > 0n &&
+      meltable(item);
+    const { idle } = ctx.world.mrc400;
+    const feeId = wants(ctx, MRC400.receiveMeltfee)
+      ? idle.find((id) => free(ctx, id) && paysFee(ctx.world.mrc400.item(id)!))
+      : undefined;
+    const item = feeId === undefined ? pickItem(ctx, idle, meltable) : ctx.world.mrc400.item(feeId)!;
     if (!item) return null;
     const owner = ctx.world.wallet(item.owner)!;
     return { fcn: 'mrc401melt', args: [item.id, fakeSignature(ctx.rng), owner.nonce] };

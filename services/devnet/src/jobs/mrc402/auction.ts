@@ -21,21 +21,29 @@ import {
 } from '../../chaincode/mrc402.ts';
 import { mrc010Id } from '../../chaincode/token.ts';
 import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
-import type { Rng } from '../../rng.ts';
 import { isMtAddress } from '../../world/address.ts';
-import { DEX402_PREFIX, newDex402 } from '../../world/mrc402-records.ts';
+import { DEX402_PREFIX, newDex402, type Dex402Order } from '../../world/mrc402-records.ts';
 import { fakeSignature } from '../client.ts';
 import { findHolder, pickPayToken, planPlatform, planPrice } from '../dex010/plan.ts';
 import type { Job } from '../job.ts';
 import { portion } from '../job.ts';
+import {
+  auctionOutcomes,
+  bidderAttempts,
+  DEFAULT_DURATION_SEC,
+  DEX402_AUCTIONS,
+  firstToEnd,
+  MAX_AHEAD_SEC,
+  MIN_DURATION_SEC,
+  offersBuyNow,
+  planDexAuctionDates,
+  planDexBid,
+  withdraws,
+} from '../auctions.ts';
 import { assignPlatform, expectStatus, STATUS_MESSAGES } from './order.ts';
 import { anyBusy, fate, payees, pickDex402, pickHolding } from './plan.ts';
 import { payment, settleTrade, type PaymentInfo } from './settle.ts';
 
-/** The longest an auction may start after the call, or last: 21 days (the messages say 7). */
-const MAX_AHEAD_SEC = 1_814_400;
-const MIN_DURATION_SEC = 3_600;
-const DEFAULT_DURATION_SEC = 86_400;
 const NOT_AUCTION_ITEM = '3004,DEX Item is not auction item';
 
 /**
@@ -54,18 +62,19 @@ export const mrc402AuctionJob: Job = {
   fcn: 'mrc402auction',
   weight: 0.6,
   writes: [MRC402.auction, MRC402.walletAuction],
+  outcomes: auctionOutcomes(DEX402_AUCTIONS),
   plan(ctx) {
-    const { world, rng, now } = ctx;
+    const { world, rng } = ctx;
     const holding = pickHolding(ctx);
     if (!holding) return null;
     const payToken = pickPayToken(ctx, -1);
     if (payToken === null) return null;
     const startPrice = planPrice(rng, world.token(payToken)!.decimal);
     const bidUnit = rng.chance(0.3) ? '' : (startPrice / BigInt(rng.int(5, 100)) || 1n).toString();
-    const buyNow = rng.chance(0.45) ? '0' : (startPrice * BigInt(rng.int(2, 20)) + BigInt(rng.int(0, 9))).toString();
-    // A quarter start later; the rest now, given as "" or "0".
-    const later = rng.chance(0.25);
-    const startDate = later ? now + rng.int(60, 3 * 3_600) : now;
+    const buyNow = offersBuyNow(ctx, DEX402_AUCTIONS)
+      ? (startPrice * BigInt(rng.int(2, 20)) + BigInt(rng.int(0, 9))).toString()
+      : '0';
+    const dates = planDexAuctionDates(ctx, DEX402_AUCTIONS);
     return {
       fcn: 'mrc402auction',
       args: [
@@ -76,8 +85,8 @@ export const mrc402AuctionJob: Job = {
         String(payToken),
         bidUnit,
         buyNow,
-        later ? String(startDate) : rng.chance(0.5) ? '' : '0',
-        planAuctionEnd(rng, now, startDate),
+        dates.start,
+        dates.end,
         ...planPlatform(ctx, holding.wallet.id),
         fakeSignature(rng),
         holding.wallet.nonce,
@@ -170,7 +179,7 @@ export const mrc402UnauctionJob: Job = {
       ctx,
       'auction',
       (o, status) =>
-        fate(o) === 'withdrawn' &&
+        withdraws(ctx, DEX402_AUCTIONS, fate(ctx, o)) &&
         (status === 'auction' || status === 'auction_wait') &&
         o.auction_current_bidder === '' &&
         !anyBusy(ctx, [o.seller]),
@@ -226,30 +235,30 @@ export const mrc402BidJob: Job = {
   ],
   plan(ctx) {
     const { world, rng } = ctx;
-    const order = pickDex402(
+    const biddable = (o: Dex402Order) =>
+      fate(ctx, o) === 'bid' &&
+      dex402Status(o, ctx.now) === 'auction' &&
+      !anyBusy(ctx, [o.dexid, o.mrc402, o.seller, o.auction_current_bidder]);
+    const steered = firstToEnd(
       ctx,
-      'auction',
-      (o, status) => fate(o) === 'bid' && status === 'auction' && !anyBusy(ctx, [o.seller, o.auction_current_bidder]),
+      DEX402_AUCTIONS,
+      world.openDex402.auction,
+      (id) => world.dex402(id)!,
+      endOf,
+      biddable,
     );
+    const order = steered ?? pickDex402(ctx, 'auction', biddable);
     if (!order) return null;
     const token = world.mrc402(order.mrc402)!;
-    const buyNow = decimalOrZero(order.auction_buynow_price);
+    const { price, buyingNow } = planDexBid(ctx, DEX402_AUCTIONS, order);
+    // A buy-now settles at once: every payee is written too.
+    if (buyingNow && anyBusy(ctx, payees(token, order))) return null;
     const current = order.auction_current_bidder;
-    const floor = current === '' ? BigInt(order.auction_start_price) : BigInt(order.auction_current_price);
-    const lowest = current === '' ? floor : floor + decimalOrZero(order.auction_bidding_unit);
-    let price = lowest + (rng.chance(0.3) ? 0n : portion(rng, lowest, 1, 20));
-    if (buyNow > 0n && price >= buyNow) price = buyNow - 1n;
-    const buyingNow = buyNow > 0n && (price < lowest || rng.chance(0.15));
-    if (buyingNow) {
-      price = buyNow;
-      // A buy-now settles at once: every payee is written too.
-      if (anyBusy(ctx, payees(token, order))) return null;
-    }
     // The current bidder may only buy now, and then not as a payee (see settle.ts's quirk).
     const exclude = new Set(
       buyingNow && !payees(token, order).includes(current) ? [order.seller] : [order.seller, current],
     );
-    const bidder = findHolder(ctx, Number(order.sell_token), price, exclude);
+    const bidder = findHolder(ctx, Number(order.sell_token), price, exclude, bidderAttempts(steered !== null));
     if (!bidder || anyBusy(ctx, [bidder.wallet.id])) return null;
     return {
       fcn: 'mrc402bid',
@@ -413,19 +422,4 @@ export const mrc402AuctionFinishJob: Job = {
   },
 };
 
-/**
- * An end date argument valid for both versions' checks (end − start and end − now within 1 h … 21
- * days): sometimes "" or "0" (start + 1 day), mostly 1–2 h after the start (so auctions end within
- * short histories too), some over days, a few near the 21-day limit.
- */
-function planAuctionEnd(rng: Rng, now: number, start: number): string {
-  const roll = rng.next();
-  if (roll < 0.15) return rng.chance(0.5) ? '' : '0';
-  const duration =
-    roll < 0.75
-      ? rng.int(MIN_DURATION_SEC, 2 * MIN_DURATION_SEC)
-      : roll < 0.95
-        ? rng.int(2 * MIN_DURATION_SEC, 3 * DEFAULT_DURATION_SEC)
-        : rng.int(3 * DEFAULT_DURATION_SEC, MAX_AHEAD_SEC);
-  return String(Math.min(start + duration, now + MAX_AHEAD_SEC));
-}
+const endOf = (order: Dex402Order) => order.auction_end_date;

@@ -6,13 +6,11 @@ import { DevnetOptionsSchema } from '../../chain/options.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import type { Dex402Order, Mrc402Token } from '../../world/mrc402-records.ts';
 import type { BalanceEntry, NftBalance } from '../../world/records.ts';
-import { DEFAULT_JOBS } from '../registry.ts';
 import { MRC402_JOBS } from './index.ts';
 import type { PaymentInfo } from './settle.ts';
 
 /** Five-second blocks: the shortest history in chain time, so the hardest for auctions to end in. */
 const options = { seed: 1, genesisTime: 1_700_000_000, historyBlocks: 3_000, blockIntervalSec: 5 };
-const JOBS = { current: [...DEFAULT_JOBS, ...MRC402_JOBS] };
 
 interface Tx {
   height: number;
@@ -57,7 +55,7 @@ describe('MRC-402 in a generated history', () => {
   let orders: Map<string, Dex402Order>;
 
   beforeAll(() => {
-    devnet = createDevnet(options, JOBS);
+    devnet = createDevnet(options);
     txs = chainTxs(devnet);
     nfts = latest<Mrc402Token>(txs, isNftKey);
     orders = latest<Dex402Order>(txs, isDexKey);
@@ -288,7 +286,7 @@ describe('MRC-402 in a generated history', () => {
       [3, 60],
       [4, 900],
     ] as const) {
-      expect(() => createDevnet({ ...options, seed, blockIntervalSec, historyBlocks: 2_000 }, JOBS)).not.toThrow();
+      expect(() => createDevnet({ ...options, seed, blockIntervalSec, historyBlocks: 2_000 })).not.toThrow();
     }
   });
 });

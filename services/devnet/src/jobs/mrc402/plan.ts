@@ -4,6 +4,7 @@ import type { Rng } from '../../rng.ts';
 import { DEX402_PREFIX, type Dex402Order, type Mrc402Token } from '../../world/mrc402-records.ts';
 import type { Wallet } from '../../world/records.ts';
 import type { Dex402Kind } from '../../world/world.ts';
+import { auctionFate, DEX402_AUCTIONS, type AuctionFate } from '../auctions.ts';
 import type { PlanContext } from '../job.ts';
 
 /**
@@ -104,12 +105,8 @@ export function planPercent(rng: Rng): string {
   return `${whole}.${cents.replace(/0$/, '')}`;
 }
 
-/**
- * What becomes of an auction, decided by the first hex digit of its id: an eighth are withdrawn by
- * their seller before anyone bids, an eighth find no bidder and end unsold, the rest draw bids. So
- * every history holds cancelled, failed and settled auctions.
- */
-export function fate(order: Dex402Order): 'withdrawn' | 'unsold' | 'bid' {
+/** What becomes of an auction (auctions.ts), from the first hex digit of its id. */
+export function fate(ctx: PlanContext, order: Dex402Order): AuctionFate {
   const digit = Number.parseInt(order.dexid.charAt(DEX402_PREFIX.length), 16);
-  return digit < 2 ? 'withdrawn' : digit < 4 ? 'unsold' : 'bid';
+  return auctionFate(ctx, DEX402_AUCTIONS, Math.floor(digit / 2));
 }
