@@ -13,7 +13,9 @@ import {
   type ImageFailure,
   type ImageFetcher,
   type ImageOk,
+  type ImageType,
 } from './image-fetch.ts';
+import { servedCache } from '../served-cache.ts';
 import { NftIdParams, nftImageUrl } from './nfts.ts';
 
 /**
@@ -123,11 +125,18 @@ export const nftImageRoute = defineBytesRoute({
   // only good as long as a head is; the content ETag makes the frequent revalidation a 304 without a
   // body. A longer max-age would keep showing an image the chain has replaced.
   cache: 'head',
-  async handle({ params }, app) {
+  async handle({ params, head }, app) {
+    // What this process served for the id at this indexed height: no store read, fetch or hash.
+    const cache = servedCache<ImageType>(app, 'nft-image');
+    const { height } = await head();
+    const held = cache?.get(params.id);
+    if (held?.height === height) return held;
     const url = await nftImageUrl(app.models, params.id);
     if (url === null) throw notFound(`NFT ${params.id} not found`);
     const image = await app.images.fetch(url);
     if (!image.ok) throw imageError(params.id, image);
-    return { bytes: image.bytes, mediaType: image.contentType, etag: await contentTag(image.bytes) };
+    const served = { height, bytes: image.bytes, mediaType: image.contentType, etag: await contentTag(image.bytes) };
+    cache?.set(params.id, served);
+    return served;
   },
 });

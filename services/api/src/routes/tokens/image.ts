@@ -3,8 +3,8 @@ import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import { notFound } from '../../errors.ts';
 import { TokenIdParams } from '../../params.ts';
-import type { AppContext } from '../../context.ts';
 import { defineBytesRoute } from '../../route.ts';
+import { servedCache, type Served } from '../served-cache.ts';
 
 /**
  * An MRC-010 token's image is stored on chain as a data URI (metacoin-chain.md §3.2, §6). The image
@@ -51,29 +51,6 @@ export async function toPng(bytes: Uint8Array): Promise<Uint8Array | null> {
 /** PNG bytes by the image's digest, so sharp converts an image once, not per request. */
 const converted = new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (b) => b.length });
 
-interface Served {
-  height: number;
-  bytes: Uint8Array;
-  mediaType: 'image/png';
-  etag: string;
-}
-
-/**
- * The answer per token and indexed height, per app: JSON answers go through the response cache
- * (http-cache.ts), images through this, so a busy image costs one store read per indexed height
- * rather than one per request. Off when the response cache is (API_RESPONSE_CACHE_MB=0).
- */
-const servedBy = new WeakMap<AppContext, LRUCache<string, Served>>();
-function servedCache(app: AppContext): LRUCache<string, Served> | undefined {
-  if (app.config.API_RESPONSE_CACHE_MB <= 0) return undefined;
-  let cache = servedBy.get(app);
-  if (!cache) {
-    cache = new LRUCache({ maxSize: 16 * 2 ** 20, sizeCalculation: (s) => s.bytes.length + 64 });
-    servedBy.set(app, cache);
-  }
-  return cache;
-}
-
 export const tokenImageRoute = defineBytesRoute({
   path: '/api/v1/token/{id}/image',
   operationId: 'getTokenImage',
@@ -87,7 +64,7 @@ export const tokenImageRoute = defineBytesRoute({
   errors: [400, 404],
   cache: 'head',
   async handle({ params, head }, app) {
-    const cache = servedCache(app);
+    const cache = servedCache<'image/png'>(app, 'token-image');
     const { height } = await head();
     const held = cache?.get(String(params.id));
     if (held?.height === height) return held;
@@ -102,7 +79,7 @@ export const tokenImageRoute = defineBytesRoute({
       if (png) converted.set(version, png);
     }
     if (!png) throw notFound(`the image of token ${params.id} is not a readable image`);
-    const served: Served = { height, bytes: png, mediaType: 'image/png', etag: `"${doc.pos}"` };
+    const served: Served<'image/png'> = { height, bytes: png, mediaType: 'image/png', etag: `"${doc.pos}"` };
     cache?.set(String(params.id), served);
     return served;
   },
