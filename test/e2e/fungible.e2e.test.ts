@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDevnet, DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, spawnExplorer, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
+import { getJson, type ExplorerProcess } from '../support/explorer-process.ts';
+import { indexWholeHistory } from '../support/index-history.ts';
 import {
   chainIndex,
   expectedAddress,
@@ -65,35 +66,8 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
   });
 
   it('indexes the whole history', async () => {
-    explorer = await spawnExplorer({
-      CHAIN_NODE_URL: node.url,
-      DATA_DIR: dataDir,
-      CLOCK_NOW_UNIX: String(now),
-      FOLLOWER_BLOCK_CONCURRENCY: '8',
-    });
+    explorer = await indexWholeHistory(devnet, dataDir, { CHAIN_NODE_URL: node.url, CLOCK_NOW_UNIX: String(now) });
     api = explorer.apiUrl;
-    await waitFor(
-      'the index to reach the node head',
-      async () => {
-        const { body } = await getJson<{ localBlock: number }>(`${api}/api/chain`);
-        return body.localBlock === devnet.height() ? true : undefined;
-      },
-      600_000,
-      250,
-    );
-    // The state topic (wallets, tokens) is projected alongside the block topic and may trail the
-    // head: wait until the store holds every wallet as the chain does.
-    const store = createSqliteReadStore({ path: join(dataDir, 'read-models.sqlite') });
-    try {
-      await waitFor(
-        'the wallets to match the chain',
-        async () => ((await walletMismatches(store, devnet)).length === 0 ? true : undefined),
-        120_000,
-        500,
-      ).catch(() => undefined);
-    } finally {
-      await store.close();
-    }
   }, 760_000);
 
   it('keeps every wallet record field as the chain wrote it (registration, memo, entries, MRC-402 map)', async () => {
