@@ -1,4 +1,13 @@
-import { chainPos, describeEntry, isAddress, MRC400, parseNftId, type BlockEvent, type RawEntry } from '@mtc/domain';
+import {
+  chainPos,
+  describeEntry,
+  isAddress,
+  MRC400,
+  parseNftId,
+  type BlockEvent,
+  type EntryView,
+  type RawEntry,
+} from '@mtc/domain';
 import { defineSeries, type Appended, type SeriesRow } from './series.ts';
 
 /**
@@ -48,14 +57,16 @@ export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressT
       tx.entries.forEach((entry, i) => {
         const key = entry.datakey ?? '';
         if (!entry.values) return;
-        const row = (address: string) =>
-          out.push({ key: address, pos: chainPos(e.height, tx.index, i), row: rowOf(e.height, tx, entry) });
-        if (isAddress(key)) return void row(key);
-        if (parseNftId(key)?.protocol !== 'MRC401') return;
+        const wallet = isAddress(key);
+        if (!wallet && parseNftId(key)?.protocol !== 'MRC401') return;
+        // One description and one row per entry, shared by every address it is filed under.
+        const view = describeEntry(entry);
+        const shared = rowOf(e.height, tx, entry, view);
+        const row = (address: string) => out.push({ key: address, pos: chainPos(e.height, tx.index, i), row: shared });
+        if (wallet) return void row(key);
         // The item's parties as its arguments name them (mtc.blocks.v2 entries carry no record), and
         // its owner as written when it is created or an offer of it closes unsold: a partner of the
         // collection may do those for the MRC-400 owner, whose wallet the call does not write.
-        const view = describeEntry(entry);
         const owner = TO_OWNER.has(entry.type)
           ? tx.writes.find((w) => w.kind === 'nftItem' && w.key === key)
           : undefined;
@@ -71,8 +82,12 @@ export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressT
   return out;
 }
 
-function rowOf(height: number, tx: BlockEvent['txs'][number], entry: RawEntry): Appended<AddressTxDoc>['row'] {
-  const view = describeEntry(entry);
+function rowOf(
+  height: number,
+  tx: BlockEvent['txs'][number],
+  entry: RawEntry,
+  view: EntryView,
+): Appended<AddressTxDoc>['row'] {
   const jobdate = entry.values?.['jobdate'];
   return {
     txId: tx.id,
