@@ -87,7 +87,7 @@ describe('createApiApp', () => {
   it('answers 405 with Allow when a path exists but the method is not GET', async () => {
     const res = await api.get('/api/chain', { method: 'POST' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(ErrorBody.parse(res.body).error.code).toBe('method_not_allowed');
   });
 

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { openModels } from '@mtc/read-models';
 import { createHeadReader, type ApiDeps, type AppContext, type Head } from './context.ts';
-import { errorMiddleware, notFound, toErrorResponse } from './errors.ts';
+import { corsMiddleware } from './cors.ts';
+import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts';
 import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
+import { answerClientError, answerConnect, requestGate, serverOptions, timeBudget } from './limits.ts';
 import { createMainnetHeight } from './mainnet-height.ts';
 import { routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
@@ -69,16 +71,32 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   app.on('error', (error: unknown, ctx?: Koa.ParameterizedContext<ApiState>) => {
     const log = ctx?.state.logger ?? logger;
     const { status } = toErrorResponse(error);
-    const fields = { err: error, status, method: ctx?.method, path: ctx?.path };
-    // A dependency's failure (an image host: 502, the node or the store: 503) is not a fault of ours.
-    if (status === 502 || status === 503) log.warn(fields, 'request failed: dependency unavailable');
-    else log.error(fields, 'request failed');
+    const where = { status, method: ctx?.method, path: ctx?.path };
+    // A dependency's failure (an image host: 502, the node or the store: 503, or no answer within the
+    // time budget) is not a fault of ours: one line, no stack.
+    if (status === 502 || status === 503)
+      log.warn({ ...where, reason: briefly(error) }, 'request failed: dependency unavailable');
+    else log.error({ err: error, ...where }, 'request failed');
   });
 
   const readHead = createHeadReader(models, deps.config.API_HEAD_CACHE_MS, ticking);
   const answers = createResponseCache({ maxBytes: deps.config.API_RESPONSE_CACHE_MB * 2 ** 20, now: ticking });
+  const routes = allRoutes();
+  const router = new Router<ApiState>();
+  const budgets = new Map(
+    routes.map((route) => [route.operationId, route.timeBudgetMs?.(deps.config) ?? deps.config.API_REQUEST_TIMEOUT_MS]),
+  );
+  const budgetOf = (path: string): number => {
+    const name = router.match(path, 'GET').pathAndMethod.find((layer) => layer.name !== undefined)?.name;
+    return (name === undefined ? undefined : budgets.get(name)) ?? deps.config.API_REQUEST_TIMEOUT_MS;
+  };
+
   app.use(requestScope(logger, readHead, deps.onResponse));
+  app.use(corsMiddleware());
   app.use(errorMiddleware());
+  app.use(requestGate(deps.config));
+  // Around everything that may wait on the store or the node, the indexed head's reading included.
+  app.use(timeBudget((ctx) => budgetOf(ctx.path)));
   app.use(async (ctx, next) => {
     if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
       ctx.set('X-Indexed-Height', String((await ctx.state.head()).height));
@@ -90,9 +108,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     if (ctx.status === 404 && ctx.body == null) throw notFound(`no such path: ${ctx.method} ${ctx.path}`);
   });
 
-  const router = new Router<ApiState>();
-  for (const route of allRoutes()) {
-    router.get(routerPath(route.path), async (ctx) => {
+  for (const route of routes) {
+    router.get(route.operationId, routerPath(route.path), async (ctx) => {
       ctx.state.route = route.path;
       if (route.response.kind === 'json' && !route.cacheable) {
         const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
@@ -123,8 +140,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       }
     });
   }
+  // No allowedMethods(): requestGate has answered every method but GET and HEAD already.
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
   return Object.assign(app, { close: () => images.close() });
 }
 
@@ -142,6 +159,8 @@ function requestScope(
     ctx.state.logger = logger.child({ requestId });
     ctx.state.head = () => (head ??= readHead());
     ctx.set('X-Request-Id', requestId);
+    // Error messages may echo a client's text: never let a browser read them as anything but JSON.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     try {
       await next();
     } finally {
@@ -163,7 +182,14 @@ export async function startApi(
   const app = createApiApp(deps);
   const handle = app.callback();
   // Koa's handler settles its own errors; the promise only says when the response is done.
-  const server = createServer((req, res) => void handle(req, res));
+  const serve = (req: IncomingMessage, res: ServerResponse): void => void handle(req, res);
+  const server = createServer(serverOptions(deps.config), serve);
+  // What Node would answer itself, with an empty body or none, goes through the API's answers instead.
+  const logger = deps.logger.child({ component: 'api' });
+  server.on('clientError', answerClientError(deps.config, logger));
+  server.on('connect', answerConnect(logger));
+  // An Expect other than 100-continue: served as if absent (RFC 9110 allows it) rather than Node's bare 417.
+  server.on('checkExpectation', serve);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port: deps.port, host: deps.host, reusePort: deps.reusePort ?? false }, () => {

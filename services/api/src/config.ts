@@ -97,6 +97,21 @@ export const ApiConfigSchema = z.object({
   API_HEAD_CACHE_MS: nonNegativeInt.max(10_000).default(100),
   /** Memory for answers built at the current head or that can no longer change (0: none kept). */
   API_RESPONSE_CACHE_MB: nonNegativeInt.max(4_096).default(64),
+  /**
+   * Request limits (limits.ts). A request not answered within API_REQUEST_TIMEOUT_MS gets a 503 (the
+   * NFT image route adds NFT_IMAGE_TIMEOUT_MS for its outside fetch); a request head larger than
+   * API_MAX_HEADER_BYTES (request line included) gets a 431, a URL longer than API_MAX_URL_BYTES a
+   * 414; a client that has not sent its whole request head after API_HEADERS_TIMEOUT_MS gets a 408.
+   */
+  API_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(1500),
+  API_MAX_HEADER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(4096)
+    .max(2 ** 20)
+    .default(16 * 1024),
+  API_MAX_URL_BYTES: z.coerce.number().int().min(256).max(65_536).default(4096),
+  API_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
   TOKEN_LOCKS_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
   /**
    * NFT images (routes/nfts/image-fetch.ts). Hosts fetched whatever address they resolve to, such as

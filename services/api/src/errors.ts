@@ -10,6 +10,12 @@ export const ERROR_CODES = {
   bad_request: 400,
   not_found: 404,
   method_not_allowed: 405,
+  /** The client did not send its request head in time (answered by the HTTP server, before routing). */
+  request_timeout: 408,
+  uri_too_long: 414,
+  rate_limited: 429,
+  /** Answered by the HTTP server, before routing. */
+  headers_too_large: 431,
   internal: 500,
   /** A host the API fetches from on the client's behalf (an NFT's image host) failed. */
   bad_gateway: 502,
@@ -28,15 +34,25 @@ export const ErrorBody = z
   .describe('Every error response has this body.');
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/** How long a client is told to wait (Retry-After, seconds) after a 503 that names no other time. */
+export const RETRY_AFTER_SECONDS = 2;
+
+export interface ApiErrorOptions extends ErrorOptions {
+  /** Sent with the error answer, e.g. `Allow` on a 405, `Retry-After` and `RateLimit-*` on a 429. */
+  headers?: Readonly<Record<string, string>>;
+}
+
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly status: ErrorStatus;
   readonly code: ErrorCode;
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(code: ErrorCode, message: string, options?: ApiErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = ERROR_CODES[code];
+    this.headers = options?.headers ?? {};
   }
 }
 
@@ -57,18 +73,47 @@ export function invalidInput(where: 'path' | 'query', error: z.ZodError): ApiErr
 
 const INTERNAL_MESSAGE = 'Internal server error';
 
-/** Maps a thrown value to the status and body the client sees. */
+const CODE_OF_STATUS = new Map<number, ErrorCode>(
+  Object.entries(ERROR_CODES).map(([code, status]) => [status, code as ErrorCode]),
+);
+
+/**
+ * Maps a thrown value to the status and body the client sees. Besides ApiError, an error that carries
+ * its own HTTP status keeps it when it is a 4xx (http-errors from Koa) or a 503: a store call over its
+ * time budget rejects with `status = 503` (`StoreTimeoutError`), which is the store being slow, not a
+ * fault of ours. Any other error is a 500 that says nothing of it.
+ */
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
   if (error instanceof ApiError)
     return { status: error.status, body: { error: { code: error.code, message: error.message } } };
-  // http-errors thrown by Koa or the router (405 from allowedMethods, 400 from a bad Host …).
   const status = httpStatusOf(error);
   if (status !== null && status >= 400 && status < 500) {
-    const code: ErrorCode = status === 404 ? 'not_found' : status === 405 ? 'method_not_allowed' : 'bad_request';
+    const code = CODE_OF_STATUS.get(status) ?? 'bad_request';
     const message = error instanceof Error && (error as { expose?: unknown }).expose === true ? error.message : code;
     return { status, body: { error: { code, message } } };
   }
+  if (status === 503) {
+    const message =
+      (error as { name?: unknown }).name === 'StoreTimeoutError'
+        ? 'the data store did not answer in time'
+        : 'a dependency is unavailable';
+    return { status, body: { error: { code: 'unavailable', message } } };
+  }
   return { status: 500, body: { error: { code: 'internal', message: INTERNAL_MESSAGE } } };
+}
+
+/**
+ * A thrown value in one short line for a log, without its stack: its name and message, then its
+ * causes'. For failures that are not faults of ours (a dependency's), whose stack says nothing.
+ */
+export function briefly(error: unknown): string {
+  const parts: string[] = [];
+  let at: unknown = error;
+  for (let depth = 0; depth < 4 && at !== undefined && at !== null; depth++) {
+    parts.push(at instanceof Error ? `${at.name}: ${at.message}` : typeof at === 'string' ? at : typeof at);
+    at = at instanceof Error ? at.cause : undefined;
+  }
+  return parts.join(' <- ');
 }
 
 function httpStatusOf(error: unknown): number | null {
@@ -78,9 +123,12 @@ function httpStatusOf(error: unknown): number | null {
   return typeof status === 'number' && Number.isInteger(status) ? status : null;
 }
 
+/** Headers a handler may have set for the answer it was building; they must not describe an error body. */
+const ANSWER_HEADERS = ['Content-Encoding', 'ETag', 'Last-Modified'] as const;
+
 /**
  * The single error funnel. Answers every failure in the error shape with no cache, and hands server
- * faults (5xx) to `app.on('error')`, the one place that logs them.
+ * faults (5xx) to `app.on('error')`, the one place that logs them. A 503 always says when to retry.
  */
 export function errorMiddleware(): Middleware {
   return async (ctx, next) => {
@@ -88,11 +136,12 @@ export function errorMiddleware(): Middleware {
       await next();
     } catch (error) {
       const { status, body } = toErrorResponse(error);
+      for (const name of ANSWER_HEADERS) ctx.remove(name);
       ctx.status = status;
       ctx.body = body;
       ctx.set('Cache-Control', 'no-store');
-      // Every route is read-only, so a path that exists allows exactly these.
-      if (status === 405) ctx.set('Allow', 'GET, HEAD');
+      if (error instanceof ApiError) ctx.set({ ...error.headers });
+      if (status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
       if (status >= 500) ctx.app.emit('error', error, ctx);
     }
   };

@@ -44,4 +44,15 @@ describe('createMainnetHeight', () => {
     chain.down = true;
     expect(await mainnet.read()).toMatchObject({ ok: false, lastKnown: null });
   });
+
+  it('takes a height below the last known one (the node’s transient 0) for a failed reading', async () => {
+    const { chain, mainnet, advance } = setup();
+    await mainnet.read();
+    chain.nodeHeight = 0;
+    advance(1000);
+    expect(await mainnet.read()).toMatchObject({ ok: false, lastKnown: 100 });
+    chain.nodeHeight = 102;
+    advance(1000);
+    expect(await mainnet.read()).toEqual({ ok: true, height: 102 });
+  });
 });

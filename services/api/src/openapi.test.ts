@@ -107,9 +107,60 @@ describe('OpenAPI document', () => {
 
   it('documents the error shape and the error statuses of each route', () => {
     expect(doc.components.schemas['Error']!.properties).toHaveProperty('error');
-    expect(Object.keys(doc.paths['/api/blocks']!.get.responses)).toEqual(['200', '400', '500']);
-    expect(Object.keys(doc.paths['/api/rawtx/{id}']!.get.responses)).toEqual(['200', '400', '404', '500', '503']);
+    expect(Object.keys(doc.paths['/api/blocks']!.get.responses)).toEqual(['200', '400', '414', '429', '500', '503']);
+    expect(Object.keys(doc.paths['/api/rawtx/{id}']!.get.responses)).toEqual([
+      '200',
+      '400',
+      '404',
+      '414',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(doc.paths['/api/tx/{id}']!.get.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+  });
+
+  it('lists on every operation what any request may get: 400, 414, 429, 500 and 503, the last two with Retry-After', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      expect(Object.keys(item.get.responses), path).toEqual(
+        expect.arrayContaining(['400', '414', '429', '500', '503']),
+      );
+    }
+    const responses = doc.components.responses as Record<string, { headers?: Record<string, unknown> }>;
+    expect(Object.keys(responses['RateLimited']!.headers!)).toEqual([
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ]);
+    expect(Object.keys(responses['Unavailable']!.headers!)).toEqual(['Retry-After']);
+  });
+
+  it('states the query parameter rule', () => {
+    expect((doc as unknown as { info: { description: string } }).info.description).toContain(
+      'an operation takes only the ones it lists, each once; any other parameter, or one given twice, is a 400 naming it',
+    );
+  });
+
+  it('lists exactly the query parameters the router takes, on every operation', async () => {
+    const api = await startTestApi();
+    try {
+      for (const [template, item] of Object.entries(doc.paths)) {
+        const path = template.replace(/\{\w+\}/g, 'x');
+        const documented = item.get.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+        const given = documented.map((name) => `${name}=`).join('&');
+        // Documented parameters only: never refused for their names, whatever their values.
+        const asDocumented = await api.get<{ error?: { message: string } }>(`${path}?${given}`);
+        expect(asDocumented.body?.error?.message ?? '', template).not.toMatch(/unknown parameter|more than once/);
+        // One more: refused, naming it and only it.
+        const withOther = await api.get<{ error: { message: string } }>(`${path}?${given}${given ? '&' : ''}zz=1`);
+        expect(withOther.status, template).toBe(400);
+        const takes = documented.length === 0 ? 'no query parameters' : documented.join(', ');
+        expect(withOther.body.error.message, template).toBe(`query.zz: unknown parameter (this route takes ${takes})`);
+      }
+    } finally {
+      await api.close();
+    }
   });
 
   it('resolves every $ref and declares every path template parameter', () => {
@@ -156,7 +207,7 @@ describe('OpenAPI document', () => {
       headers: { ETag: { $ref: '#/components/headers/ETag' } },
     });
     expect(Object.keys(responses['200']!['content'] as object)).toEqual(['image/png']);
-    expect(Object.keys(responses)).toEqual(['200', '304', '400', '404', '500']);
+    expect(Object.keys(responses)).toEqual(['200', '304', '400', '404', '414', '429', '500', '503']);
     expect(responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
   });
 
@@ -172,7 +223,7 @@ describe('OpenAPI document', () => {
       'image/gif',
       'image/webp',
     ]);
-    expect(Object.keys(responses)).toEqual(['200', '304', '400', '404', '500', '502']);
+    expect(Object.keys(responses)).toEqual(['200', '304', '400', '404', '414', '429', '500', '502', '503']);
     expect(responses['502']).toEqual({ $ref: '#/components/responses/BadGateway' });
   });
 

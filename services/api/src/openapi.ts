@@ -33,18 +33,49 @@ const COMPONENT_MODULES: readonly Record<string, unknown>[] = [
   healthSchemas,
 ];
 
-const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'A path or query parameter is missing, malformed or out of range.' },
+const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; headers?: readonly string[] }> = {
+  400: {
+    name: 'BadRequest',
+    description:
+      'A path or query parameter is missing, malformed or out of range; a query parameter the operation does not declare, or one given twice.',
+  },
   404: { name: 'NotFound', description: 'No such entity, or no such path.' },
-  405: { name: 'MethodNotAllowed', description: 'The path exists for other methods (the API is read-only: GET).' },
+  405: {
+    name: 'MethodNotAllowed',
+    description: 'Any method but GET, HEAD and OPTIONS (the API is read-only); Allow lists them.',
+  },
+  408: { name: 'RequestTimeout', description: 'The request head was not received in time; the connection is closed.' },
+  414: { name: 'UriTooLong', description: 'The URL is longer than the server accepts (API_MAX_URL_BYTES).' },
+  429: {
+    name: 'RateLimited',
+    description: "The client's rate limit is spent (when rate limiting is on); Retry-After says when to come back.",
+    headers: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+  },
+  431: {
+    name: 'HeadersTooLarge',
+    description:
+      'The request line and headers are larger than the server accepts (API_MAX_HEADER_BYTES); the connection is closed.',
+  },
   500: { name: 'InternalError', description: 'An unexpected fault; the message is deliberately generic.' },
   502: {
     name: 'BadGateway',
     description:
       'A host the API fetched from failed (an NFT image host: timeout, too large, not an image, an error status, busy, unreachable).',
   },
-  503: { name: 'Unavailable', description: 'A dependency (the chain node, the read store) does not answer.' },
+  503: {
+    name: 'Unavailable',
+    description:
+      'A dependency (the chain node, the read store) does not answer, or the request was not answered within its time budget (API_REQUEST_TIMEOUT_MS).',
+    headers: ['Retry-After'],
+  },
 };
+
+/**
+ * What any operation may answer besides its own errors: a query parameter it does not declare (400),
+ * a URL too long (414), the rate limit (429), a fault (500), a slow dependency or the time budget (503).
+ * Statuses the HTTP server answers before routing (408, 431) are in the components only.
+ */
+const EVERY_OPERATION: readonly ErrorStatus[] = [400, 414, 429, 500, 503];
 
 const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -107,7 +138,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
     const api = route.path.startsWith('/api/');
-    const statuses = [...new Set<ErrorStatus>([...route.errors, 500])].sort((a, b) => a - b);
+    const statuses = [...new Set<ErrorStatus>([...route.errors, ...EVERY_OPERATION])].sort((a, b) => a - b);
     const ok: JsonObject = okResponse(route.response, registry);
     if (api)
       ok['headers'] = { ...(ok['headers'] as JsonObject), 'X-Indexed-Height': ref('headers', 'X-Indexed-Height') };
@@ -135,16 +166,22 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
       title: 'Metacoin Explorer Read API',
       version: '1.0.0',
       description:
-        'Read-only JSON API over the Metacoin chain as indexed (the token and NFT images are the non-JSON answers). Timestamps are unix seconds; amounts are integer strings in the smallest unit. Paged lists take page (from 1, default 1) and limit (default 20; at most 50 on /blocks and /transactions, at most 100 elsewhere); a limit over the maximum, or a page or limit that is not a whole number from 1, is a 400 naming the parameter. Every error is {"error":{"code","message"}} with a real HTTP status.',
+        'Read-only JSON API over the Metacoin chain as indexed (the token and NFT images are the non-JSON answers). Timestamps are unix seconds; amounts are integer strings in the smallest unit. Paged lists take page (from 1, default 1) and limit (default 20; at most 50 on /blocks and /transactions, at most 100 elsewhere); a limit over the maximum, or a page or limit that is not a whole number from 1, is a 400 naming the parameter. Query parameters: an operation takes only the ones it lists, each once; any other parameter, or one given twice, is a 400 naming it. Every error is {"error":{"code","message"}} with a real HTTP status; a 503 or 429 carries Retry-After (seconds). Limits: URLs up to 4096 bytes by default (longer: 414), request heads up to 16 KiB (larger: 431), and a time budget per request (1500 ms by default; over it: 503). Methods: GET, HEAD and OPTIONS (CORS preflight) on every path, 405 for any other; every answer allows any origin.',
     },
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas,
       responses: Object.fromEntries(
-        Object.values(ERROR_RESPONSES).map(({ name, description }) => [
+        Object.values(ERROR_RESPONSES).map(({ name, description, headers }) => [
           name,
-          { description, content: json(ref('schemas', 'Error')) },
+          {
+            description,
+            ...(headers === undefined
+              ? {}
+              : { headers: Object.fromEntries(headers.map((header) => [header, ref('headers', header)])) }),
+            content: json(ref('schemas', 'Error')),
+          },
         ]),
       ),
       headers: {
@@ -156,6 +193,22 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
         'X-Indexed-Height': {
           description:
             'The indexed height the response was computed from (0 before anything is indexed). On every /api response.',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'Retry-After': {
+          description: 'Seconds to wait before trying again.',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'RateLimit-Limit': {
+          description: "The client's request points per window (when rate limiting is on).",
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'RateLimit-Remaining': {
+          description: 'Points left in the current window.',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'RateLimit-Reset': {
+          description: 'Seconds until the window resets.',
           schema: { type: 'integer', minimum: 0 },
         },
       },

@@ -1,12 +1,18 @@
 import { z } from 'zod';
+import type { ApiConfig } from './config.ts';
 import type { AppContext, Head } from './context.ts';
-import { invalidInput, type ErrorStatus } from './errors.ts';
+import { badRequest, invalidInput, type ErrorStatus } from './errors.ts';
 
 /**
  * A route is declared once, as data: its path, the zod schemas of its parameters and of its
  * response, and a handler typed by them. The router decodes parameters through those schemas before
  * the handler runs (a bad one is a 400), and the OpenAPI document is generated from the same
  * declaration, so the contract and the code cannot disagree.
+ *
+ * One rule for the query string, on every route: a parameter the route does not declare is a 400, and
+ * so is a declared one given more than once, each naming the parameter. So a handler only ever sees
+ * the declared parameters, each a single string before its schema decodes it: `id[$ne]=x` is an
+ * unknown parameter named `id[$ne]`, never an object that could reach a store filter.
  */
 
 /** Cache-Control per kind of answer. */
@@ -44,6 +50,11 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
   response: R;
   /** Error statuses the route answers besides 500. */
   errors: readonly ErrorStatus[];
+  /**
+   * How long a request may take before it is answered 503, when API_REQUEST_TIMEOUT_MS is not enough
+   * (a route that fetches from outside, under a deadline of its own).
+   */
+  timeBudgetMs?: (config: ApiConfig) => number;
   cache: CachePolicy | ((result: z.output<R>) => CachePolicy);
   handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<z.output<R>>;
 }
@@ -69,9 +80,29 @@ export interface ApiRoute {
   readonly query: Params;
   readonly response: RouteResponse;
   readonly errors: readonly ErrorStatus[];
+  /** See RouteSpec.timeBudgetMs; undefined: API_REQUEST_TIMEOUT_MS. */
+  readonly timeBudgetMs: ((config: ApiConfig) => number) | undefined;
   /** False when every answer is `no-store` (probes): such a route is never served from memory. */
   readonly cacheable: boolean;
   run(raw: { params: unknown; query: unknown; head: () => Promise<Head> }, app: AppContext): Promise<RouteResult>;
+}
+
+/** Longer parameter names are cut in messages: they are the client's text, echoed. */
+const NAME_SHOWN = 64;
+
+/** The query rule (see the top of this module): every problem with the query's keys, or none. */
+export function queryKeyProblems(declared: Params, raw: unknown): string[] {
+  if (raw === null || typeof raw !== 'object') return [];
+  const names = Object.keys(declared.shape);
+  const takes = names.length === 0 ? 'this route takes no query parameters' : `this route takes ${names.join(', ')}`;
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    const shown = name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name;
+    // Own keys only: `constructor` or `__proto__` is not a parameter of any route.
+    if (!Object.hasOwn(declared.shape, name)) problems.push(`query.${shown}: unknown parameter (${takes})`);
+    else if (Array.isArray(value)) problems.push(`query.${shown}: given more than once`);
+  }
+  return problems;
 }
 
 function decodeInput<P extends Params, Q extends Params>(
@@ -79,6 +110,9 @@ function decodeInput<P extends Params, Q extends Params>(
   query: Q,
   raw: { params: unknown; query: unknown; head: () => Promise<Head> },
 ): RouteInput<z.output<P>, z.output<Q>> {
+  // The query's shape first: a request a route cannot take is refused whatever its values.
+  const problems = queryKeyProblems(query, raw.query);
+  if (problems.length > 0) throw badRequest(problems.join('; '));
   const p = params.safeParse(raw.params);
   if (!p.success) throw invalidInput('path', p.error);
   const q = query.safeParse(raw.query);
@@ -103,6 +137,7 @@ export function defineRoute<
     query,
     response: { kind: 'json', schema: spec.response },
     errors: spec.errors,
+    timeBudgetMs: spec.timeBudgetMs,
     cacheable: spec.cache !== 'none',
     async run(raw, app) {
       const body = await spec.handle(decodeInput(params as P, query as Q, raw), app);
@@ -153,6 +188,7 @@ export function defineBytesRoute<
     query,
     response: { kind: 'bytes', mediaTypes: spec.mediaTypes, description: spec.responseDescription },
     errors: spec.errors,
+    timeBudgetMs: spec.timeBudgetMs,
     cacheable: false,
     async run(raw, app) {
       const { bytes, mediaType, etag } = await spec.handle(decodeInput(params as P, query as Q, raw), app);

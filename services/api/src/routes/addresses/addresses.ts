@@ -14,7 +14,14 @@ import { AddressParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { itemImage } from '../nfts/nfts.ts';
 import { tokenImagePath } from '../tokens/tokens.ts';
-import { Address, AddressTxsPage, MAX_ITEM_HOLDINGS, type AddressBalance, type NftHolding } from './schemas.ts';
+import {
+  Address,
+  AddressTxsPage,
+  MAX_ITEM_HOLDINGS,
+  MAX_MRC402_HOLDINGS,
+  type AddressBalance,
+  type NftHolding,
+} from './schemas.ts';
 
 async function requireWallet(models: Models, address: string): Promise<WalletDoc> {
   const wallet = await models.wallets.get(address);
@@ -87,13 +94,13 @@ async function collectionsById(models: Models, ids: Iterable<string>): Promise<M
 
 /**
  * A wallet's NFTs: its MRC-402 holdings as its wallet's `mrc402` map holds them (whole units, ascending
- * id), then the MRC-401 items it owns (by collection, then item id; at most MAX_ITEM_HOLDINGS). An
+ * id; at most MAX_MRC402_HOLDINGS), then the MRC-401 items it owns (by collection, then item id; at most MAX_ITEM_HOLDINGS). An
  * item counts 1 in the amount its state puts it in: on sale, in auction, else held (its owner keeps
  * an offered item, as in /nft-holders). Melted items belong to nobody.
  */
 export async function nftHoldings(models: Models, address: string): Promise<NftHolding[]> {
   const [held, items] = await Promise.all([
-    models.nftHolders.find({ address }, { sort: [['nftId', 1]] }),
+    models.nftHolders.find({ address }, { sort: [['nftId', 1]], limit: MAX_MRC402_HOLDINGS }),
     models.nftItems.find(
       { owner: address },
       {
@@ -146,7 +153,7 @@ export const addressRoute = defineRoute({
   operationId: 'getAddress',
   tag: 'addresses',
   summary: 'A wallet: registration, memo, MRC-010 balances and NFTs',
-  description: `balances has one entry per token the wallet has balance entries of (token 0 included at zero), ascending token id. balance sums the token's entries, locked ones included; saleamount and auctionamount are the DEX escrow, apart from balance; lockBalance and locks are the entries whose unlock date is still ahead now. nfts lists the wallet's MRC-402 holdings (whole units as its wallet holds them, ascending id), then the MRC-401 items it owns (by collection and item id, at most ${MAX_ITEM_HOLDINGS}; an item is 1 in balance, saleamount or auctionamount as it is held, on sale or in auction; melted items belong to nobody). 400 when the id is not a valid address (checksum included), 404 when no such wallet is indexed.`,
+  description: `balances has one entry per token the wallet has balance entries of (token 0 included at zero), ascending token id. balance sums the token's entries, locked ones included; saleamount and auctionamount are the DEX escrow, apart from balance; lockBalance and locks are the entries whose unlock date is still ahead now. nfts lists the wallet's MRC-402 holdings (whole units as its wallet holds them, ascending id, at most ${MAX_MRC402_HOLDINGS}), then the MRC-401 items it owns (by collection and item id, at most ${MAX_ITEM_HOLDINGS}; an item is 1 in balance, saleamount or auctionamount as it is held, on sale or in auction; melted items belong to nobody). 400 when the id is not a valid address (checksum included), 404 when no such wallet is indexed.`,
   params: AddressParams,
   response: Address,
   errors: [400, 404],

@@ -34,6 +34,8 @@ export type AddressBalance = z.infer<typeof AddressBalance>;
 
 /** MRC-401 items listed per address at most (an explorer pages a collection's items with /nft-items). */
 export const MAX_ITEM_HOLDINGS = 1000;
+/** MRC-402 holdings listed per address at most, so one answer stays bounded however many a wallet holds. */
+export const MAX_MRC402_HOLDINGS = 1000;
 
 export const NftHolding = z.object({
   id: z.string().describe('An MRC-402 id or an MRC-401 item id.'),
@@ -57,7 +59,7 @@ export const Address = z.object({
   nfts: z
     .array(NftHolding)
     .describe(
-      `MRC-402 holdings (ascending id), then owned MRC-401 items (by collection and id, at most ${MAX_ITEM_HOLDINGS}).`,
+      `MRC-402 holdings (ascending id, at most ${MAX_MRC402_HOLDINGS}), then owned MRC-401 items (by collection and id, at most ${MAX_ITEM_HOLDINGS}).`,
     ),
 });
 export type Address = z.infer<typeof Address>;

@@ -121,6 +121,8 @@ export const nftImageRoute = defineBytesRoute({
   mediaTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
   responseDescription: 'The image, as its host serves it.',
   errors: [400, 404, 502],
+  // Its outside fetch has a deadline of its own (the slot wait included), on top of the store reads.
+  timeBudgetMs: (config) => config.API_REQUEST_TIMEOUT_MS + config.NFT_IMAGE_TIMEOUT_MS,
   // The URL moves with the indexed head (a record update may name another image), so the answer is
   // only good as long as a head is; the content ETag makes the frequent revalidation a 304 without a
   // body. A longer max-age would keep showing an image the chain has replaced.

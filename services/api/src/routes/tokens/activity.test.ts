@@ -154,7 +154,10 @@ describe('GET /api/token/{id}/history', () => {
       {
         collection: 'token_history',
         method: 'find',
-        args: [{ key: '2', n: { $lte: 2 } }, { sort: [['n', 1]] }],
+        args: [
+          { key: '2', n: { $lte: 2 } },
+          { sort: [['n', 1]], limit: 1000 },
+        ],
       },
     ]);
   });

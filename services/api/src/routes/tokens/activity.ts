@@ -2,7 +2,7 @@ import { seriesPage, seriesTotal, tokenHistory, tokenTxs } from '@mtc/read-model
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { TOKEN_EVENT_LABELS, TokenHistory, TokenTxsPage } from './schemas.ts';
+import { TOKEN_EVENT_LABELS, TOKEN_HISTORY_MAX, TokenHistory, TokenTxsPage } from './schemas.ts';
 import { requireToken } from './tokens.ts';
 
 export const tokenTxsRoute = defineRoute({
@@ -49,8 +49,7 @@ export const tokenHistoryRoute = defineRoute({
   operationId: 'getTokenHistory',
   tag: 'tokens',
   summary: "A token's lifecycle: creation, reserves, mints and burns, oldest first",
-  description:
-    "tx_type is 'Token create', 'Token reserve', 'Token mint' or 'Token burn'; to_addr is '-' when the event has no recipient (create, burn). Not paged: a token has few such events.",
+  description: `tx_type is 'Token create', 'Token reserve', 'Token mint' or 'Token burn'; to_addr is '-' when the event has no recipient (create, burn). Not paged: total counts every event, events holds the first ${TOKEN_HISTORY_MAX} of them (a token's whole activity, mints included, is paged by /token/{id}/txs).`,
   params: TokenIdParams,
   response: TokenHistory,
   errors: [400, 404],
@@ -62,7 +61,13 @@ export const tokenHistoryRoute = defineRoute({
       seriesTotal(app.models.seriesCounters, tokenHistory, key),
     ]);
     // Up to the counter: rows past it belong to a batch whose counters are not written yet.
-    const rows = total > 0 ? await app.models.tokenHistory.find({ key, n: { $lte: total } }, { sort: [['n', 1]] }) : [];
+    const rows =
+      total > 0
+        ? await app.models.tokenHistory.find(
+            { key, n: { $lte: Math.min(total, TOKEN_HISTORY_MAX) } },
+            { sort: [['n', 1]], limit: TOKEN_HISTORY_MAX },
+          )
+        : [];
     return {
       token_id: params.id,
       total,

@@ -152,10 +152,15 @@ export const TokenLifecycleEvent = z.object({
 });
 export type TokenLifecycleEvent = z.infer<typeof TokenLifecycleEvent>;
 
+/** The most events /token/{id}/history returns (it has no paging in the spec): the first ones. */
+export const TOKEN_HISTORY_MAX = 1_000;
+
 export const TokenHistory = z.object({
   token_id: z.int(),
   total: z.int(),
-  events: z.array(TokenLifecycleEvent).describe('Oldest first.'),
+  events: z
+    .array(TokenLifecycleEvent)
+    .describe(`Oldest first: the first ${TOKEN_HISTORY_MAX} events (total counts them all).`),
 });
 export type TokenHistory = z.infer<typeof TokenHistory>;
 
