@@ -186,3 +186,34 @@ describe('startApi', () => {
     await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('rate limiting in the app', () => {
+  it('is off by default, and when on answers 429 with its headers once a client spent its points', async () => {
+    const off = await startTestApi({ fixture });
+    try {
+      for (let i = 0; i < 5; i++) expect((await off.get('/api/blocks')).status).toBe(200);
+      expect((await fetch(`${off.url}/api/blocks`)).headers.get('RateLimit-Limit')).toBeNull();
+    } finally {
+      await off.close();
+    }
+    const config = testConfig({ RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_POINTS: '6', RATE_LIMIT_WINDOW_S: '60' });
+    const on = await startTestApi({ fixture, config });
+    try {
+      // /api/search costs 5 of the 6 points by default; /api/blocks costs 1.
+      const first = await fetch(`${on.url}/api/search?q=3`);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('RateLimit-Limit')).toBe('6');
+      expect(first.headers.get('RateLimit-Remaining')).toBe('1');
+      expect((await fetch(`${on.url}/api/blocks`)).status).toBe(200);
+      const refused = await fetch(`${on.url}/api/blocks`);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
+      expect(refused.headers.get('RateLimit-Remaining')).toBe('0');
+      expect(((await refused.json()) as ErrorBody).error.code).toBe('rate_limited');
+      // The probes are never limited.
+      expect((await fetch(`${on.url}/healthz`)).status).toBe(200);
+    } finally {
+      await on.close();
+    }
+  });
+});

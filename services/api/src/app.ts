@@ -14,6 +14,7 @@ import { createMainnetHeight } from './mainnet-height.ts';
 import { routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import { createNftImageFetcher } from './routes/nfts/image.ts';
+import { createMemoryRateLimitBuckets, rateLimit } from './rate-limit.ts';
 
 export interface ApiState {
   requestId: string;
@@ -66,7 +67,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     images,
   };
 
-  const app = new Koa<ApiState>();
+  // Behind API_PROXY_HOPS proxies, the client is the address the outermost one appended.
+  const app = new Koa<ApiState>({ proxy: deps.config.API_PROXY_HOPS > 0, maxIpsCount: deps.config.API_PROXY_HOPS });
   // The one place request failures are logged; the error middleware sends only server faults here.
   app.on('error', (error: unknown, ctx?: Koa.ParameterizedContext<ApiState>) => {
     const log = ctx?.state.logger ?? logger;
@@ -95,6 +97,15 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   app.use(corsMiddleware());
   app.use(errorMiddleware());
   app.use(requestGate(deps.config));
+  // After the gate (a refused method or URL spends nothing), before the budget (a 429 waits on nothing).
+  if (deps.config.RATE_LIMIT_ENABLED)
+    app.use(
+      rateLimit({
+        config: deps.config,
+        buckets: deps.rateLimitBuckets ?? createMemoryRateLimitBuckets(deps.config),
+        routes: routes.map((r) => r.path),
+      }),
+    );
   // Around everything that may wait on the store or the node, the indexed head's reading included.
   app.use(timeBudget((ctx) => budgetOf(ctx.path)));
   app.use(async (ctx, next) => {

@@ -27,6 +27,19 @@ describe('ApiConfigSchema', () => {
       NFT_IMAGE_MAX_PER_HOST: 4,
       NFT_IMAGE_SLOT_WAIT_MS: 250,
       NFT_IMAGE_FAILURE_TTL_MS: 30_000,
+      // Rate limiting: off unless asked for; the costlier routes weighted.
+      RATE_LIMIT_ENABLED: false,
+      RATE_LIMIT_POINTS: 600,
+      RATE_LIMIT_WINDOW_S: 60,
+      RATE_LIMIT_COSTS: [
+        { path: '/api/search', cost: 5 },
+        { path: '/api/token/{id}/locks', cost: 10 },
+        { path: '/api/address/{id}/txs', cost: 3 },
+        { path: '/api/v1/nft/{id}/image', cost: 5 },
+        { path: '/api/v1/token/{id}/image', cost: 5 },
+      ],
+      RATE_LIMIT_STORE_TIMEOUT_MS: 100,
+      API_PROXY_HOPS: 0,
     });
   });
 
@@ -65,6 +78,19 @@ describe('ApiConfigSchema', () => {
       NFT_IMAGE_MAX_PER_HOST: 4,
       NFT_IMAGE_SLOT_WAIT_MS: 250,
       NFT_IMAGE_FAILURE_TTL_MS: 30_000,
+      // Rate limiting: off unless asked for; the costlier routes weighted.
+      RATE_LIMIT_ENABLED: false,
+      RATE_LIMIT_POINTS: 600,
+      RATE_LIMIT_WINDOW_S: 60,
+      RATE_LIMIT_COSTS: [
+        { path: '/api/search', cost: 5 },
+        { path: '/api/token/{id}/locks', cost: 10 },
+        { path: '/api/address/{id}/txs', cost: 3 },
+        { path: '/api/v1/nft/{id}/image', cost: 5 },
+        { path: '/api/v1/token/{id}/image', cost: 5 },
+      ],
+      RATE_LIMIT_STORE_TIMEOUT_MS: 100,
+      API_PROXY_HOPS: 0,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

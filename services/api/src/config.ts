@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RateLimitConfigSchema } from './rate-limit.ts';
 
 /**
  * The API's configuration: raw environment → ApiConfigSchema → frozen ApiConfig, parsed once by the
@@ -135,6 +136,7 @@ export const ApiConfigSchema = z.object({
   NFT_IMAGE_SLOT_WAIT_MS: nonNegativeInt.max(10_000).default(250),
   /** How long a failed URL, or an unreachable or timed-out host, is answered from memory (0: never). */
   NFT_IMAGE_FAILURE_TTL_MS: nonNegativeInt.max(3_600_000).default(30_000),
+  ...RateLimitConfigSchema.shape,
 });
 
 export type ApiConfig = z.output<typeof ApiConfigSchema>;

@@ -3,6 +3,7 @@ import { HEAD_ID, type Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
 import type { MainnetHeight } from './mainnet-height.ts';
+import type { RateLimitBuckets } from './rate-limit.ts';
 import type { ImageFetcher } from './routes/nfts/image-fetch.ts';
 
 /** What the API is built from: its config and the ports it reads. */
@@ -16,6 +17,8 @@ export interface ApiDeps {
   now?: () => number;
   /** Told of every finished request, e.g. for a latency histogram; `route` is the route pattern. */
   onResponse?: (info: { method: string; route: string; status: number; seconds: number }) => void;
+  /** Where rate-limit buckets live when RATE_LIMIT_ENABLED (Redis, shared by replicas); default: this process's memory. */
+  rateLimitBuckets?: RateLimitBuckets;
 }
 
 /** The one context every handler gets. */
