@@ -7,14 +7,28 @@ import { describe } from 'vitest';
  * `npm run infra:up` writes (.infra/env). Without them the integration tier is skipped with a
  * notice, unless REQUIRE_INFRA=1 (as in CI), where a missing server is a failure.
  *
- * MONGO_URL is the FerretDB stand-in, MONGO_JAVA_URL the mongo-java-server one (benchmarks).
+ * When the run's servers are containers (test/support/global-infra.ts set TEST_INFRA=docker and
+ * put their addresses in the environment), .infra/env is not read: a run uses one set of servers.
+ * The containers are Kafka, MongoDB and Redis only, so a test of another server is skipped there
+ * with a notice, REQUIRE_INFRA or not.
+ *
+ * MONGO_URL is the FerretDB stand-in (or MongoDB itself in containers), MONGO_JAVA_URL the
+ * mongo-java-server one (benchmarks).
  */
 export type InfraKey = 'KAFKA_BROKERS' | 'MONGO_URL' | 'REDIS_URL' | 'MONGO_JAVA_URL';
 
+/** The servers test/support/global-infra.ts starts in containers. */
+export const CONTAINER_KEYS: readonly InfraKey[] = ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'];
+
 const ENV_FILE = fileURLToPath(new URL('../../../../.infra/env', import.meta.url));
 
+/** True when this run's servers are the containers of test/support/global-infra.ts. */
+export function usesContainers(): boolean {
+  return process.env['TEST_INFRA'] === 'docker';
+}
+
 export function infraSetting(key: InfraKey): string | undefined {
-  return process.env[key] || readEnvFile(ENV_FILE)[key] || undefined;
+  return process.env[key] || (usesContainers() ? undefined : readEnvFile(ENV_FILE)[key]) || undefined;
 }
 
 /** `describe` when every key is configured; otherwise skip (or fail under REQUIRE_INFRA=1). */
@@ -29,8 +43,15 @@ export function describeWithInfra(
     describe(name, () => body(settings as Record<InfraKey, string>));
     return;
   }
-  if (process.env['REQUIRE_INFRA'] === '1')
-    throw new Error(`${name}: ${missing.join(', ')} not configured (run npm run infra:up)`);
-  console.warn(`skipping ${name}: ${missing.join(', ')} not configured (run npm run infra:up)`);
+  if (usesContainers() && missing.some((k) => !CONTAINER_KEYS.includes(k))) {
+    console.warn(`skipping ${name}: no container runs ${missing.join(', ')} (TEST_INFRA=docker)`);
+  } else {
+    const hint = usesContainers()
+      ? 'TEST_INFRA=docker, and no container address in the environment'
+      : 'run npm run infra:up';
+    if (process.env['REQUIRE_INFRA'] === '1')
+      throw new Error(`${name}: ${missing.join(', ')} not configured (${hint})`);
+    console.warn(`skipping ${name}: ${missing.join(', ')} not configured (${hint})`);
+  }
   describe.skip(name, () => body(settings as Record<InfraKey, string>));
 }
