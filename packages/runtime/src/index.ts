@@ -7,3 +7,5 @@ export * from './service.ts';
 export * from './concurrency.ts';
 export * from './env-file.ts';
 export { freePort } from './net.ts';
+export { crashPoint } from './crash-point.ts';
+export { dataDirProblem } from './data-dir.ts';

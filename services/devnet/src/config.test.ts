@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseConfig } from '@mtc/runtime';
 import { describe, expect, it } from 'vitest';
-import { DevnetConfigSchema, devnetOptionsFrom } from './config.ts';
+import { DevnetConfigSchema, devnetOptionsFrom, faultOptionsFrom } from './config.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** A Node that runs .ts natively: this one if it strips types (≥ 23.6), else the workspace's pinned one. */
@@ -33,6 +33,27 @@ describe('DevnetConfigSchema', () => {
     const config = parseConfig(DevnetConfigSchema, { DEVNET_FAULT_KINDS: 'reset, proxy-502,timeout' });
     expect(config.DEVNET_FAULT_KINDS).toEqual(['reset', 'proxy-502', 'timeout']);
     expect(() => parseConfig(DevnetConfigSchema, { DEVNET_FAULT_KINDS: 'reset,boom' })).toThrow(/DEVNET_FAULT_KINDS/);
+  });
+
+  it('turns the fault settings into server options, a hidden block only when one is named', () => {
+    expect(faultOptionsFrom(parseConfig(DevnetConfigSchema, {}))).toMatchObject({
+      faultRate: 0,
+      faultKinds: ['height-zero', 'tx-not-found', 'block-missing'],
+      faultHideBlock: undefined,
+    });
+    const config = parseConfig(DevnetConfigSchema, {
+      DEVNET_FAULT_RATE: '0.2',
+      DEVNET_FAULT_TIMEOUT_MS: '3000',
+      DEVNET_FAULT_HIDE_BLOCK: '40',
+      DEVNET_FAULT_HIDE_BLOCK_MS: '9000',
+    });
+    expect(faultOptionsFrom(config)).toMatchObject({
+      faultRate: 0.2,
+      faultTimeoutMs: 3000,
+      faultHideBlock: 40,
+      faultHideBlockMs: 9000,
+    });
+    expect(() => parseConfig(DevnetConfigSchema, { DEVNET_FAULT_HIDE_BLOCK: '0' })).toThrow(/DEVNET_FAULT_HIDE_BLOCK/);
   });
 
   it('rejects a bad value with a readable message', () => {

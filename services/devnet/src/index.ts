@@ -11,6 +11,7 @@ export type { DevnetOptions } from './chain/options.ts';
 export { startDevnetServer } from './server/server.ts';
 export type { DevnetServer, DevnetServerOptions } from './server/server.ts';
 export { FAULT_KINDS, NODE_FAULT_KINDS, type FaultKind } from './server/faults.ts';
+export { DevnetFaultConfigSchema, faultOptionsFrom, type DevnetFaultConfig } from './config.ts';
 export type { BalanceEntry, Mrc010Token, TokenReserve, Wallet } from './world/records.ts';
 export type { ChainToken, ChainWallet, LegacyWallet } from './world/codec.ts';
 export type { ChainMrc400Collection, ChainMrc401Item } from './world/mrc400-records.ts';

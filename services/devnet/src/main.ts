@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServiceContext } from '@mtc/runtime';
 import { createDevnet } from './chain/devnet.ts';
 import { openDevnet } from './chain/schedule.ts';
-import { DevnetConfigSchema, devnetImageOrigin, devnetOptionsFrom } from './config.ts';
+import { DevnetConfigSchema, devnetImageOrigin, devnetOptionsFrom, faultOptionsFrom } from './config.ts';
 import { startDevnetServer } from './server/server.ts';
 
 /** Standalone devnet node: `node services/devnet/src/main.ts` (see .env.example). */
@@ -49,12 +49,7 @@ try {
     port: config.DEVNET_PORT,
     // A scheduled chain cuts its blocks on the schedule's clock instead.
     liveIntervalMs: clock ? 0 : config.DEVNET_BLOCK_INTERVAL_MS,
-    faultRate: config.DEVNET_FAULT_RATE,
-    faultKinds: config.DEVNET_FAULT_KINDS,
-    faultSeed: config.DEVNET_FAULT_SEED,
-    faultTimeoutMs: config.DEVNET_FAULT_TIMEOUT_MS,
-    faultSlowBodyMs: config.DEVNET_FAULT_SLOW_BODY_MS,
-    faultBlockMissingMs: config.DEVNET_FAULT_BLOCK_MISSING_MS,
+    ...faultOptionsFrom(config),
   });
   ctx.shutdown.add('http server', () => server.close());
   if (clock) {

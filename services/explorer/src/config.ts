@@ -1,5 +1,6 @@
 import { AdapterConfigSchema } from '@mtc/adapters';
 import { ApiConfigSchema } from '@mtc/api';
+import { DevnetFaultConfigSchema } from '@mtc/devnet';
 import { port } from '@mtc/runtime';
 import { z } from 'zod';
 
@@ -22,11 +23,13 @@ export const ExplorerConfigSchema = z
     DEVNET_HISTORY_DAYS: z.coerce.number().min(0.01).max(365).default(30),
     /** One live block per this many ms after the history; 0 stops the chain at its history. */
     DEVNET_BLOCK_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
-    /** Share of node requests the devnet fails with 412, to exercise retries. */
-    DEVNET_FAULT_RATE: z.coerce.number().min(0).max(0.9).default(0),
     FOLLOWER_BLOCK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
     FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+    FOLLOWER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
+    PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   })
+  // The built-in devnet's fault injector (DEVNET_FAULT_*), to drill retries; off by default.
+  .extend(DevnetFaultConfigSchema.shape)
   .extend(ApiConfigSchema.shape)
   .extend(AdapterConfigSchema.shape);
 

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { imageOriginPort, openDevnet, startDevnetServer } from '@mtc/devnet';
+import { faultOptionsFrom, imageOriginPort, openDevnet, startDevnetServer } from '@mtc/devnet';
 import { freePort } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
 import { servePart } from './part-thread.ts';
@@ -30,7 +30,7 @@ await servePart<ExplorerConfig, DevnetReady>('devnet', async (config, shutdown) 
   shutdown.add('devnet history', async () => clock.devnet.close());
   const server = await startDevnetServer(clock.devnet, {
     port: config.DEVNET_PORT || (imageOriginPort(clock.schedule) ?? 0),
-    faultRate: config.DEVNET_FAULT_RATE,
+    ...faultOptionsFrom(config),
   });
   shutdown.add('devnet', () => server.close());
   const stopLive = clock.startLive();

@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createHttpChainSource, openCounters, openReadStore } from '@mtc/adapters';
 import { startApi } from '@mtc/api';
@@ -29,6 +30,8 @@ export interface RunningExplorer {
 export async function startExplorer(config: ExplorerConfig, logger: Logger): Promise<RunningExplorer> {
   const shutdown = createShutdown(logger);
   await mkdir(resolve(config.DATA_DIR), { recursive: true });
+  // Fails here with EROFS/EACCES rather than later as SQLite's "unable to open database file".
+  await access(resolve(config.DATA_DIR), constants.W_OK);
   const fatals: Promise<never>[] = [];
 
   let nodeUrl = config.CHAIN_NODE_URL;

@@ -20,7 +20,7 @@ await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) =
     logger,
     signal: shutdown.signal,
     topics: topicsOf(config),
-    options: { statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES },
+    options: { statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES, maxBatch: config.PROJECTOR_MAX_BATCH },
   }).start();
   shutdown.add('projector', () => projection.stop());
 
@@ -30,7 +30,11 @@ await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) =
     logger,
     signal: shutdown.signal,
     topics: topicsOf(config),
-    options: { blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY, pollIntervalMs: config.FOLLOWER_POLL_MS },
+    options: {
+      blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY,
+      batchBlocks: config.FOLLOWER_BATCH_BLOCKS,
+      pollIntervalMs: config.FOLLOWER_POLL_MS,
+    },
   }).run();
   shutdown.add('follower', () => following.catch(() => {}));
 

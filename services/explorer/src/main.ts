@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, parseConfig } from '@mtc/runtime';
+import { ConfigError, createLogger, dataDirProblem, parseConfig, type Logger } from '@mtc/runtime';
 import { ExplorerConfigSchema } from './config.ts';
 import { startExplorer } from './explorer.ts';
 
@@ -13,15 +13,25 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger({ level: config.LOG_LEVEL });
-  const running = await startExplorer(config, logger);
+  const dataDir = config.DATA_DIR;
+  const running = await startExplorer(config, logger).catch((error: unknown) => stop(logger, error, dataDir));
   running.shutdown.installSignalHandlers();
   logger.info({ api: `${running.apiUrl}/api/chain`, node: running.nodeUrl }, 'explorer ready');
   console.log(`Explorer API: ${running.apiUrl}/api/chain`);
   running.fatal.catch(async (error: unknown) => {
-    logger.fatal({ err: error }, 'pipeline failed');
     await running.shutdown.run('fatal');
-    process.exit(1);
+    stop(logger, error, dataDir);
   });
+}
+
+/** Exits 1, saying in one sentence what to do when the data directory failed us. */
+function stop(logger: Logger, error: unknown, dataDir: string): never {
+  const problem = dataDirProblem(error, dataDir);
+  if (problem) {
+    logger.fatal({ code: (error as { code?: unknown }).code }, problem);
+    console.error(`explorer stopped: ${problem}`);
+  } else logger.fatal({ err: error }, 'pipeline failed');
+  process.exit(1);
 }
 
 await main();

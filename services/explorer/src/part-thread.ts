@@ -24,7 +24,8 @@ export async function servePart<D extends { LOG_LEVEL: string }, R>(
   const send = (message: PartMessage<R>): void => port.postMessage(message);
   const fail = (error: unknown): void => {
     const e = error instanceof Error ? error : new Error(String(error));
-    send({ type: 'fatal', message: e.message, stack: e.stack });
+    const code = (e as { code?: unknown }).code;
+    send({ type: 'fatal', message: e.message, stack: e.stack, code: typeof code === 'string' ? code : undefined });
     void shutdown.run('fatal').then(() => port.close());
   };
 

@@ -8,7 +8,7 @@ import type { Logger } from '@mtc/runtime';
  * ready, reports a fatal error, and stops cleanly when asked.
  */
 export type PartMessage<R> =
-  { type: 'ready'; value: R } | { type: 'fatal'; message: string; stack?: string } | { type: 'stopped' };
+  { type: 'ready'; value: R } | { type: 'fatal'; message: string; stack?: string; code?: string } | { type: 'stopped' };
 
 export interface RunningPart<R> {
   value: R;
@@ -32,7 +32,10 @@ export async function startPart<R>(name: string, entry: URL, data: unknown, logg
     worker.on('message', (message: PartMessage<R>) => {
       if (message.type === 'ready') resolve(message.value);
       if (message.type === 'fatal') {
-        const error = Object.assign(new Error(`${name}: ${message.message}`), { stack: message.stack });
+        const error = Object.assign(new Error(`${name}: ${message.message}`), {
+          stack: message.stack,
+          code: message.code,
+        });
         reject(error);
         failFatal(error);
       }

@@ -14,7 +14,7 @@ import {
 } from '@mtc/domain';
 import type { ChainSource, EventLog } from '@mtc/ports';
 import { silentLogger } from '@mtc/runtime';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFollower, FollowerHalt, type FollowerMetrics, type FollowerOptions } from './follower.ts';
 
 const ADDRESS = 'MTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA00000000';
@@ -91,10 +91,16 @@ const FAST: Partial<FollowerOptions> = {
 };
 
 function recorder() {
-  const seen = { retries: [] as string[], stalls: [] as boolean[], unknown: [] as string[] };
+  const seen = {
+    retries: [] as string[],
+    stalls: [] as boolean[],
+    unknown: [] as string[],
+    heights: [] as [number, number][],
+  };
   const metrics: FollowerMetrics = {
     retry: (reason) => seen.retries.push(reason),
     stalled: (is) => seen.stalls.push(is),
+    heights: (published, head) => seen.heights.push([published, head]),
     unknownJobType: (type) => seen.unknown.push(type),
   };
   return { ...seen, metrics };
@@ -404,6 +410,60 @@ describe('createFollower', () => {
     expect(m.stalls).toEqual([true, false]);
     expect(m.retries.length).toBeGreaterThan(0);
     expect(new Set(m.retries)).toEqual(new Set(['timeout']));
+    expect(await heights(log)).toEqual([1, 2, 3]);
+    await log.close();
+  });
+
+  it('keeps reporting the node head while a batch waits on a block the node does not serve', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(20);
+    let head = 6;
+    let served = false;
+    const chain = {
+      ...base,
+      height: async () => head,
+      block: async (id: number | string) => (id === 3 && !served ? null : base.block(id)),
+    };
+    const done = follow(log, chain, 9, {
+      metrics: m.metrics,
+      options: { stallAfterMs: 40, missingGiveUpMs: 60_000 },
+    });
+    await vi.waitFor(() => expect(m.retries).toContain('block_missing'));
+    // The node moves on while blocks 1–4 wait on block 3: the lag must show it.
+    head = 9;
+    await vi.waitFor(() => expect(m.heights.at(-1)).toEqual([0, 9]));
+    await vi.waitFor(() => expect(m.stalls).toEqual([true]));
+    served = true;
+    await done;
+    expect(m.stalls).toEqual([true, false]);
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    await log.close();
+  });
+
+  it('does not take the idle time of a quiet chain for a stall when its next block comes', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(20);
+    let head = 2;
+    let fetchMs = 0;
+    const chain = {
+      ...base,
+      height: async () => head,
+      block: async (id: number | string) => {
+        await new Promise((r) => setTimeout(r, fetchMs));
+        return base.block(id);
+      },
+    };
+    const done = follow(log, chain, 3, { metrics: m.metrics, options: { stallAfterMs: 1_000 } });
+    await vi.waitFor(() => expect(m.heights.at(-1)).toEqual([2, 2]));
+    // Quiet for longer than the stall limit, then a block that takes longer than a watchdog tick
+    // (500 ms) to fetch, but far less than the limit.
+    await new Promise((r) => setTimeout(r, 1_200));
+    fetchMs = 600;
+    head = 3;
+    await done;
+    expect(m.stalls).toEqual([]);
     expect(await heights(log)).toEqual([1, 2, 3]);
     await log.close();
   });

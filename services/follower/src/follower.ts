@@ -15,7 +15,15 @@ import {
   type TopicNames,
 } from '@mtc/domain';
 import type { ChainSource, EventLog } from '@mtc/ports';
-import { isRetryable, mapWithConcurrency, sleep, TransientError, withRetry, type Logger } from '@mtc/runtime';
+import {
+  crashPoint,
+  isRetryable,
+  mapWithConcurrency,
+  sleep,
+  TransientError,
+  withRetry,
+  type Logger,
+} from '@mtc/runtime';
 
 /**
  * The block follower: reads the node block by block (1 + N requests per block: the node has no
@@ -74,6 +82,12 @@ export interface FollowerMetrics {
   retry(reason: string): void;
   /** No progress for `stallAfterMs` while the node is ahead (true); progress again (false). */
   stalled(stalled: boolean): void;
+  /**
+   * Where the follower stands, whenever it learns the node's head: the newest published block and
+   * that head. Also while a batch is held up (a block the node keeps answering 404 for), when the
+   * follower asks for the head now and then, so that the lag shows a node that moves on meanwhile.
+   */
+  heights(published: number, head: number): void;
   /** A node entry of a job type the decoder does not know (it becomes generic activity). */
   unknownJobType(jobType: string): void;
 }
@@ -152,20 +166,39 @@ export function createFollower(deps: FollowerDeps): Follower {
     let headRegressed = false;
     let published = 0;
     let lastProgressAt = Date.now();
+    let lastHeadAt = Date.now();
     let stalled = false;
     const unknownSeen = new Set<string>();
 
-    const watchdog = setInterval(
-      () => {
-        const idleMs = Date.now() - lastProgressAt;
-        if (stalled || head <= published || idleMs < options.stallAfterMs) return;
-        stalled = true;
-        logger.warn({ published, head, idleMs }, 'follower stalled: no block published while the node is ahead');
-        metrics.stalled?.(true);
-      },
-      Math.max(10, Math.min(options.stallAfterMs / 2, 5_000)),
-    );
+    /** Raises the head to `reported` if higher (a lower one is a failed read) and reports it. */
+    const sawHead = (reported: number): void => {
+      lastHeadAt = Date.now();
+      if (reported > head) head = reported;
+      metrics.heights?.(published, head);
+    };
+    const tickMs = Math.max(10, Math.min(options.stallAfterMs / 2, 5_000));
+    let askingHead = false;
+    const watchdog = setInterval(() => {
+      // A batch waiting on one block polls no head meanwhile: ask once per tick (no retry; a
+      // failure waits for the next tick), so the lag reported follows the node.
+      if (!askingHead && Date.now() - lastHeadAt >= tickMs) {
+        askingHead = true;
+        void chain
+          .height()
+          .then(sawHead, (err: unknown) => logger.debug({ err }, 'head not read during a batch'))
+          .finally(() => (askingHead = false));
+      }
+      stallCheck();
+    }, tickMs);
     watchdog.unref();
+
+    function stallCheck(): void {
+      const idleMs = Date.now() - lastProgressAt;
+      if (stalled || head <= published || idleMs < options.stallAfterMs) return;
+      stalled = true;
+      logger.warn({ published, head, idleMs }, 'follower stalled: no block published while the node is ahead');
+      metrics.stalled?.(true);
+    }
 
     const retry = <T>(what: string, op: () => Promise<T>): Promise<T> =>
       withRetry(op, {
@@ -198,7 +231,8 @@ export function createFollower(deps: FollowerDeps): Follower {
       }
       if (headRegressed) logger.info({ head: reported }, 'node head is sane again');
       headRegressed = false;
-      return (head = reported);
+      sawHead(reported);
+      return head;
     }
 
     /**
@@ -322,6 +356,8 @@ export function createFollower(deps: FollowerDeps): Follower {
       while (!signal.aborted) {
         await pollHead();
         if (cursor.height > head) {
+          // Caught up: idle time on a quiet chain (blocks come with transactions only) is no stall.
+          lastProgressAt = Date.now();
           await sleep(options.pollIntervalMs, signal);
           continue;
         }
@@ -339,7 +375,9 @@ export function createFollower(deps: FollowerDeps): Follower {
         // republishes those messages (harmless: consumers apply by position / de-duplicate by
         // eventId) but never leaves a published block without its state and activity.
         await log.publish(topics.state, events.flatMap(stateMessages));
+        crashPoint('follower.published-state');
         await log.publish(topics.activity, events.flatMap(activityMessages));
+        crashPoint('follower.published-activity');
         if (topics.blocksV1)
           await log.publish(
             topics.blocksV1,
@@ -349,6 +387,7 @@ export function createFollower(deps: FollowerDeps): Follower {
           topics.blocks,
           events.map((e) => ({ key: String(e.height), value: toBlockEventV2(e) })),
         );
+        crashPoint('follower.published-blocks');
         published = last;
         lastProgressAt = Date.now();
         if (stalled) {

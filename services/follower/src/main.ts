@@ -12,10 +12,14 @@ const Config = AdapterConfigSchema.extend({
   OPS_HOST: z.string().default('127.0.0.1'),
   FOLLOWER_BLOCK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  /** Most blocks per publish (the checkpoint moves once per batch). */
+  FOLLOWER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
   /** A block under the node's head or a listed transaction the node does not serve for this long stops the follower. */
   FOLLOWER_MISSING_GIVE_UP_MS: z.coerce.number().int().min(1_000).default(600_000),
   /** No block published for this long while the node is ahead is logged and counted as a stall. */
   FOLLOWER_STALL_AFTER_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /** Deadline of one node request, body included: a silent or trickling node fails as `timeout` after it. */
+  FOLLOWER_NODE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   READY_MAX_LAG: z.coerce.number().int().min(0).default(5),
 });
 
@@ -60,15 +64,23 @@ const unknownJobTypes = new Counter({
 const log = await openEventLog(config, logger);
 shutdown.add('log', () => log.close());
 logger.info(describeAdapters(config), 'adapters');
-let last = { published: 0, head: 0 };
+/** Where the follower stands (its head polls and publishes) and whether it is stalled: gauges and readiness. */
+let last = { published: 0, head: 0, stalled: false };
+const position = (height: number, head: number): void => {
+  last = { ...last, published: height, head };
+  published.set(height);
+  nodeHeight.set(head);
+  lag.set(head - height);
+};
 const follower = createFollower({
-  chain: createHttpChainSource({ baseUrl: config.CHAIN_NODE_URL }),
+  chain: createHttpChainSource({ baseUrl: config.CHAIN_NODE_URL, timeoutMs: config.FOLLOWER_NODE_TIMEOUT_MS }),
   log,
   logger,
   signal: shutdown.signal,
   topics: topicsOf(config),
   options: {
     blockConcurrency: config.FOLLOWER_BLOCK_CONCURRENCY,
+    batchBlocks: config.FOLLOWER_BATCH_BLOCKS,
     pollIntervalMs: config.FOLLOWER_POLL_MS,
     missingGiveUpMs: config.FOLLOWER_MISSING_GIVE_UP_MS,
     stallAfterMs: config.FOLLOWER_STALL_AFTER_MS,
@@ -78,23 +90,35 @@ const follower = createFollower({
     stalled: (is) => {
       if (is) stalls.inc();
       stalled.set(is ? 1 : 0);
+      last = { ...last, stalled: is };
     },
+    heights: position,
     unknownJobType: (jobType) => unknownJobTypes.inc({ job_type: jobType.slice(0, 64) }),
   },
   onProgress: (height, head, count) => {
     // Count this batch, not the height: a restarted follower resumes at its log's last block.
     blocks.inc(count);
-    last = { published: height, head };
-    published.set(height);
-    nodeHeight.set(head);
-    lag.set(head - height);
+    position(height, head);
   },
 });
 const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
   registry,
-  readiness: async () => ({ ready: last.head > 0 && last.head - last.published <= config.READY_MAX_LAG, detail: last }),
+  readiness: async () => {
+    const behind = last.head - last.published;
+    const detail = { published: last.published, head: last.head, lag: behind, stalled: last.stalled };
+    const reasons = [
+      ...(last.head === 0 ? ['no head read from the node yet'] : []),
+      ...(behind > config.READY_MAX_LAG
+        ? [`lag of ${behind} blocks is over READY_MAX_LAG (${config.READY_MAX_LAG})`]
+        : []),
+      ...(last.stalled ? ['stalled: nothing published for FOLLOWER_STALL_AFTER_MS while the node is ahead'] : []),
+    ];
+    return reasons.length === 0
+      ? { ready: true, detail }
+      : { ready: false, detail: { ...detail, reason: reasons.join('; ') } };
+  },
 });
 shutdown.add('ops', () => ops.close());
 const running = follower.run();

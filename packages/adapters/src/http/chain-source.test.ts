@@ -11,7 +11,13 @@ const ENTRIES = [
   { timestamp: 1_700_000_000, id: TX, parameters: ['x'], token: '0', type: 'transfer', validationCode: 0 },
 ];
 
-type Reply = { status: number; body: string } | 'hang' | 'reset';
+type Reply =
+  | { status: number; body: string }
+  /** Headers at once, then the body in `pieces` parts `everyMs` apart (Infinity: the rest never comes). */
+  | { status: number; body: string; pieces: number; everyMs: number }
+  | 'hang'
+  | 'reset'
+  | 'drop';
 
 /** A stand-in node: answers each path from `routes`, labelling every body text/html like the node. */
 describe('createHttpChainSource', () => {
@@ -25,6 +31,21 @@ describe('createHttpChainSource', () => {
       requested.push(req.url ?? '');
       const reply = routes.get(req.url ?? '') ?? { status: 404, body: 'no such route' };
       if (reply === 'hang') return; // never answers: the client must time out
+      if (reply === 'drop') return void req.socket.destroy(); // no answer at all
+      if (typeof reply === 'object' && 'pieces' in reply) {
+        const bytes = Buffer.from(reply.body);
+        const size = Math.ceil(bytes.length / reply.pieces);
+        res.writeHead(reply.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': bytes.length });
+        res.flushHeaders();
+        const send = (piece: number): void => {
+          if (res.destroyed) return;
+          const chunk = bytes.subarray(piece * size, (piece + 1) * size);
+          if (piece + 1 >= reply.pieces) return void res.end(chunk);
+          res.write(chunk);
+          if (Number.isFinite(reply.everyMs)) setTimeout(() => send(piece + 1), reply.everyMs);
+        };
+        return send(0);
+      }
       if (reply === 'reset') {
         // Headers and half a body, then the connection drops.
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': '1000' });
@@ -173,7 +194,42 @@ describe('createHttpChainSource', () => {
       routes.set('/block', 'hang');
       const error = await nodeError(source(100).height());
       expect(error).toMatchObject({ retryable: true, reason: 'timeout' });
-      expect(error.message).toMatch(/timed out after 100 ms/);
+      expect(error.message).toMatch(/timed out after 100 ms waiting for the answer/);
+      expect(error.status).toBeUndefined();
+    });
+
+    it('times out a body that stops coming after the headers, within the deadline', async () => {
+      routes.set('/block/1', { status: 200, body: JSON.stringify(BLOCK), pieces: 4, everyMs: Infinity });
+      const started = Date.now();
+      const error = await nodeError(source(300).block(1));
+      expect(error).toMatchObject({ retryable: true, reason: 'timeout', status: 200 });
+      expect(error.message).toMatch(/timed out after 300 ms reading the body/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
+    it('times out a body that trickles past the deadline, however steadily it comes', async () => {
+      // Each piece arrives well within undici's idle limits; only a deadline on the whole body stops it.
+      routes.set('/block/1', { status: 200, body: JSON.stringify(BLOCK), pieces: 40, everyMs: 50 });
+      const started = Date.now();
+      expect(await nodeError(source(500).block(1))).toMatchObject({ retryable: true, reason: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(1_500);
+    });
+
+    it('takes a slow body that is whole within the deadline', async () => {
+      routes.set('/block/42', { status: 200, body: JSON.stringify(BLOCK), pieces: 4, everyMs: 50 });
+      expect(await source(2_000).block(42)).toEqual(BLOCK);
+    });
+
+    it('reports a connection dropped before any answer as retryable, reason network', async () => {
+      routes.set('/block', 'drop');
+      const error = await nodeError(source().height());
+      expect(error).toMatchObject({ retryable: true, reason: 'network' });
+      expect(error.status).toBeUndefined();
+    });
+
+    it('reports a body that is not JSON at all (a proxy page with 200) as retryable, reason truncated', async () => {
+      routes.set(`/transaction/${TX}`, { status: 200, body: '<html><body>upstream hiccup</body></html>' });
+      expect(await nodeError(source().transaction(TX))).toMatchObject({ retryable: true, reason: 'truncated' });
     });
 
     it('reports a connection reset in the middle of a body as retryable', async () => {

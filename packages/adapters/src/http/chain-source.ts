@@ -21,14 +21,20 @@ import type { z } from 'zod';
  *   caller decides whether a listed transaction that is not served is transient;
  * - 400 "MTC Main node response error" when the bridge answered something that is not JSON:
  *   retryable;
- * - a body cut short (a reset mid-body, a proxy) is not JSON: retryable; a complete JSON body of an
- *   unexpected shape is not (the node speaks another contract);
+ * - a body cut short (a proxy, a node restarting mid-answer) or any other body that is not JSON:
+ *   retryable, reason `truncated`; a complete JSON body of an unexpected shape is not (the node
+ *   speaks another contract);
+ * - a connection refused, reset or closed before the body is whole: retryable, reason `network`;
+ *   no answer, or no whole body, within `timeoutMs`: retryable, reason `timeout`;
  * - `GET /block` → 200 `0` when its storage read failed: returned as height 0, which the caller
  *   must not take for a head that went backwards.
  */
 export interface HttpChainSourceOptions {
   baseUrl: string;
-  /** Per request, body included. Default 10 s. */
+  /**
+   * Deadline of one exchange, from sending the request to the body's last byte: a node that does
+   * not answer, or answers too slowly, fails as `timeout` after this long. Default 10 s.
+   */
   timeoutMs?: number;
   /** Where requests go; default a keep-alive pool to the base URL's origin. Tests pass a fake. */
   dispatcher?: Dispatcher;
@@ -85,13 +91,17 @@ export function createHttpChainSource(options: HttpChainSourceOptions): ChainSou
   /** The body as text with its status, or a NodeError for a failed exchange. */
   const get = async (path: string): Promise<{ status: number; text: string }> => {
     const target = `${prefix}${path}`;
-    // One deadline for the whole exchange, body included (undici's own timeouts are idle limits).
+    // One deadline for the whole exchange, body included: undici's own timeouts are idle limits
+    // (5 min by default), so a silent node, or a body trickling in a byte at a time, would hold a
+    // request for ever. Aborting cuts the socket whichever phase it is in.
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       abort.abort();
     }, timeoutMs);
+    /** Set once the headers are in: the failure happened reading the body. */
+    let status: number | undefined;
     try {
       const res = await dispatcher.request({
         origin,
@@ -100,12 +110,15 @@ export function createHttpChainSource(options: HttpChainSourceOptions): ChainSou
         headers: { accept: 'application/json' },
         signal: abort.signal,
       });
-      return { status: res.statusCode, text: await res.body.text() };
+      status = res.statusCode;
+      return { status, text: await res.body.text() };
     } catch (error) {
-      const what = timedOut ? `timed out after ${timeoutMs} ms` : 'failed';
+      const phase = status === undefined ? 'waiting for the answer' : 'reading the body';
+      const what = timedOut ? `timed out after ${timeoutMs} ms ${phase}` : `failed ${phase}`;
       throw new NodeError(`GET ${target} ${what}`, {
         retryable: true,
         reason: timedOut ? 'timeout' : 'network',
+        status,
         cause: error,
       });
     } finally {

@@ -32,6 +32,35 @@ describe('createFaults', () => {
     now += 1;
     expect(faults.isHidden(7)).toBe(false);
   });
+
+  it('hides a block from the first question about it when asked to, and until revealed for Infinity', () => {
+    let now = 1_000;
+    const faults = createFaults({ ...options, kinds: ['block-missing'] }, () => now);
+    faults.hide(7, { forMs: 500, fromFirstAsk: true });
+    now += 10_000;
+    expect(faults.isHidden(7)).toBe(true);
+    now += 499;
+    expect(faults.isHidden(7)).toBe(true);
+    now += 1;
+    expect(faults.isHidden(7)).toBe(false);
+    faults.hide(8, { forMs: Infinity });
+    now += 1e9;
+    expect(faults.isHidden(8)).toBe(true);
+    faults.reveal(8);
+    expect(faults.isHidden(8)).toBe(false);
+  });
+
+  it('counts the answers it altered by kind, every kind present', () => {
+    const faults = createFaults({ ...options, kinds: [...FAULT_KINDS] });
+    faults.injected('reset');
+    faults.injected('reset');
+    faults.injected('timeout');
+    const counts = faults.counts();
+    expect(Object.keys(counts).sort()).toEqual([...FAULT_KINDS].sort());
+    expect(counts).toMatchObject({ reset: 2, timeout: 1, 'height-zero': 0 });
+    counts.reset = 99;
+    expect(faults.counts().reset).toBe(2);
+  });
 });
 
 describe('truncate', () => {

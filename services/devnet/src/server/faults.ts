@@ -21,6 +21,11 @@ import type { Route } from './routes.ts';
  * | `reset`          | all                | the connection destroyed without an answer                              |
  *
  * The proxy's page is nginx's (an assumption: the front proxy's software is not public).
+ *
+ * Besides the drawn faults, one block can be hidden on purpose (`hide`): 404 for a set time from the
+ * first request the chain could have served, or until revealed. That is the long outage a
+ * follower's stall watchdog exists for, placed where a test wants it rather than where a draw falls.
+ * Every altered answer is counted by kind (`counts`), so a run can say what it survived.
  */
 export const FAULT_KINDS = [
   'height-zero',
@@ -38,7 +43,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 /** The default: only what the real node itself answers when something behind it fails for a moment. */
 export const NODE_FAULT_KINDS: readonly FaultKind[] = ['height-zero', 'tx-not-found', 'block-missing'];
 
-type NodeRoute = Exclude<Route['name'], 'debug-state'>;
+type NodeRoute = Exclude<Route['name'], 'debug-state' | 'debug-faults'>;
 
 const ROUTES_OF: Readonly<Record<FaultKind, readonly NodeRoute[]>> = {
   'height-zero': ['height'],
@@ -70,30 +75,53 @@ export interface Faults {
    * one of the configured kinds that can happen on that route (none there: no fault).
    */
   draw(route: NodeRoute): FaultKind | null;
-  /** Hides block `height` until `blockMissingMs` from now. */
-  hide(height: number): void;
+  /**
+   * Hides block `height` for `forMs` (default `blockMissingMs`; `Infinity`: until `reveal`). The time
+   * runs from now, or with `fromFirstAsk` from the first `isHidden` question about it: a block the
+   * chain has not cut yet, or one the client reaches later, is then missing for the whole window.
+   */
+  hide(height: number, options?: { forMs?: number; fromFirstAsk?: boolean }): void;
+  reveal(height: number): void;
+  /** Whether block `height`, which the chain serves, is to be answered as missing now. */
   isHidden(height: number): boolean;
+  /** Counts one altered answer of `kind`. */
+  injected(kind: FaultKind): void;
+  /** Altered answers so far, by kind (every kind present). */
+  counts(): Record<FaultKind, number>;
 }
 
 export function createFaults(options: FaultOptions, now: () => number = Date.now): Faults {
   const rng = createRng(options.seed);
-  const hidden = new Map<number, number>();
+  /** Hidden blocks: until when, or for how long from the first question about them. */
+  const hidden = new Map<number, { until: number } | { forMs: number }>();
+  const counts = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
   return {
     draw(route) {
       if (options.rate === 0 || rng.next() >= options.rate) return null;
       const possible = options.kinds.filter((kind) => ROUTES_OF[kind].includes(route));
       return possible.length === 0 ? null : rng.pick(possible);
     },
-    hide(height) {
-      hidden.set(height, now() + options.blockMissingMs);
+    hide(height, { forMs = options.blockMissingMs, fromFirstAsk = false } = {}) {
+      hidden.set(height, fromFirstAsk ? { forMs } : { until: now() + forMs });
+    },
+    reveal(height) {
+      hidden.delete(height);
     },
     isHidden(height) {
-      const until = hidden.get(height);
-      if (until === undefined) return false;
-      if (now() < until) return true;
+      const window = hidden.get(height);
+      if (window === undefined) return false;
+      const until = 'until' in window ? window.until : now() + window.forMs;
+      if (now() < until) {
+        hidden.set(height, { until });
+        return true;
+      }
       hidden.delete(height);
       return false;
     },
+    injected(kind) {
+      counts[kind] += 1;
+    },
+    counts: () => ({ ...counts }),
   };
 }
 

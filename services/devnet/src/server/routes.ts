@@ -8,7 +8,11 @@ export type Route =
   | { readonly name: 'height' }
   | { readonly name: 'block'; readonly param: string }
   | { readonly name: 'transaction'; readonly param: string }
-  | { readonly name: 'debug-state' };
+  | { readonly name: 'debug-state' }
+  | { readonly name: 'debug-faults' };
+
+/** The routes answered from the chain alone (the fault counts live in the server). */
+export type ChainRoute = Exclude<Route, { readonly name: 'debug-faults' }>;
 
 /** What to send: a node answer (ND default_response with a string), Express' 404 page, or debug JSON. */
 export type Reply =
@@ -19,8 +23,9 @@ export type Reply =
 const HEIGHT = /^\/block\/?$/i;
 const BLOCK = /^\/block\/([^/]+?)\/?$/i;
 const TRANSACTION = /^\/transaction\/([^/]+?)\/?$/i;
-/** Devnet only: no real node has this route. */
+/** Devnet only: no real node has these routes. */
 const DEBUG_STATE = /^\/debug\/state\/?$/;
+const DEBUG_FAULTS = /^\/debug\/faults\/?$/;
 
 export function matchRoute(method: string, pathname: string): Route | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
@@ -30,10 +35,11 @@ export function matchRoute(method: string, pathname: string): Route | null {
   const tx = TRANSACTION.exec(pathname);
   if (tx) return { name: 'transaction', param: tx[1]! };
   if (DEBUG_STATE.test(pathname)) return { name: 'debug-state' };
+  if (DEBUG_FAULTS.test(pathname)) return { name: 'debug-faults' };
   return null;
 }
 
-export function handle(devnet: Devnet, route: Route): Reply {
+export function handle(devnet: Devnet, route: ChainRoute): Reply {
   switch (route.name) {
     case 'height':
       return node(200, String(devnet.height()));

@@ -259,6 +259,61 @@ describe('startDevnetServer with faults and live blocks', () => {
     expect(new Set(first).size).toBeGreaterThan(2);
   });
 
+  it('counts each answer it altered by kind, and serves the counts on /debug/faults', async () => {
+    const { devnet, url, server } = await faulty(['tx-not-found', 'truncated-json'], { faultRate: 0.5, faultSeed: 3 });
+    const txId = devnet.block(1)!.transaction[0]!.id;
+    const seen = { 'tx-not-found': 0, 'truncated-json': 0 };
+    for (let i = 0; i < 60; i++) {
+      const res = await fetch(`${url}/transaction/${txId}`);
+      const body = await res.text();
+      if (res.status === 404) seen['tx-not-found']++;
+      else if (body !== devnet.transactionJson(txId)) seen['truncated-json']++;
+    }
+    expect(seen['tx-not-found']).toBeGreaterThan(0);
+    expect(seen['truncated-json']).toBeGreaterThan(0);
+    expect(server.faultCounts()).toMatchObject({ ...seen, reset: 0, 'height-zero': 0 });
+    // The height route has neither kind: nothing altered, nothing counted.
+    for (let i = 0; i < 10; i++) await fetch(`${url}/block`);
+    const report = (await (await fetch(`${url}/debug/faults`)).json()) as Record<string, unknown>;
+    expect(report).toMatchObject({ rate: 0.5, kinds: ['tx-not-found', 'truncated-json'], seed: 3, injected: seen });
+  });
+
+  it('hides a block on purpose whatever the rate: from the first request once the chain has it, until revealed', async () => {
+    const { devnet, url, server } = await faulty(undefined, { faultRate: 0 });
+    const next = devnet.height() + 1;
+    server.hideBlock(next);
+    // Not cut yet: the node's ordinary miss, not a fault.
+    expect((await fetch(`${url}/block/${next}`)).status).toBe(404);
+    expect(server.faultCounts()['block-missing']).toBe(0);
+    devnet.cutBlock();
+    expect(await (await fetch(`${url}/block`)).text()).toBe(String(next));
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${url}/block/${next}`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe(`Block ${next} not found`);
+    }
+    expect((await fetch(`${url}/block/${devnet.block(next)!.id}`)).status).toBe(404);
+    expect(server.faultCounts()['block-missing']).toBe(4);
+    expect((await fetch(`${url}/block/${next - 1}`)).status).toBe(200);
+    server.revealBlock(next);
+    expect(await (await fetch(`${url}/block/${next}`)).json()).toEqual(devnet.block(next));
+  });
+
+  it('hides faultHideBlock for faultHideBlockMs from the first request for it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { devnet, url } = await faulty(undefined, { faultRate: 0, faultHideBlock: 5, faultHideBlockMs: 30_000 });
+      vi.setSystemTime(Date.now() + 60_000);
+      expect((await fetch(`${url}/block/5`)).status).toBe(404);
+      vi.setSystemTime(Date.now() + 29_999);
+      expect((await fetch(`${url}/block/5`)).status).toBe(404);
+      vi.setSystemTime(Date.now() + 1);
+      expect(await (await fetch(`${url}/block/5`)).json()).toEqual(devnet.block(5));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('closes promptly with a request still held by a timeout fault', async () => {
     const { url, server } = await faulty(['timeout'], { faultTimeoutMs: 60_000 });
     const held = fetch(`${url}/block`).then(

@@ -5,7 +5,7 @@ import type { Devnet } from '../chain/devnet.ts';
 import { createImageRenderer, IMAGE_PATH, IMAGE_TYPES, type ImageExt } from './images.ts';
 import { createFaults, FAULT_KINDS, NODE_FAULT_KINDS, truncate, writeProxyError, type FaultKind } from './faults.ts';
 import { setNodeHeaders, writeReply } from './respond.ts';
-import { handle, matchRoute, type Reply, type Route } from './routes.ts';
+import { handle, matchRoute, type ChainRoute, type Reply } from './routes.ts';
 
 export const DevnetServerOptionsSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -28,6 +28,12 @@ export const DevnetServerOptionsSchema = z.object({
   faultSlowBodyMs: z.number().int().nonnegative().default(5_000),
   /** `block-missing`: how long the block stays missing. */
   faultBlockMissingMs: z.number().int().nonnegative().default(2_000),
+  /**
+   * A block that goes missing on purpose, whatever `faultRate`: 404 for `faultHideBlockMs` from the
+   * first request for it once the chain has it (a long outage, e.g. past a follower's stall limit).
+   */
+  faultHideBlock: z.number().int().min(1).optional(),
+  faultHideBlockMs: z.number().int().nonnegative().default(30_000),
 });
 
 export type DevnetServerOptions = z.input<typeof DevnetServerOptionsSchema>;
@@ -35,6 +41,14 @@ export type DevnetServerOptions = z.input<typeof DevnetServerOptionsSchema>;
 export interface DevnetServer {
   /** Base URL, e.g. http://127.0.0.1:20922 */
   readonly url: string;
+  /** Answers altered so far, by fault kind (also served as JSON on `GET /debug/faults`). */
+  faultCounts(): Record<FaultKind, number>;
+  /**
+   * Answers 404 for block `height` for `forMs` (default: until `revealBlock`), counted from the
+   * first request for it once the chain has it; independent of `faultRate`.
+   */
+  hideBlock(height: number, forMs?: number): void;
+  revealBlock(height: number): void;
   /** Stops live blocks and pending fault timers, stops accepting, and closes every connection. */
   close(): Promise<void>;
 }
@@ -44,9 +58,10 @@ const SLOW_PIECES = 8;
 
 /**
  * Serves a devnet over plain HTTP with the node's read routes (`GET /block`, `/block/{n|hash}`,
- * `/transaction/{txid}`), the devnet-only `GET /debug/state`, and the NFT images its records point
- * at (`GET /images/<name>.png|jpg`, standing in for the web hosts of real NFT images; never
- * faulted). Connections are kept alive.
+ * `/transaction/{txid}`), the devnet-only `GET /debug/state` and `GET /debug/faults` (the faults
+ * injected so far), and the NFT images its records point at (`GET /images/<name>.png|jpg`,
+ * standing in for the web hosts of real NFT images). Only the node's routes are faulted.
+ * Connections are kept alive.
  */
 export async function startDevnetServer(devnet: Devnet, options: DevnetServerOptions = {}): Promise<DevnetServer> {
   const opts = DevnetServerOptionsSchema.parse(options);
@@ -58,6 +73,8 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     slowBodyMs: opts.faultSlowBodyMs,
     blockMissingMs: opts.faultBlockMissingMs,
   });
+  if (opts.faultHideBlock !== undefined)
+    faults.hide(opts.faultHideBlock, { forMs: opts.faultHideBlockMs, fromFirstAsk: true });
   /** Cancels of timers still holding a response (timeouts, slow bodies). */
   const pending = new Set<() => void>();
 
@@ -88,10 +105,14 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     const route = matchRoute(method, pathname);
     if (!route) return writeReply(req, res, { kind: 'express-404', method, pathname });
     if (route.name === 'debug-state') return writeReply(req, res, answer(devnet, route));
+    if (route.name === 'debug-faults') return writeReply(req, res, { kind: 'debug', body: faultReport() });
 
     if (route.name === 'block') {
       const height = servedHeight(devnet, route.param);
-      if (height !== undefined && faults.isHidden(height)) return writeReply(req, res, blockNotFound(route.param));
+      if (height !== undefined && faults.isHidden(height)) {
+        faults.injected('block-missing');
+        return writeReply(req, res, blockNotFound(route.param));
+      }
     }
     const kind = faults.draw(route.name);
     if (kind === null) return writeReply(req, res, answer(devnet, route));
@@ -111,27 +132,44 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     }
   }
 
-  function injectFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse, route: Route): void {
+  function faultReport(): string {
+    return JSON.stringify({
+      rate: opts.faultRate,
+      kinds: opts.faultKinds,
+      seed: opts.faultSeed,
+      injected: faults.counts(),
+    });
+  }
+
+  /** Answers with fault `kind` where it applies to this request (counting it), else normally. */
+  function injectFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse, route: ChainRoute): void {
     switch (kind) {
       case 'height-zero':
+        faults.injected(kind);
         return writeReply(req, res, { kind: 'node', status: 200, body: '0' });
       case 'tx-not-found':
+        faults.injected(kind);
         return writeReply(req, res, { kind: 'node', status: 404, body: `Transaction ${param(route)} not found` });
       case 'block-missing': {
         const height = route.name === 'block' ? servedHeight(devnet, route.param) : undefined;
         if (route.name !== 'block' || height === undefined) return writeReply(req, res, answer(devnet, route));
         faults.hide(height);
+        faults.injected(kind);
         return writeReply(req, res, blockNotFound(route.param));
       }
       case 'proxy-500':
+        faults.injected(kind);
         return writeProxyError(req, res, 500);
       case 'proxy-502':
+        faults.injected(kind);
         return writeProxyError(req, res, 502);
       case 'timeout':
+        faults.injected(kind);
         return later(res, opts.faultTimeoutMs, () => writeReply(req, res, answer(devnet, route)));
       case 'slow-body': {
         const reply = answer(devnet, route);
         if (reply.kind !== 'node' || req.method === 'HEAD') return writeReply(req, res, reply);
+        faults.injected(kind);
         setNodeHeaders(res, reply.body);
         res.writeHead(reply.status);
         res.flushHeaders();
@@ -147,13 +185,15 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
       }
       case 'truncated-json': {
         const reply = answer(devnet, route);
-        if (reply.kind !== 'node' || reply.status !== 200) return writeReply(req, res, reply);
+        if (reply.kind !== 'node' || reply.status !== 200 || req.method === 'HEAD') return writeReply(req, res, reply);
+        faults.injected(kind);
         const body = truncate(reply.body);
         setNodeHeaders(res, body);
         res.statusCode = 200;
-        return void res.end(req.method === 'HEAD' ? undefined : body);
+        return void res.end(body);
       }
       case 'reset':
+        faults.injected(kind);
         return void req.socket.destroy();
     }
   }
@@ -171,6 +211,9 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
 
   return {
     url: `http://${urlHost(opts.host)}:${port}`,
+    faultCounts: () => faults.counts(),
+    hideBlock: (height, forMs = Infinity) => faults.hide(height, { forMs, fromFirstAsk: true }),
+    revealBlock: (height) => faults.reveal(height),
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(live);
@@ -183,7 +226,7 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
   };
 }
 
-function answer(devnet: Devnet, route: Route): Reply {
+function answer(devnet: Devnet, route: ChainRoute): Reply {
   try {
     return handle(devnet, route);
   } catch (error) {
@@ -204,7 +247,7 @@ function servedHeight(devnet: Devnet, raw: string): number | undefined {
   return block ? Number(block.sn) : undefined;
 }
 
-function param(route: Route): string {
+function param(route: ChainRoute): string {
   return 'param' in route ? safeDecode(route.param).trim() : '';
 }
 
