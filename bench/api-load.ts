@@ -35,10 +35,10 @@ const CONNECTIONS = 64;
 /** Operations that are not the explorer API. */
 const SKIPPED = new Set(['/healthz', '/readyz', '/api/openapi.json']);
 /** The issue's stricter ratio, for these operations (lists: page 1 only). */
-const STRICT = new Set(['/api/chain', '/api/tx-stats', '/api/blocks page 1', '/api/transactions page 1']);
+export const STRICT = new Set(['/api/chain', '/api/tx-stats', '/api/blocks page 1', '/api/transactions page 1']);
 const STRICT_RATIO = 0.4;
 const RATIO = 0.25;
-const P99_MS = 20;
+export const P99_MS = 20;
 const DEEP_P50 = 1.5;
 /** Real ids rotated per endpoint. */
 const IDS_PER_ENDPOINT = 24;
@@ -268,7 +268,7 @@ const POOLS_BY_SEGMENT: Record<string, readonly PoolName[]> = {
 const QUERY_ID_POOLS: readonly PoolName[] = ['nft', 'item'];
 
 /** Real ids from the API itself: random pages of blocks and transactions, every token. */
-async function collectIds(base: string): Promise<Pools> {
+export async function collectIds(base: string): Promise<Pools> {
   const random = createRandom(1);
   const pools: Pools = { height: [], blockHash: [], tx: [], address: [], token: [], symbol: [], nft: [], item: [] };
   const blocks = await readJson(`${base}/api/blocks?limit=50`, BlocksPage);
@@ -328,7 +328,7 @@ function interleave(lists: readonly (readonly string[])[], count: number): strin
 // ---------------------------------------------------------------------------------------------
 // What to measure: one row per operation (two per list), each with the paths it rotates over.
 
-interface Row {
+export interface Row {
   /** `/api/blocks page 1`, `/api/block/{id}`. */
   label: string;
   template: string;
@@ -435,7 +435,7 @@ async function probe(base: string, paths: readonly string[]): Promise<Probed> {
   return { paths: kept.map((a) => a.path), bytes, dropped: answers.length - kept.length };
 }
 
-async function planRows(base: string, pools: Pools, notes: string[]): Promise<Row[]> {
+export async function planRows(base: string, pools: Pools, notes: string[]): Promise<Row[]> {
   const doc = await readJson(`${base}/api/openapi.json`, OpenApi);
   const rows: Row[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
