@@ -232,6 +232,23 @@ describe('the API against hostile input', () => {
     it('serves the address whose checksum is right', async () => {
       expect((await get(api, `/api/address/${ALICE}`)).status).toBe(200);
     });
+
+    // The bound the OpenAPI document states for these ids (schemathesis found it missing there).
+    it.each(['token', 'block'])(
+      'refuses a %s id over 2^53 - 1 with a 400 and looks the largest one up',
+      async (kind) => {
+        const over = expectRefusal(await get(api, `/api/${kind}/${Number.MAX_SAFE_INTEGER + 1}`), 400, 'bad_request');
+        expect(over).toContain('path.id');
+        expectRefusal(await get(api, `/api/${kind}/${Number.MAX_SAFE_INTEGER}`), 404, 'not_found');
+      },
+    );
+
+    it('serves a block named by its hash in upper case, as the document allows', async () => {
+      const block = fixture.blocks[0]!;
+      const res = await get(api, `/api/block/${block.hash.toUpperCase()}`);
+      expect(res.status, res.text).toBe(200);
+      expect(JSON.parse(res.text)).toMatchObject({ id: block.hash, sn: String(block.height) });
+    });
   });
 
   describe('paths', () => {

@@ -1,10 +1,20 @@
 import { readFile } from 'node:fs/promises';
+import { isAddress } from '@mtc/domain';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { buildOpenApiDocument, openApiJson } from './openapi.ts';
+import { ADDRESS_FORMAT } from './params.ts';
 import { allRoutes } from './routes/index.ts';
-import { startTestApi } from './testing/harness.ts';
+import { ALICE, startTestApi } from './testing/harness.ts';
 
 const COMMITTED = new URL('../openapi.json', import.meta.url);
+
+type JsonSchema = Record<string, unknown>;
+interface DocLink {
+  operationId: string;
+  parameters: Record<string, string>;
+}
 
 describe('OpenAPI document', () => {
   it('equals the committed services/api/openapi.json (run `npm run openapi -w @mtc/api` after changing a route)', async () => {
@@ -28,6 +38,7 @@ describe('OpenAPI document', () => {
       string,
       {
         get: {
+          operationId: string;
           parameters: { name: string; in: string; required: boolean; schema: object }[];
           responses: Record<string, unknown>;
         };
@@ -103,6 +114,12 @@ describe('OpenAPI document', () => {
       schema: { default: 30, minimum: 1, maximum: 90 },
     });
     expect(doc.paths['/api/block/{id}']!.get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
+    // The form for any JSON Schema validator, the checksum for those that know the format.
+    expect(doc.paths['/api/address/{id}']!.get.parameters[0]!.schema).toMatchObject({
+      type: 'string',
+      pattern: '^MT[A-Za-z0-9]{30}[0-9a-f]{8}$',
+      format: ADDRESS_FORMAT,
+    });
   });
 
   it('documents the error shape and the error statuses of each route', () => {
@@ -237,6 +254,102 @@ describe('OpenAPI document', () => {
     expect(props('TokenTransfer')['token']).toMatchObject({ type: 'string' });
     expect(props('AddressActivity')['db_sn']).toMatchObject({ type: 'string' });
     expect(props('AddressBalance')['lockBalance']).toMatchObject({ type: 'string' });
+  });
+
+  /**
+   * Parameter values as a client sends them: the canonical text of integers around every documented
+   * bound and past 2^53, and strings of each id form, right and wrong. A fuzzer draws its "valid"
+   * requests from the document's schemas and its "invalid" ones from outside them, so the two must agree
+   * with the decoders on every value, or valid requests are refused (or invalid ones served).
+   */
+  const HEX = '0123456789abcdef'.repeat(4);
+  const COLLECTION = `MRC400_${'a'.repeat(32)}1`;
+  const PROBES = [
+    ...['0', '1', '2', '20', '30', '50', '51', '90', '91', '100', '101', '1000', '1001', '1000000', '1000001'],
+    ...[String(Number.MAX_SAFE_INTEGER), String(Number.MAX_SAFE_INTEGER + 1), '31922604656576589824'],
+    ...['', '-1', '1.5', '1e3', ' 1', 'abc', 'x'.repeat(128), 'x'.repeat(129), 'MRC401', 'MRC402'],
+    ...[ALICE, `${ALICE.slice(0, -1)}${ALICE.endsWith('0') ? '1' : '0'}`, ALICE.toLowerCase(), `MT${'0'.repeat(38)}`],
+    ...[HEX, HEX.toUpperCase(), HEX.slice(1), `${HEX}0`],
+    ...[COLLECTION, `MRC402_${'b'.repeat(32)}2`, `${COLLECTION}_${'Z9'.repeat(20)}`, `${COLLECTION}_${'Z'.repeat(39)}`],
+  ];
+
+  it('documents each parameter as its decoder reads it: valid in the document exactly when accepted', () => {
+    const ajv = new Ajv2020({ allowUnionTypes: true });
+    // The document's own format: what its pattern cannot say (the checksum), `isAddress` checks.
+    ajv.addFormat(ADDRESS_FORMAT, isAddress);
+    for (const route of allRoutes()) {
+      const documented = doc.paths[route.path]!.get.parameters;
+      for (const [where, shape] of [
+        ['path', route.params.shape],
+        ['query', route.query.shape],
+      ] as const) {
+        for (const [name, decoder] of Object.entries(shape) as [string, z.ZodType][]) {
+          const schema = documented.find((p) => p.in === where && p.name === name)!.schema;
+          const valid = ajv.compile(schema);
+          for (const text of PROBES) {
+            // The text is the serialisation of a string, or of an integer when it is one's canonical form.
+            const readings: unknown[] = /^(?:0|[1-9][0-9]*)$/.test(text) ? [text, Number(text)] : [text];
+            expect(
+              readings.some((value) => valid(value)),
+              `${route.path} ${where}.${name} = '${text}'`,
+            ).toBe(decoder.safeParse(text).success);
+          }
+        }
+      }
+    }
+  });
+
+  it('links only to operations that exist, filling their parameters from fields the answer has, of their type', () => {
+    const operations = new Map(Object.values(doc.paths).map((item) => [item.get.operationId, item.get]));
+    const resolve = (schema: JsonSchema): JsonSchema => {
+      const ref = schema['$ref'];
+      return typeof ref === 'string' ? resolve(doc.components.schemas[ref.split('/').pop()!] as JsonSchema) : schema;
+    };
+    const typesOf = (schema: JsonSchema): unknown[] =>
+      Array.isArray(schema['anyOf']) ? (schema['anyOf'] as JsonSchema[]).flatMap(typesOf) : [resolve(schema)['type']];
+    let links = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const ok = item.get.responses['200'] as {
+        content?: { 'application/json'?: { schema: JsonSchema } };
+        links?: object;
+      };
+      for (const [name, link] of Object.entries((ok.links ?? {}) as Record<string, DocLink>)) {
+        links += 1;
+        const target = operations.get(link.operationId);
+        expect(target, `${path} → ${name}`).toBeDefined();
+        const required = target!.parameters.filter((p) => p.required).map((p) => p.name);
+        expect(Object.keys(link.parameters), `${path} → ${name}`).toEqual(expect.arrayContaining(required));
+        for (const [param, expression] of Object.entries(link.parameters)) {
+          const declared = target!.parameters.find((p) => p.name === param);
+          expect(declared, `${path} → ${name}: ${param}`).toBeDefined();
+          let source: JsonSchema;
+          if (expression.startsWith('$request.path.')) {
+            const own = item.get.parameters.find((p) => p.in === 'path' && p.name === expression.slice(14));
+            expect(own, `${path} → ${name}: ${expression}`).toBeDefined();
+            source = own!.schema as JsonSchema;
+          } else {
+            const pointer = /^\$response\.body#(\/.*)$/.exec(expression)?.[1];
+            expect(pointer, `${path} → ${name}: ${expression}`).toBeDefined();
+            // Walks the 200 schema: a number steps into an array's items, a name into a property.
+            source = pointer!
+              .slice(1)
+              .split('/')
+              .reduce<JsonSchema>((at, step) => {
+                const here = resolve(at);
+                const next = /^[0-9]+$/.test(step)
+                  ? (here['items'] as JsonSchema | undefined)
+                  : (here['properties'] as Record<string, JsonSchema> | undefined)?.[step];
+                expect(next, `${path} → ${name}: ${expression} at ${step}`).toBeDefined();
+                return next!;
+              }, ok.content!['application/json']!.schema);
+          }
+          expect(typesOf(declared!.schema as JsonSchema), `${path} → ${name}: ${param}`).toEqual(
+            expect.arrayContaining(typesOf(source)),
+          );
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(0);
   });
 
   it('types block sn as a string and height as an integer, as the spec says', () => {

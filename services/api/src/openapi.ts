@@ -80,7 +80,11 @@ const EVERY_OPERATION: readonly ErrorStatus[] = [400, 414, 429, 500, 503];
 const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 
-/** zod's integers carry ±2^53 bounds; they say nothing to a reader. */
+/**
+ * zod's integers carry ±2^53 bounds; in a response they say nothing to a reader. Parameters keep
+ * theirs: there they are the decoder's limits (a token id over 2^53 - 1 is a 400), which a client
+ * must be told.
+ */
 function tidy(ctx: { jsonSchema: JsonObject }): void {
   if (ctx.jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete ctx.jsonSchema['minimum'];
   if (ctx.jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete ctx.jsonSchema['maximum'];
@@ -94,7 +98,7 @@ function withoutDialect(schema: JsonObject): JsonObject {
 function parameters(route: ApiRoute): JsonObject[] {
   const list = (where: 'path' | 'query', shape: Record<string, z.ZodType>) =>
     Object.entries(shape).map(([name, schema]) => {
-      const { description, ...rest } = withoutDialect(z.toJSONSchema(schema, { io: 'output', override: tidy }));
+      const { description, ...rest } = withoutDialect(z.toJSONSchema(schema, { io: 'output' }));
       const required = where === 'path' || !schema.safeParse(undefined).success;
       return { name, in: where, required, ...(description === undefined ? {} : { description }), schema: rest };
     });
@@ -142,6 +146,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
     const ok: JsonObject = okResponse(route.response, registry);
     if (api)
       ok['headers'] = { ...(ok['headers'] as JsonObject), 'X-Indexed-Height': ref('headers', 'X-Indexed-Height') };
+    if (Object.keys(route.links).length > 0) ok['links'] = route.links;
     paths[route.path] = {
       get: {
         operationId: route.operationId,

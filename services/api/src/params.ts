@@ -36,17 +36,32 @@ export const BlockRefParam = z
     'must be a block height (a whole number from 1) or a 64-character hex block hash',
   )
   .transform((v): number | string => (v.length === 64 ? v.toLowerCase() : Number(v)))
-  .pipe(z.union([z.int().min(1).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[0-9a-f]{64}$/)]))
+  // HEX64, not lower case only: the document shows this side, and a client may send upper case.
+  .pipe(z.union([z.int().min(1).max(Number.MAX_SAFE_INTEGER), z.string().regex(HEX64)]))
+  .meta({ examples: [1] })
   .describe('Block height (1 and up) or 64-hex block hash.');
 export type BlockRef = z.output<typeof BlockRefParam>;
 
 export const BlockIdParams = z.object({ id: BlockRefParam });
 
+const ADDRESS_MESSAGE = 'must be a Metacoin address: MT, 30 letters or digits, and their CRC-32 in lower-case hex';
+
+/**
+ * The OpenAPI `format` of an address parameter. JSON Schema cannot state the checksum, so the document
+ * gives the form as a pattern and names this format for the rest (a client or a fuzzer that knows
+ * it can tell a valid address from one of the right form with a wrong CRC-32, which is a 400).
+ */
+export const ADDRESS_FORMAT = 'mtc-address';
+
 /** A Metacoin address: MT + 30 alphanumerics + the CRC-32 of those 30, checked (`isAddress`). */
 export const AddressParam = z
   .string()
-  .refine(isAddress, 'must be a Metacoin address: MT, 30 letters or digits, and their CRC-32 in lower-case hex')
-  .describe('Wallet address (MT…, 40 characters, checksum verified).');
+  // The form in the document; `abort` keeps a malformed address to one message.
+  .regex(/^MT[A-Za-z0-9]{30}[0-9a-f]{8}$/, { message: ADDRESS_MESSAGE, abort: true })
+  .refine(isAddress, ADDRESS_MESSAGE)
+  // The example is a valid address, so a client (or a fuzzer) that cannot compute CRC-32 still has one.
+  .meta({ format: ADDRESS_FORMAT, examples: ['MTW95PhgJazSd8DLjkrQc7L4KQCI9GrU94d292b5'] })
+  .describe('Wallet address: MT, 30 letters or digits, and their CRC-32 in lower-case hex (40 characters, checked).');
 
 export const AddressParams = z.object({ id: AddressParam });
 
@@ -56,6 +71,7 @@ export const TokenIdParam = z
   .regex(/^(?:0|[1-9][0-9]{0,15})$/, 'must be a token id: a whole number from 0, digits only, no leading zeros')
   .transform(Number)
   .pipe(z.int().min(0).max(Number.MAX_SAFE_INTEGER))
+  .meta({ examples: [0] })
   .describe('Token id: 0 is the native coin, 1 and up the other MRC-010 tokens (digits only).');
 
 export const TokenIdParams = z.object({ id: TokenIdParam });

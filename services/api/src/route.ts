@@ -37,6 +37,24 @@ export interface RouteInput<P, Q> {
 type Params = z.ZodObject;
 const NONE = z.object({});
 
+/**
+ * An OpenAPI link from a route's 200 answer to another operation: which of that operation's parameters
+ * a value of this answer (or of this request) fills, as a runtime expression such as
+ * `$response.body#/items/0/id` or `$request.path.id`. A client, or a stateful fuzzer, follows them from
+ * a list to its entries; a test checks that each names a real operation, its parameters and a field
+ * this answer has.
+ */
+export interface RouteLink {
+  operationId: string;
+  parameters: Readonly<Record<string, string>>;
+}
+export type RouteLinks = Readonly<Record<string, RouteLink>>;
+
+/** Links to each of `operationIds`, named after it, each filling `parameters` the same way. */
+export function linksTo(operationIds: readonly string[], parameters: Readonly<Record<string, string>>): RouteLinks {
+  return Object.fromEntries(operationIds.map((operationId) => [operationId, { operationId, parameters }]));
+}
+
 export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodType> {
   /** OpenAPI path template, e.g. `/api/block/{id}`. */
   path: string;
@@ -50,6 +68,8 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
   response: R;
   /** Error statuses the route answers besides 500. */
   errors: readonly ErrorStatus[];
+  /** Operations a 200 answer leads to, by link name (see RouteLink). */
+  links?: RouteLinks;
   /**
    * How long a request may take before it is answered 503, when API_REQUEST_TIMEOUT_MS is not enough
    * (a route that fetches from outside, under a deadline of its own).
@@ -80,6 +100,7 @@ export interface ApiRoute {
   readonly query: Params;
   readonly response: RouteResponse;
   readonly errors: readonly ErrorStatus[];
+  readonly links: RouteLinks;
   /** See RouteSpec.timeBudgetMs; undefined: API_REQUEST_TIMEOUT_MS. */
   readonly timeBudgetMs: ((config: ApiConfig) => number) | undefined;
   /** False when every answer is `no-store` (probes): such a route is never served from memory. */
@@ -137,6 +158,7 @@ export function defineRoute<
     query,
     response: { kind: 'json', schema: spec.response },
     errors: spec.errors,
+    links: spec.links ?? {},
     timeBudgetMs: spec.timeBudgetMs,
     cacheable: spec.cache !== 'none',
     async run(raw, app) {
@@ -188,6 +210,7 @@ export function defineBytesRoute<
     query,
     response: { kind: 'bytes', mediaTypes: spec.mediaTypes, description: spec.responseDescription },
     errors: spec.errors,
+    links: spec.links ?? {},
     timeBudgetMs: spec.timeBudgetMs,
     cacheable: false,
     async run(raw, app) {

@@ -11,7 +11,7 @@ import {
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { AddressParams } from '../../params.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute, linksTo } from '../../route.ts';
 import { itemImage } from '../nfts/nfts.ts';
 import { tokenImagePath } from '../tokens/tokens.ts';
 import {
@@ -157,6 +157,7 @@ export const addressRoute = defineRoute({
   params: AddressParams,
   response: Address,
   errors: [400, 404],
+  links: linksTo(['listAddressTxs'], { id: '$request.path.id' }),
   cache: 'head',
   async handle({ params }, app) {
     const [wallet, nfts] = await Promise.all([

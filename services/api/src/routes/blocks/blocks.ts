@@ -5,7 +5,7 @@ import { mapWithConcurrency } from '@mtc/runtime';
 import { fromNode } from '../../node-calls.ts';
 import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
 import { BlockIdParams, type BlockRef } from '../../params.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute, linksTo } from '../../route.ts';
 import { BlockDetail, BlocksPage, BlockSummary, RawBlockResponse } from './schemas.ts';
 
 /** How many /transaction calls one /rawblock request may have in flight at the node. */
@@ -37,6 +37,7 @@ export const listBlocksRoute = defineRoute({
   query: PagingQuery,
   response: BlocksPage,
   errors: [400],
+  links: linksTo(['getBlock', 'getRawBlock'], { id: '$response.body#/blocks/0/height' }),
   cache: 'head',
   async handle({ query, head }, app) {
     const { height } = await head();

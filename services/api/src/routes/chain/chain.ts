@@ -1,4 +1,4 @@
-import { defineRoute } from '../../route.ts';
+import { defineRoute, linksTo } from '../../route.ts';
 import { latestBlocks, toBlockSummary } from '../blocks/blocks.ts';
 import { latestTxs, toTxSummaries } from '../txs/txs.ts';
 import { ChainOverview } from './schemas.ts';
@@ -13,6 +13,10 @@ export const chainRoute = defineRoute({
   description: 'Never fails because the node is down: mainnetBlock then falls back to the last known height.',
   response: ChainOverview,
   errors: [],
+  links: {
+    ...linksTo(['getBlock', 'getRawBlock'], { id: '$response.body#/blocks/0/height' }),
+    ...linksTo(['getTransaction', 'getRawTransaction', 'getTxTemplates'], { id: '$response.body#/transactions/0/id' }),
+  },
   cache: 'head',
   async handle({ head }, app) {
     const { height, txCount } = await head();

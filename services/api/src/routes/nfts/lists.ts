@@ -2,7 +2,7 @@ import { collectionItemsKey, nftLists, seriesPage, seriesTotal, type Models } fr
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute, linksTo } from '../../route.ts';
 import { mrc402Quantity } from './holders.ts';
 import { CollectionIdParam, itemImage } from './nfts.ts';
 import { NftItemListEntry, NftItemsPage, NftListEntry, NftsPage } from './schemas.ts';
@@ -32,6 +32,10 @@ export const listNftsRoute = defineRoute({
   query: NftsQuery,
   response: NftsPage,
   errors: [400],
+  // Every entry is a collection or an MRC-402: ids each of these takes.
+  links: linksTo(['getNft', 'listNftHolders', 'getNftHistory', 'listNftTransactions', 'getNftImage'], {
+    id: '$response.body#/items/0/id',
+  }),
   cache: 'head',
   async handle({ query }, app) {
     const { models } = app;
@@ -105,6 +109,7 @@ export const listNftItemsRoute = defineRoute({
   query: NftItemsQuery,
   response: NftItemsPage,
   errors: [400, 404],
+  links: linksTo(['getNft', 'listNftTransactions', 'getNftImage'], { id: '$response.body#/items/0/id' }),
   cache: 'head',
   async handle({ query }, app) {
     const { models } = app;

@@ -2,7 +2,7 @@ import { formatAmount, parseAmount } from '@mtc/domain';
 import { activeLocks, holdersPage, lockedHolders, type HolderDoc } from '@mtc/read-models';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute, linksTo } from '../../route.ts';
 import { TokenHoldersPage, TokenLocks, type TokenLock } from './schemas.ts';
 import { requireToken } from './tokens.ts';
 
@@ -37,6 +37,7 @@ export const tokenHoldersRoute = defineRoute({
   query: TokenHoldersQuery,
   response: TokenHoldersPage,
   errors: [400, 404],
+  links: linksTo(['getAddress', 'listAddressTxs'], { id: '$response.body#/holders/0/address' }),
   cache: 'head',
   async handle({ params, query }, app) {
     const skip = (query.page - 1) * query.limit;

@@ -3,7 +3,7 @@ import { holderId, tokenCount, tokenRange, type Models, type TokenDoc } from '@m
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute, linksTo } from '../../route.ts';
 import { MtcStats, TokenDetail, TokensPage, type TokenListEntry } from './schemas.ts';
 
 /** The path of a token's image endpoint (relative, with the /api prefix, as the spec lists it). */
@@ -55,6 +55,10 @@ export const listTokensRoute = defineRoute({
   query: TokenListQuery,
   response: TokensPage,
   errors: [400],
+  links: linksTo(
+    ['getToken', 'listTokenHolders', 'listTokenTxs', 'getTokenHistory', 'listTokenLocks', 'getTokenImage'],
+    { id: '$response.body#/items/0/token' },
+  ),
   cache: 'head',
   async handle({ query }, app) {
     const total = await tokenCount(app.models.tokens);
@@ -74,6 +78,8 @@ export const tokenRoute = defineRoute({
   params: TokenIdParams,
   response: TokenDetail,
   errors: [400, 404],
+  // A token's owner is a wallet (the one that registered it).
+  links: linksTo(['getAddress', 'listAddressTxs'], { id: '$response.body#/owner' }),
   cache: 'head',
   async handle({ params }, app) {
     const [doc, image] = await Promise.all([

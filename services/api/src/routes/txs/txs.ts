@@ -4,7 +4,7 @@ import { notFound } from '../../errors.ts';
 import { fromNode } from '../../node-calls.ts';
 import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
 import { TxIdParams } from '../../params.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute, linksTo } from '../../route.ts';
 import { RawTxResponse, TransactionsPage, TxDetailList, type TxDetail, type TxSummary } from './schemas.ts';
 
 /** The newest `limit` transactions among the first `txCount` (by seq), newest first. */
@@ -52,6 +52,9 @@ export const listTransactionsRoute = defineRoute({
   query: PagingQuery,
   response: TransactionsPage,
   errors: [400],
+  links: linksTo(['getTransaction', 'getRawTransaction', 'getTxTemplates'], {
+    id: '$response.body#/transactions/0/id',
+  }),
   cache: 'head',
   async handle({ query, head }, app) {
     const { height, txCount } = await head();
