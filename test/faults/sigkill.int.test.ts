@@ -56,6 +56,10 @@ describeWithInfra(
     const group = `faults-${run}`;
     const base = {
       ...infra,
+      // The MongoDB stand-in answers the API's "newest first" reads with a scan: seconds at this
+      // size, beyond the production budgets a real MongoDB meets from its indexes.
+      API_REQUEST_TIMEOUT_MS: '30000',
+      STORE_READ_TIMEOUT_MS: '30000',
       TOPIC_PREFIX: `faults-${run}.`,
       MONGO_DATABASE: `faults_${run}`,
       REDIS_PREFIX: `faults:${run}:`,

@@ -7,3 +7,9 @@ export * from './select.ts';
 export { createMongoReadStore, WRITE_LIMITS, type MongoReadStoreOptions } from './mongo/mongo-store.ts';
 export { createKafkaEventLog, type KafkaEventLogOptions, type TopicSpec } from './kafka/kafka-log.ts';
 export { createRedisCounters, type RedisCountersOptions } from './redis/redis-counters.ts';
+export {
+  createRedisRateLimitBuckets,
+  type RedisRateLimitBuckets,
+  type RedisRateLimitOptions,
+} from './redis/redis-rate-limit.ts';
+export * from './timed/index.ts';

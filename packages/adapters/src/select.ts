@@ -10,6 +10,7 @@ import { createSqliteReadStore } from './embedded/sqlite-store.ts';
 import { createKafkaEventLog, KAFKA_COMPRESSIONS, type TopicSpec } from './kafka/kafka-log.ts';
 import { createMongoReadStore } from './mongo/mongo-store.ts';
 import { createRedisCounters } from './redis/redis-counters.ts';
+import { timeCounters, timeReadStore, type Budgets } from './timed/timed-ports.ts';
 
 /**
  * Which adapter each port gets: a configured server address selects the real adapter, its absence
@@ -51,6 +52,19 @@ export const AdapterConfigSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
   REDIS_PREFIX: z.string().default('mtc:'),
+  /**
+   * Time budget of one read of the read store or the counters on a server (timed/budget.ts): past
+   * it the call fails with StoreTimeoutError (503 in the API, retried by the projector) rather than
+   * wait on a server that hangs. The default suits batch work: the projector reads a batch's prior
+   * state in a few calls of up to thousands of documents, and a budget below its slowest healthy
+   * read would retry that read for ever. The API, whose reads are one page over an index, sets 1 s.
+   */
+  STORE_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * Time budget of one write call (a projection phase: up to tens of thousands of documents in
+   * bulk calls, see WRITE_LIMITS), of creating collections and indexes, and of closing.
+   */
+  STORE_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   /** Prefix of every topic name: side-by-side deployments and tests on one cluster. */
   TOPIC_PREFIX: z
     .string()
@@ -100,20 +114,39 @@ export async function openEventLog(config: AdapterConfig, logger?: Logger): Prom
   return createFileEventLog({ dir });
 }
 
+const budgetsOf = (config: AdapterConfig): Budgets => ({
+  readMs: config.STORE_READ_TIMEOUT_MS,
+  writeMs: config.STORE_WRITE_TIMEOUT_MS,
+});
+
+/**
+ * A server-backed store or counters get a time budget on every call (`observeBudgets` reports their
+ * stalls). The embedded ones do not: their calls are synchronous in this process, so a call that
+ * stuck would block the thread, and no timer could fire before it returned.
+ */
 export async function openReadStore(config: AdapterConfig): Promise<ReadStore> {
-  if (config.MONGO_URL)
-    return createMongoReadStore({
+  if (config.MONGO_URL) {
+    const budgets = budgetsOf(config);
+    const store = await createMongoReadStore({
       url: config.MONGO_URL,
       database: config.MONGO_DATABASE,
       writeLanes: config.MONGO_WRITE_LANES,
       bulkChunk: config.MONGO_BULK_CHUNK,
+      callBudgetMs: Math.max(budgets.readMs, budgets.writeMs),
+      readBudgetMs: budgets.readMs,
     });
+    return timeReadStore(store, budgets);
+  }
   await mkdir(resolve(config.DATA_DIR), { recursive: true });
   return createSqliteReadStore({ path: join(resolve(config.DATA_DIR), 'read-models.sqlite') });
 }
 
 export async function openCounters(config: AdapterConfig): Promise<Counters> {
-  if (config.REDIS_URL) return createRedisCounters({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+  if (config.REDIS_URL)
+    return timeCounters(
+      await createRedisCounters({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }),
+      budgetsOf(config),
+    );
   await mkdir(resolve(config.DATA_DIR), { recursive: true });
   return createSqliteCounters({ path: join(resolve(config.DATA_DIR), 'counters.sqlite') });
 }

@@ -1,11 +1,20 @@
 import {
   AdapterConfigSchema,
   createHttpChainSource,
+  createRedisRateLimitBuckets,
   describeAdapters,
+  observeBudgets,
   openCounters,
   openReadStore,
 } from '@mtc/adapters';
-import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
+import {
+  createMetricsRegistry,
+  createServiceContext,
+  port,
+  READINESS_BUDGET_MS,
+  startOpsServer,
+  storeBudgetMetrics,
+} from '@mtc/runtime';
 import { Histogram } from 'prom-client';
 import { z } from 'zod';
 import { startApi } from './app.ts';
@@ -24,6 +33,13 @@ const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).extend({
   API_REUSE_PORT: z.stringbool().default(false),
   OPS_PORT: port.default(9120),
   OPS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * The API's reads are one page over an index each: a store that has not answered one within 1 s
+   * is not going to answer the request in time (the client gets a 503 instead of a hung socket).
+   * Its only writes are NFT image cache entries, one document each.
+   */
+  STORE_READ_TIMEOUT_MS: AdapterConfigSchema.shape.STORE_READ_TIMEOUT_MS.unwrap().default(1000),
+  STORE_WRITE_TIMEOUT_MS: AdapterConfigSchema.shape.STORE_WRITE_TIMEOUT_MS.unwrap().default(2000),
 });
 
 const ctx = createServiceContext('api', Config);
@@ -37,11 +53,27 @@ const latency = new Histogram({
   registers: [registry],
 });
 
+const storeBudgets = storeBudgetMetrics(registry);
+
 const [store, counters] = await Promise.all([openReadStore(config), openCounters(config)]);
 shutdown.add('store', () => store.close());
 shutdown.add('counters', () => counters.close());
 logger.info(describeAdapters(config), 'adapters');
+for (const budgeted of [store, counters]) observeBudgets(budgeted, { logger, ...storeBudgets });
 const chain = createHttpChainSource({ baseUrl: config.CHAIN_NODE_URL });
+// With Redis, the API processes share each client's bucket; without, each limits in its own memory.
+const rateLimitBuckets =
+  config.RATE_LIMIT_ENABLED && config.REDIS_URL
+    ? await createRedisRateLimitBuckets({
+        url: config.REDIS_URL,
+        prefix: config.REDIS_PREFIX,
+        points: config.RATE_LIMIT_POINTS,
+        windowS: config.RATE_LIMIT_WINDOW_S,
+        timeoutMs: config.RATE_LIMIT_STORE_TIMEOUT_MS,
+        logger,
+      })
+    : undefined;
+if (rateLimitBuckets) shutdown.add('rate-limit', () => rateLimitBuckets.close());
 const api = await startApi({
   config,
   logger,
@@ -51,6 +83,7 @@ const api = await startApi({
   port: config.PORT,
   host: config.HOST,
   reusePort: config.API_REUSE_PORT,
+  rateLimitBuckets,
   onResponse: ({ method, route, status, seconds }) =>
     latency.observe({ method, route, status: String(status) }, seconds),
 });
@@ -59,9 +92,11 @@ const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
   registry,
+  // The API's own /readyz answers within the same budget, naming what does not answer.
   readiness: async () => {
-    const res = await fetch(`${api.url}/readyz`);
-    return { ready: res.ok, detail: (await res.json()) as Record<string, unknown> };
+    const res = await fetch(`${api.url}/readyz`, { signal: AbortSignal.timeout(READINESS_BUDGET_MS) });
+    const { error, ...detail } = (await res.json()) as { error?: { message?: unknown } } & Record<string, unknown>;
+    return { ready: res.ok, reason: typeof error?.message === 'string' ? error.message : undefined, detail };
   },
 });
 shutdown.add('ops', () => ops.close());

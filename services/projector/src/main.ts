@@ -1,9 +1,19 @@
-import { topicsOf } from '@mtc/adapters';
-import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
+import { observeBudgets, topicsOf, withBudgets } from '@mtc/adapters';
+import {
+  createMetricsRegistry,
+  createServiceContext,
+  port,
+  probeBudget,
+  READINESS_BUDGET_MS,
+  runProbes,
+  startOpsServer,
+  storeBudgetMetrics,
+} from '@mtc/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
 import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
 import { createProjector, DEFAULT_PROJECTOR_GROUP, projectorLag, totalLag } from './projector.ts';
+import { watchBatches } from './stall-watch.ts';
 
 /**
  * A projector on its own: log → read models. Several may run in one consumer group; they share
@@ -16,6 +26,8 @@ const Config = ProjectorBaseConfig.extend({
   PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   /** Ready while the group's lag, summed over both topics, stays at or below this many messages. */
   READY_MAX_LAG: z.coerce.number().int().min(0).default(1000),
+  /** A batch in hand for this long without its writes done is logged and counted as a stall. */
+  PROJECTOR_STALL_AFTER_MS: z.coerce.number().int().min(1_000).default(60_000),
 });
 
 const ctx = createServiceContext('projector', Config);
@@ -38,7 +50,31 @@ const consumerLag = new Gauge({
   registers: [registry],
 });
 
-const { log, store, counters } = await openProjectorPorts(ctx);
+const stalls = new Counter({
+  name: 'mtc_projector_stalls_total',
+  help: 'Times a batch stayed in hand for PROJECTOR_STALL_AFTER_MS without its writes done',
+  registers: [registry],
+});
+const stalledGauge = new Gauge({
+  name: 'mtc_projector_stalled',
+  help: '1 while a batch has been in hand for PROJECTOR_STALL_AFTER_MS or longer',
+  registers: [registry],
+});
+const storeBudgets = storeBudgetMetrics(registry);
+
+const ports = await openProjectorPorts(ctx);
+const { store, counters } = ports;
+for (const budgeted of [store, counters]) observeBudgets(budgeted, { logger, ...storeBudgets });
+const watchLog = logger.child({ component: 'stall-watch' });
+const watchdog = watchBatches(ports.log, config.PROJECTOR_STALL_AFTER_MS, (stalled, detail) => {
+  if (stalled) {
+    stalls.inc();
+    watchLog.warn(detail, 'projector stalled: a batch in hand has not been written');
+  } else watchLog.info(detail, 'projector progressing again');
+  stalledGauge.set(stalled ? 1 : 0);
+});
+shutdown.add('stall watchdog', async () => watchdog.close());
+const log = watchdog.log;
 
 let lastHeight = 0;
 const subscription = await createProjector({
@@ -72,13 +108,27 @@ const lagTimer = setInterval(
   5000,
 );
 shutdown.add('lag timer', async () => clearInterval(lagTimer));
+// Readiness probes the store and the counters on a budget of its own, not a batch's: a hang shows
+// (and is counted) within a probe, not half a minute later.
+const probed = { readMs: probeBudget(READINESS_BUDGET_MS) };
+const probeStore = withBudgets(store, probed);
+const probeCounters = withBudgets(counters, probed);
 const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
   registry,
-  readiness: async () => {
-    const [lag] = await Promise.all([measureLag(), store.collection('head').count()]);
-    return { ready: lag <= config.READY_MAX_LAG, detail: { height: lastHeight, lag } };
+  // Each dependency within the budget, so a hung one is named rather than hanging the probe.
+  readiness: async ({ withinMs }) => {
+    const { values, failures } = await runProbes(withinMs, {
+      'the event log': measureLag,
+      'the read store': () => probeStore.collection('head').count(),
+      'the counters store': () => probeCounters.highestCounted(),
+    });
+    const lag = values['the event log'];
+    const detail = { height: lastHeight, lag: lag ?? null, stalled: watchdog.stalled() };
+    if (failures.length > 0) return { ready: false, reason: failures.join('; '), detail };
+    const ready = lag !== undefined && lag <= config.READY_MAX_LAG;
+    return { ready, reason: ready ? undefined : `the group lags by ${lag} messages`, detail };
   },
 });
 shutdown.add('ops', () => ops.close());

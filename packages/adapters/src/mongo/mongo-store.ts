@@ -32,6 +32,15 @@ export interface MongoReadStoreOptions {
   writeLanes?: number;
   /** Writes per bulk call at most. Default by server, see `WRITE_LIMITS`. */
   bulkChunk?: number;
+  /**
+   * The longest a caller waits for one call (its time budget, see timed/budget.ts). The driver's
+   * own timeouts sit above it: a hang then reaches callers as the budget's retryable timeout, never
+   * as a driver error the projector would take for a fatal one, and the driver still frees, soon
+   * after, the pooled connections and queue places that abandoned calls hold. Default 30 s.
+   */
+  callBudgetMs?: number;
+  /** Server-side limit of one read (maxTimeMS), so a query nobody waits for stops running. */
+  readBudgetMs?: number;
 }
 
 /**
@@ -55,17 +64,28 @@ export const WRITE_LIMITS = {
 } as const;
 
 const DUPLICATE_KEY = 11000;
+/** How far the driver's timeouts sit above the callers' budgets. */
+const DRIVER_MARGIN_MS = 5_000;
 
 /** Our documents carry string ids, never ObjectIds. */
 type Stored = Document & { _id: string };
 type Op = AnyBulkWriteOperation<Stored>;
 
 export async function createMongoReadStore(options: MongoReadStoreOptions): Promise<ReadStore> {
+  const driverMs = (options.callBudgetMs ?? 30_000) + DRIVER_MARGIN_MS;
   const client = new MongoClient(options.url, {
     retryWrites: false,
-    serverSelectionTimeoutMS: 10_000,
     maxPoolSize: 20,
+    // Finding a server, and opening a connection, may take up to 10 s however short the budgets.
+    serverSelectionTimeoutMS: Math.max(10_000, driverMs),
+    connectTimeoutMS: Math.max(10_000, driverMs),
+    // A server that stopped answering gives back a connection (closed) or a place in the pool's
+    // queue after this long, instead of never.
+    socketTimeoutMS: driverMs,
+    waitQueueTimeoutMS: driverMs,
   });
+  // Past the caller's budget, plus a margin, so the budget fires first (see callBudgetMs).
+  const reads = options.readBudgetMs === undefined ? {} : { maxTimeMS: options.readBudgetMs + DRIVER_MARGIN_MS };
   await client.connect();
   const db: Db = client.db(options.database);
   const defaults = WRITE_LIMITS[await serverKind(db)];
@@ -79,16 +99,16 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
   const collection = <T extends Doc = AnyDoc>(name: string): Collection<T> => {
     const c = db.collection<Stored>(name);
     return {
-      get: async (id) => (await c.findOne({ _id: id })) as unknown as T | null,
+      get: async (id) => (await c.findOne({ _id: id }, reads)) as unknown as T | null,
       getMany: async (ids) =>
-        ids.length === 0 ? [] : ((await c.find({ _id: { $in: [...ids] } }).toArray()) as unknown as T[]),
+        ids.length === 0 ? [] : ((await c.find({ _id: { $in: [...ids] } }, reads).toArray()) as unknown as T[]),
       find: async (filter: Filter, opts: FindOptions = {}) => {
-        let cursor = c.find(filter).sort(toSort(opts.sort));
+        let cursor = c.find(filter, reads).sort(toSort(opts.sort));
         if (opts.skip !== undefined) cursor = cursor.skip(opts.skip);
         if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
         return (await cursor.toArray()) as unknown as T[];
       },
-      count: async (filter: Filter = {}) => c.countDocuments(filter),
+      count: async (filter: Filter = {}) => c.countDocuments(filter, reads),
     };
   };
 
