@@ -85,7 +85,7 @@ describeWithInfra(
     const lagOf = async (group: string): Promise<number> =>
       totalLag(await projectorLag(log, topicsOf(AdapterConfigSchema.parse(base)), group));
     const caughtUp = (group: string) =>
-      waitFor(`group ${group} to catch up`, async () => ((await lagOf(group)) === 0 ? true : undefined), 240_000, 250);
+      waitFor(`group ${group} to catch up`, async () => ((await lagOf(group)) === 0 ? true : undefined), 480_000, 250);
 
     beforeAll(async () => {
       const now = Math.floor(Date.now() / 1000);
@@ -148,11 +148,11 @@ describeWithInfra(
           const { body } = await getJson<{ localBlock: number }>(`${apiUrl}/api/chain`);
           return body.localBlock === devnet.height() ? true : undefined;
         },
-        240_000,
+        480_000,
         250,
       );
       await caughtUp(stores.pair.PROJECTOR_GROUP);
-    }, 300_000);
+    }, 600_000);
 
     it('serves every block and transaction as the node has it, each once', async () => {
       await expectBlocksMatch(apiUrl, devnet);
@@ -197,7 +197,7 @@ describeWithInfra(
       const single = await dumpReadModels(await store(stores.single.MONGO_DATABASE));
       expect(single).toEqual(pair);
       expect(pair.counts['blocks']).toBe(devnet.height());
-    }, 300_000);
+    }, 600_000);
 
     it('builds the same read models again when replaying the topics from offset 0 into fresh collections', async () => {
       const rebuild = start('services/projector/src/rebuild.ts', stores.replay);
@@ -213,7 +213,7 @@ describeWithInfra(
       const pair = await dumpReadModels(await store(stores.pair.MONGO_DATABASE));
       expect(printed).toEqual(pair);
       expect(await dumpReadModels(await store(stores.replay.MONGO_DATABASE))).toEqual(pair);
-    }, 300_000);
+    }, 600_000);
 
     it('builds the same read models as the embedded mode indexing the same chain', async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'mtc-e2e-embedded-'));
@@ -227,7 +227,7 @@ describeWithInfra(
         const same = await waitFor(
           'the embedded read models to equal the distributed ones',
           async () => ((await dumpReadModels(embedded)).sha256 === pair.sha256 ? true : undefined),
-          240_000,
+          480_000,
           1000,
         ).catch(() => false);
         if (!same) expect(await dumpReadModels(embedded)).toEqual(pair);
@@ -237,6 +237,6 @@ describeWithInfra(
         await explorer.kill('SIGTERM');
         await rm(dataDir, { recursive: true, force: true });
       }
-    }, 300_000);
+    }, 600_000);
   },
 );

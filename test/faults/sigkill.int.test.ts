@@ -49,13 +49,16 @@ const PROJECTOR_BATCH = 25;
 
 describeWithInfra(
   `SIGKILL at random points during a backfill (${TEST})`,
-  ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'],
+  ['KAFKA_BROKERS', 'MONGO_JAVA_URL', 'REDIS_URL'],
   (infra) => {
     const rng = faultRng(TEST);
     const run = randomBytes(4).toString('hex');
     const group = `faults-${run}`;
     const base = {
       ...infra,
+      // mongo-java-server, the faster of the two MongoDB stand-ins: the FerretDB one is what the
+      // distributed end-to-end test runs on, alongside, and two such runs at once starve each other.
+      MONGO_URL: infra.MONGO_JAVA_URL,
       // The MongoDB stand-in answers the API's "newest first" reads with a scan: seconds at this
       // size, beyond the production budgets a real MongoDB meets from its indexes.
       API_REQUEST_TIMEOUT_MS: '30000',
@@ -134,7 +137,7 @@ describeWithInfra(
       clock = devnet.block(devnet.height())!.timestamp + 90;
       node = await startDevnetServer(devnet, { port: 0 });
       log = await openEventLog(AdapterConfigSchema.parse(base));
-      store = await createMongoReadStore({ url: infra.MONGO_URL, database: base.MONGO_DATABASE });
+      store = await createMongoReadStore({ url: infra.MONGO_JAVA_URL, database: base.MONGO_DATABASE });
       // The uninterrupted run: the embedded mode indexing the same chain, alongside.
       referenceDir = await mkdtemp(join(tmpdir(), 'mtc-faults-reference-'));
       reference = await spawnExplorer({
