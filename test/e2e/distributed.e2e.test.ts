@@ -10,7 +10,7 @@ import {
   topicsOf,
 } from '@mtc/adapters';
 import { describeWithInfra } from '@mtc/adapters/contract';
-import { createDevnet, DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
 import type { EventLog, ReadStore } from '@mtc/ports';
 import { projectorLag, totalLag } from '@mtc/projector';
 import { dumpReadModels } from '@mtc/read-models';
@@ -26,6 +26,7 @@ import {
   totalTransactions,
   walletMismatches,
 } from '../support/ground-truth.ts';
+import { recentDevnet } from '../support/recent-devnet.ts';
 import { spawnService, waitForOutput, type ServiceProcess } from '../support/service-process.ts';
 
 /**
@@ -88,15 +89,7 @@ describeWithInfra(
       waitFor(`group ${group} to catch up`, async () => ((await lagOf(group)) === 0 ? true : undefined), 480_000, 250);
 
     beforeAll(async () => {
-      const now = Math.floor(Date.now() / 1000);
-      const blocks = 1_200;
-      const interval = 150;
-      devnet = createDevnet({
-        seed: 777,
-        genesisTime: now - blocks * interval,
-        historyBlocks: blocks,
-        blockIntervalSec: interval,
-      });
+      devnet = recentDevnet(777, 1_200);
       clock = devnet.block(devnet.height())!.timestamp + 90;
       node = await startDevnetServer(devnet, { port: 0, faultRate: 0.02 });
       log = await openEventLog(AdapterConfigSchema.parse(base));

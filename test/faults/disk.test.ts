@@ -3,10 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteReadStore } from '@mtc/adapters';
-import { createDevnet, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { dumpReadModels } from '@mtc/read-models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, spawnExplorer, waitFor } from '../support/explorer-process.ts';
+import { recentDevnet } from '../support/recent-devnet.ts';
 import { spawnService, type ServiceProcess } from '../support/service-process.ts';
 import { printFaults, type FaultRecord } from './support/chaos.ts';
 
@@ -44,8 +45,7 @@ describe.runIf(canMount)(`a full or read-only data directory (${TEST})`, () => {
     });
 
   beforeAll(async () => {
-    const now = Math.floor(Date.now() / 1000);
-    devnet = createDevnet({ seed: 31, genesisTime: now - 800 * 150, historyBlocks: 800, blockIntervalSec: 150 });
+    devnet = recentDevnet(31, 800);
     node = await startDevnetServer(devnet, { port: 0 });
     mount = await mkdtemp(join(tmpdir(), 'mtc-faults-disk-'));
     // Room for part of the history only: the log and the store fill it on the way.

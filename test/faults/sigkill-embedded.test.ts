@@ -2,11 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdapterConfigSchema, createSqliteReadStore, openEventLog } from '@mtc/adapters';
-import { createDevnet, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { BlockEvent, TOPICS } from '@mtc/domain';
 import { openModels } from '@mtc/read-models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnExplorer, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
+import { recentDevnet } from '../support/recent-devnet.ts';
 import { spawnService, type ServiceProcess } from '../support/service-process.ts';
 import {
   faultRng,
@@ -69,15 +70,7 @@ describe(`SIGKILL at random points during a backfill (${TEST})`, () => {
   };
 
   beforeAll(async () => {
-    const now = Math.floor(Date.now() / 1000);
-    const blocks = 1_200;
-    const interval = 150;
-    devnet = createDevnet({
-      seed: 777,
-      genesisTime: now - blocks * interval,
-      historyBlocks: blocks,
-      blockIntervalSec: interval,
-    });
+    devnet = recentDevnet(777, 1_200);
     node = await startDevnetServer(devnet, { port: 0 });
     dataDir = await mkdtemp(join(tmpdir(), 'mtc-faults-embedded-'));
     referenceDir = await mkdtemp(join(tmpdir(), 'mtc-faults-embedded-reference-'));

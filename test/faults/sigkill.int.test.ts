@@ -10,7 +10,7 @@ import {
   topicsOf,
 } from '@mtc/adapters';
 import { describeWithInfra } from '@mtc/adapters/contract';
-import { createDevnet, DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
 import { BlockEvent } from '@mtc/domain';
 import type { EventLog, LogRecord, ReadStore } from '@mtc/ports';
 import { projectorLag, totalLag } from '@mtc/projector';
@@ -20,6 +20,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getJson, spawnExplorer, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
 import { validEntries } from '../support/fungible-truth.ts';
 import { expectedTxStats } from '../support/ground-truth.ts';
+import { recentDevnet } from '../support/recent-devnet.ts';
 import { spawnService, waitForOutput, type ServiceProcess } from '../support/service-process.ts';
 import {
   faultRng,
@@ -125,15 +126,7 @@ describeWithInfra(
       Math.max(0, ...logLines(p, 'projected blocks').map((l) => Number(l['height'])));
 
     beforeAll(async () => {
-      const now = Math.floor(Date.now() / 1000);
-      const blocks = 1_200;
-      const interval = 150;
-      devnet = createDevnet({
-        seed: 777,
-        genesisTime: now - blocks * interval,
-        historyBlocks: blocks,
-        blockIntervalSec: interval,
-      });
+      devnet = recentDevnet(777, 1_200);
       clock = devnet.block(devnet.height())!.timestamp + 90;
       node = await startDevnetServer(devnet, { port: 0 });
       log = await openEventLog(AdapterConfigSchema.parse(base));
