@@ -9,6 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 main() {
   local purge=false
+  [[ -z $INFRA_INSTANCE ]] || die "INFRA_INSTANCE=$INFRA_INSTANCE: private instances are run by infra/instance.sh"
   case ${1:-} in
     --purge) purge=true ;;
     "") ;;
@@ -24,8 +25,8 @@ main() {
   rm -f "$STATE_DIR/env"
 
   if $purge; then
-    log "purging data: $KAFKA_DATA $KAFKA_HOME/cluster-id $FERRETDB_DATA $PG_DATA $MONGO_JAVA_DATA"
-    rm -rf "$KAFKA_DATA" "$KAFKA_HOME/cluster-id" "$FERRETDB_DATA" "$PG_DATA" "$PG_HOME/data.init" "$MONGO_JAVA_DATA"
+    log "purging data: $KAFKA_DATA $KAFKA_CONF_DIR/cluster-id $FERRETDB_DATA $PG_DATA $MONGO_JAVA_DATA"
+    rm -rf "$KAFKA_DATA" "$KAFKA_CONF_DIR/cluster-id" "$FERRETDB_DATA" "$PG_DATA" "$PG_HOME/data.init" "$MONGO_JAVA_DATA"
   fi
 }
 

@@ -1,12 +1,25 @@
-# Shared settings and helpers for infra/up.sh, infra/down.sh and infra/smoke.sh (sourced, not run).
+# Shared settings and helpers for infra/up.sh, infra/down.sh, infra/smoke.sh and infra/instance.sh
+# (sourced, not run).
 # shellcheck shell=bash disable=SC2034  # the variables are used by the scripts that source this file
 
 INFRA_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT_DIR=$(dirname "$INFRA_DIR")
 STATE_DIR="$ROOT_DIR/.infra"  # gitignored: caches, data, logs, pid files
-LOG_DIR="$STATE_DIR/logs"
-RUN_DIR="$STATE_DIR/run"
 BIN_DIR="$STATE_DIR/bin"
+
+# INFRA_INSTANCE=NAME selects a private instance (infra/instance.sh): its own data, config, logs,
+# pid files and ports under .infra/instances/NAME, sharing the jars and binaries installed under
+# .infra by up.sh. Unset: the shared servers, whose files live directly under .infra.
+INFRA_INSTANCE=${INFRA_INSTANCE:-}
+if [[ -n $INFRA_INSTANCE ]]; then
+  [[ $INFRA_INSTANCE =~ ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$ ]] ||
+    { printf '[infra] ERROR: INFRA_INSTANCE=%s: letters, digits, . _ - only\n' "$INFRA_INSTANCE" >&2; exit 1; }
+  INSTANCE_DIR="$STATE_DIR/instances/$INFRA_INSTANCE"
+else
+  INSTANCE_DIR="$STATE_DIR"
+fi
+LOG_DIR="$INSTANCE_DIR/logs"
+RUN_DIR="$INSTANCE_DIR/run"
 
 KAFKA_PORT=${KAFKA_PORT:-9092}
 KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-9093}
@@ -24,17 +37,18 @@ case $FERRETDB_BACKEND in
   *) printf '[infra] ERROR: FERRETDB_BACKEND=%s: use postgresql or sqlite\n' "$FERRETDB_BACKEND" >&2; exit 1 ;;
 esac
 
-KAFKA_HOME="$STATE_DIR/kafka"          # lib/ (jars), classes/ (KafkaCheck), data/, cluster-id
+KAFKA_HOME="$STATE_DIR/kafka"          # lib/ (jars), classes/ (KafkaCheck): shared by the instances
 KAFKA_LIB="$KAFKA_HOME/lib"
 KAFKA_CLASSES="$KAFKA_HOME/classes"
-KAFKA_DATA="$KAFKA_HOME/data"
+KAFKA_CONF_DIR="$INSTANCE_DIR/kafka"   # server.properties, cluster-id, data/ (= KAFKA_HOME when shared)
+KAFKA_DATA="$KAFKA_CONF_DIR/data"
 FERRETDB_BIN="$BIN_DIR/ferretdb"
-FERRETDB_DATA="$STATE_DIR/ferretdb/data"
-REDIS_HOME="$STATE_DIR/redis"
+FERRETDB_DATA="$INSTANCE_DIR/ferretdb/data"
+REDIS_HOME="$INSTANCE_DIR/redis"
 MONGO_JAVA_HOME="$STATE_DIR/mongo-java"  # lib/ (jars), classes/ (MongoJavaServer), data/ (h2-file)
 MONGO_JAVA_LIB="$MONGO_JAVA_HOME/lib"
 MONGO_JAVA_CLASSES="$MONGO_JAVA_HOME/classes"
-MONGO_JAVA_DATA="$MONGO_JAVA_HOME/data"
+MONGO_JAVA_DATA="$INSTANCE_DIR/mongo-java/data"
 
 # mongo-java-server's storage: memory (default; the library's in-memory backend with _id lookups
 # for filters that pin _id, see infra/mongo-java/MongoJavaServer.java), memory-stock (the library
@@ -47,7 +61,7 @@ esac
 
 PG_VERSION=${PG_VERSION:-15}              # Debian bookworm's postgresql-15
 PG_BIN="/usr/lib/postgresql/$PG_VERSION/bin"
-PG_HOME="$STATE_DIR/postgres"
+PG_HOME="$INSTANCE_DIR/postgres"
 PG_DATA="$PG_HOME/data"
 PG_SUPERUSER=postgres                     # bootstrap superuser of the private cluster (initdb -U)
 PG_DATABASE=ferretdb                      # database (and owning role) FerretDB stores into

@@ -8,6 +8,7 @@
 #   mongo-java-server 1.47          MONGO_JAVA_PORT=27018, a second MongoDB stand-in for benchmarks
 #     in memory (default)           MONGO_JAVA_BACKEND=memory, memory-stock, h2 or h2-file
 # Idempotent: a server that already runs is only checked. See infra/README.md.
+# infra/instance.sh sources this file for its functions (main runs only when it is executed).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -66,6 +67,24 @@ spawn() {
   die "$name: no pid file after start"
 }
 
+# Installs what service $1 needs (install_$1). A private instance (INFRA_INSTANCE, instance.sh)
+# never installs: it uses what up.sh installed under its lock, and says so when that is missing.
+ensure_installed() {
+  if [[ -z $INFRA_INSTANCE ]]; then
+    "install_${1//-/_}"
+    return
+  fi
+  local missing=""
+  case $1 in
+    kafka) [[ -f $KAFKA_LIB/.stamp && -f $KAFKA_CLASSES/.stamp ]] || missing=$KAFKA_LIB ;;
+    ferretdb) [[ -x $FERRETDB_BIN ]] || missing=$FERRETDB_BIN ;;
+    postgres) [[ -x $PG_BIN/postgres && -x $PG_BIN/initdb && -x $PG_BIN/pg_isready && -x $PG_BIN/psql ]] || missing=$PG_BIN ;;
+    redis) { command -v redis-server && command -v redis-cli; } >/dev/null 2>&1 || missing=redis-server ;;
+    mongo-java) [[ -f $MONGO_JAVA_CLASSES/.stamp ]] || missing=$MONGO_JAVA_CLASSES ;;
+  esac
+  [[ -z $missing ]] || die "$1: $missing is not installed; run npm run infra:up first (instances use its installs)"
+}
+
 # Retries "$@" every 0.2 s until it succeeds; fails if service $1 dies or $READY_TIMEOUT passes.
 wait_until() {
   local name=$1 logfile=$2
@@ -119,7 +138,7 @@ install_kafka() {
 
 # The cluster id is kept next to the data; the data dir's meta.properties wins if present.
 kafka_cluster_id() {
-  local idfile="$KAFKA_HOME/cluster-id" id
+  local idfile="$KAFKA_CONF_DIR/cluster-id" id
   if [[ -f $KAFKA_DATA/meta.properties ]]; then
     id=$(sed -n 's/^cluster\.id=//p' "$KAFKA_DATA/meta.properties")
   elif [[ -s $idfile ]]; then
@@ -139,7 +158,7 @@ render_kafka_config() {
   sed -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
     -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
     -e "s|@DATA_DIR@|$KAFKA_DATA|g" \
-    "$INFRA_DIR/kafka/server.properties" >"$KAFKA_HOME/server.properties"
+    "$INFRA_DIR/kafka/server.properties" >"$KAFKA_CONF_DIR/server.properties"
 }
 
 format_kafka_storage() {
@@ -148,7 +167,7 @@ format_kafka_storage() {
   log "kafka: formatting $KAFKA_DATA (cluster id $id)"
   mkdir -p "$KAFKA_DATA"
   kafka_java -Xmx256m -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j-tools.properties" \
-    kafka.tools.StorageTool format -t "$id" -c "$KAFKA_HOME/server.properties" --ignore-formatted >&2
+    kafka.tools.StorageTool format -t "$id" -c "$KAFKA_CONF_DIR/server.properties" --ignore-formatted >&2
 }
 
 kafka_ready() {
@@ -160,8 +179,8 @@ kafka_ready() {
 start_kafka() {
   local t0 id pid logfile="$LOG_DIR/kafka.log"
   t0=$(now)
-  install_kafka
-  mkdir -p "$KAFKA_HOME"
+  ensure_installed kafka
+  mkdir -p "$KAFKA_CONF_DIR"
   id=$(kafka_cluster_id)
   render_kafka_config
   if pid=$(running_pid kafka); then
@@ -174,7 +193,7 @@ start_kafka() {
     spawn kafka "$logfile" java $KAFKA_HEAP_OPTS \
       -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
       -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j.properties" \
-      -cp "$KAFKA_LIB/*" kafka.Kafka "$KAFKA_HOME/server.properties"
+      -cp "$KAFKA_LIB/*" kafka.Kafka "$KAFKA_CONF_DIR/server.properties"
     pid=$(running_pid kafka) || fail_start kafka "$logfile" "process exited right after start"
     log "kafka: started pid $pid, waiting for a metadata answer on 127.0.0.1:$KAFKA_PORT"
   fi
@@ -306,7 +325,7 @@ SQL
 start_postgres() {
   local t0 pid logfile="$LOG_DIR/postgres.log"
   t0=$(now)
-  install_postgres
+  ensure_installed postgres
   init_postgres
   if pid=$(running_pid postgres); then
     log "postgres: already running (pid $pid), checking"
@@ -358,7 +377,7 @@ install_ferretdb() {
 start_ferretdb() {
   local t0 pid logfile="$LOG_DIR/ferretdb.log" uri="mongodb://127.0.0.1:$MONGO_PORT"
   t0=$(now)
-  install_ferretdb
+  ensure_installed ferretdb
   if pid=$(running_pid ferretdb); then
     local running
     running=$(ferretdb_backend_of "$pid")
@@ -422,7 +441,7 @@ install_mongo_java() {
 start_mongo_java() {
   local t0 pid logfile="$LOG_DIR/mongo-java.log" uri="mongodb://127.0.0.1:$MONGO_JAVA_PORT"
   t0=$(now)
-  install_mongo_java
+  ensure_installed mongo-java
   if pid=$(running_pid mongo-java); then
     local running
     running=$(mongo_java_backend_of "$pid")
@@ -484,7 +503,7 @@ EOF
 start_redis() {
   local t0 pid
   t0=$(now)
-  install_redis
+  ensure_installed redis
   if pid=$(running_pid redis); then
     log "redis: already running (pid $pid), checking"
   else
@@ -510,18 +529,19 @@ redis_pong() {
 # ---------------------------------------------------------------- main
 
 write_env_file() {
-  cat >"$STATE_DIR/env.tmp" <<EOF
+  cat >"$INSTANCE_DIR/env.tmp" <<EOF
 KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
 MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT
 REDIS_URL=redis://127.0.0.1:$REDIS_PORT
 MONGO_JAVA_URL=mongodb://127.0.0.1:$MONGO_JAVA_PORT
 EOF
-  mv -f "$STATE_DIR/env.tmp" "$STATE_DIR/env"
+  mv -f "$INSTANCE_DIR/env.tmp" "$INSTANCE_DIR/env"
 }
 
 main() {
   local t0
   t0=$(now)
+  [[ -z $INFRA_INSTANCE ]] || die "INFRA_INSTANCE=$INFRA_INSTANCE: private instances are run by infra/instance.sh"
   mkdir -p "$STATE_DIR" "$LOG_DIR" "$RUN_DIR"
   take_lock
   # Redis, PostgreSQL and FerretDB are quick; starting them first overlaps nothing but keeps errors early.
@@ -535,4 +555,4 @@ main() {
   sed 's/^/  /' "$STATE_DIR/env" >&2
 }
 
-main "$@"
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then main "$@"; fi

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createFileEventLog, createMemoryReadStore, createSqliteCounters } from '@mtc/adapters';
 import { topicNames, type BlockEvent } from '@mtc/domain';
 import type { Counters, EventLog, ReadStore } from '@mtc/ports';
-import { openModels } from '@mtc/read-models';
+import { COLLECTIONS, openModels } from '@mtc/read-models';
 import { chainBuilder, stateEventsOf } from '@mtc/read-models/testing';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,11 +53,11 @@ describe('createProjector', () => {
   };
 
   /** Runs a projector until the store's head reaches `height`. */
-  const runUntil = async (c: Counters, height: number): Promise<void> => {
+  const runUntil = async (c: Counters, height: number, through: ReadStore = store): Promise<void> => {
     const abort = new AbortController();
     const sub = await createProjector({
       log,
-      store,
+      store: through,
       counters: c,
       logger: pino({ level: 'silent' }),
       signal: abort.signal,
@@ -105,5 +105,36 @@ describe('createProjector', () => {
     await runUntil(fresh, 6);
     expect(await fresh.highestCounted()).toBe(6);
     expect(await fresh.txCountBetween(NOW - 86_400, NOW + 60)).toBe(12);
+  });
+
+  it('refills the counters when they lose their data in the middle of a block batch', async () => {
+    // Counters whose server loses everything (a Redis restart, FLUSHALL) at a chosen moment.
+    let inner = counters();
+    const losing: Counters = {
+      addBlockTxs: (b) => inner.addBlockTxs(b),
+      highestCounted: () => inner.highestCounted(),
+      txCountBetween: (from, to) => inner.txCountBetween(from, to),
+      close: async () => {},
+    };
+    await publish(blocks.slice(0, 4));
+    await runUntil(losing, 4);
+    // Lost while the next batch writes its head: after the batch began, before it counts.
+    let armed = true;
+    const inside = store;
+    const through: ReadStore = {
+      ...inside,
+      write: async (writes) => {
+        if (armed && writes.some((w) => w.collection === COLLECTIONS.head)) {
+          armed = false;
+          inner = counters();
+        }
+        await inside.write(writes);
+      },
+    };
+    await publish(blocks.slice(4));
+    await runUntil(losing, 6, through);
+    expect(armed).toBe(false);
+    expect(await losing.highestCounted()).toBe(6);
+    expect(await losing.txCountBetween(NOW - 86_400, NOW + 60)).toBe(12);
   });
 });

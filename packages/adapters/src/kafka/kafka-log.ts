@@ -11,15 +11,21 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, Subscription } from '@mtc/ports';
+import { sleep } from '@mtc/runtime';
 
 /**
  * EventLog on Kafka. The only module that imports kafkajs.
  *
  * - Producer: idempotent, acks from all in-sync replicas, one request in flight, so `publish`
- *   resolves only for messages the brokers hold, in order.
+ *   resolves only for messages the brokers hold, in order. While the brokers cannot take a request
+ *   (a broker restarting, a leader moving) `publish` keeps sending it again, for up to
+ *   `publishRetryMs`, with the same producer sequence numbers: the broker drops a request it did
+ *   write before its answer was lost.
  * - Consumer: no auto-commit. A batch's offsets are committed after the handler resolved; a
  *   handler that throws stops the consumer without committing, and `done` rejects (crash loudly;
- *   the next start gets the batch again).
+ *   the next start gets the batch again). kafkajs restarts a consumer that lost its broker by
+ *   itself (from the committed offsets); when it gives up instead, `done` rejects too, rather than
+ *   leave a subscription that silently consumes nothing.
  * - Topics are created on first use with the declared partitions and retention.
  */
 export interface TopicSpec {
@@ -45,6 +51,16 @@ export interface KafkaEventLogOptions {
   compression?: KafkaCompression;
   /** Where kafkajs's own log lines go (as structured fields); default: dropped below WARN. */
   logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
+  /**
+   * How long `publish` keeps trying a request the brokers do not take (default 5 minutes, beyond a
+   * broker restart); then it rejects with a retryable error.
+   */
+  publishRetryMs?: number;
+  /**
+   * Consumer group timeouts (kafkajs's defaults: 30 s without a heartbeat drops a member, 60 s for
+   * members to rejoin a rebalance); tests shorten them.
+   */
+  group?: { sessionTimeoutMs?: number; rebalanceTimeoutMs?: number };
 }
 
 /**
@@ -54,6 +70,34 @@ export interface KafkaEventLogOptions {
  */
 const MAX_REQUEST_BYTES = 900 * 1024;
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const PUBLISH_RETRY_MS = 5 * 60_000;
+/**
+ * How often a running handler offers a heartbeat; kafkajs sends one per heartbeat interval (3 s) at
+ * most, so offering it more often keeps the gaps at that interval, well inside the session timeout.
+ */
+const HEARTBEAT_MS = 1_000;
+/** Answers to a commit that mean "rejoin the group" (kafkajs's consumer rejoins on each of them). */
+const REJOIN = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS']);
+
+/** The protocol error in `error`'s cause chain that asks the member to rejoin, if any. */
+function membershipError(error: unknown): Error | undefined {
+  for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (typeof e.type === 'string' && REJOIN.has(e.type)) return e as unknown as Error;
+  return undefined;
+}
+
+/**
+ * A Kafka fault a later attempt may not meet (kafkajs's own rule for restarting a consumer): a
+ * retriable error, or kafkajs's retries running out on one.
+ */
+function isTransientKafkaError(error: unknown): boolean {
+  let cause: unknown = error;
+  while ((cause as { cause?: unknown } | null)?.cause) cause = (cause as { cause: unknown }).cause;
+  return (
+    (error as { name?: unknown } | null)?.name === 'KafkaJSNumberOfRetriesExceeded' ||
+    (cause as { retriable?: unknown } | null)?.retriable === true
+  );
+}
 
 export async function createKafkaEventLog(options: KafkaEventLogOptions): Promise<EventLog> {
   const log = options.logger;
@@ -114,6 +158,26 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       await p.connect();
       return p;
     })());
+  const publishRetryMs = options.publishRetryMs ?? PUBLISH_RETRY_MS;
+  /** Sends one request again while the fault is transient, with capped backoff, up to publishRetryMs. */
+  const sendWithRetry = async (p: Producer, topic: string, messages: { key: string; value: string }[]) => {
+    const deadline = Date.now() + publishRetryMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await p.send({ topic, acks: -1, messages, compression });
+        if (attempt > 1) log?.info({ component: 'kafka', topic, attempt }, 'publish went through again');
+        return;
+      } catch (error) {
+        const transient = isTransientKafkaError(error);
+        if (!transient || Date.now() >= deadline) throw Object.assign(error as Error, { retryable: transient });
+        const delayMs = Math.min(5_000, 250 * 2 ** Math.min(attempt - 1, 5));
+        // The first failure and every tenth after it at warn: a broker down for long must not flood the log.
+        const level = attempt === 1 || attempt % 10 === 0 ? 'warn' : 'debug';
+        log?.[level]({ component: 'kafka', topic, attempt, delayMs, err: error }, 'publish failed, retrying');
+        await sleep(delayMs);
+      }
+    }
+  };
   // Publishes go out one call at a time, so one call's messages stay contiguous in a partition.
   let publishing: Promise<unknown> = Promise.resolve();
   const consumers = new Set<Consumer>();
@@ -125,7 +189,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
         await ensureTopic(topic);
         const p = await getProducer();
         for (const chunk of bySize(messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })))) {
-          await p.send({ topic, acks: -1, messages: chunk, compression });
+          await sendWithRetry(p, topic, chunk);
         }
       };
       const sent = publishing.then(send, send);
@@ -149,7 +213,12 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       handler: (batch: readonly LogRecord[]) => Promise<void>,
     ): Promise<Subscription> {
       await ensureTopic(opts.topic);
-      const consumer = kafka.consumer({ groupId: opts.group, allowAutoTopicCreation: false });
+      const consumer = kafka.consumer({
+        groupId: opts.group,
+        allowAutoTopicCreation: false,
+        sessionTimeout: options.group?.sessionTimeoutMs,
+        rebalanceTimeout: options.group?.rebalanceTimeoutMs,
+      });
       consumers.add(consumer);
       await consumer.connect();
       await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
@@ -159,6 +228,14 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       let failed = false;
       let stopping = false;
       let inHand: Promise<void> = Promise.resolve();
+      // kafkajs restarts a consumer after a retriable crash (a lost broker); after any other it
+      // leaves it disconnected, and only this event says so.
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (payload.restart || failed || stopping) return;
+        failed = true;
+        consumers.delete(consumer);
+        settle.reject(payload.error);
+      });
 
       await consumer.run({
         autoCommit: false,
@@ -171,8 +248,20 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       });
 
       async function handleBatch(payload: EachBatchPayload): Promise<void> {
-        const { batch } = payload;
         const live = (): boolean => payload.isRunning() && !payload.isStale() && !failed && !stopping;
+        // A handler may outlast the group's session timeout (a slow store, or one that is being
+        // restarted while the handler retries): heartbeats go on meanwhile, or the group drops this
+        // member mid-batch. A heartbeat that fails here surfaces again at the commit below.
+        const beat = setInterval(() => void payload.heartbeat().catch(() => {}), HEARTBEAT_MS);
+        try {
+          await handleSlices(payload, live);
+        } finally {
+          clearInterval(beat);
+        }
+      }
+
+      async function handleSlices(payload: EachBatchPayload, live: () => boolean): Promise<void> {
+        const { batch } = payload;
         for (let i = 0; i < batch.messages.length && live(); i += maxBatch) {
           const slice = batch.messages.slice(i, i + maxBatch);
           const records: LogRecord[] = slice.map((m) => ({
@@ -192,9 +281,17 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
           }
           const last = slice.at(-1)!.offset;
           payload.resolveOffset(last);
-          await consumer.commitOffsets([
-            { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
-          ]);
+          try {
+            await consumer.commitOffsets([
+              { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
+            ]);
+          } catch (error) {
+            // The group moved on without this member (a rebalance, a broker restart): the writes are
+            // done and idempotent, so the batch is left uncommitted for whoever owns the partition
+            // now, and kafkajs rejoins the group when it sees the protocol error itself (wrapped,
+            // it would give the consumer up instead).
+            throw membershipError(error) ?? error;
+          }
           await payload.heartbeat();
         }
       }

@@ -1,4 +1,15 @@
-import { MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  MongoError,
+  MongoErrorLabel,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  type AnyBulkWriteOperation,
+  type Db,
+  type Document,
+} from 'mongodb';
 import type {
   AnyDoc,
   Collection,
@@ -94,21 +105,26 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
   // One limit for the whole store: concurrent `write` calls share the lanes.
   const inFlight = limiter(writeLanes);
   const bulk = (name: string, ops: Op[]): Promise<unknown> =>
-    inFlight(() => db.collection<Stored>(name).bulkWrite(ops, { ordered: true }));
+    inFlight(() => db.collection<Stored>(name).bulkWrite(ops, { ordered: true })).catch(markConnectionFault);
 
   const collection = <T extends Doc = AnyDoc>(name: string): Collection<T> => {
     const c = db.collection<Stored>(name);
     return {
-      get: async (id) => (await c.findOne({ _id: id }, reads)) as unknown as T | null,
+      get: async (id) => (await c.findOne({ _id: id }, reads).catch(markConnectionFault)) as unknown as T | null,
       getMany: async (ids) =>
-        ids.length === 0 ? [] : ((await c.find({ _id: { $in: [...ids] } }, reads).toArray()) as unknown as T[]),
+        ids.length === 0
+          ? []
+          : ((await c
+              .find({ _id: { $in: [...ids] } }, reads)
+              .toArray()
+              .catch(markConnectionFault)) as unknown as T[]),
       find: async (filter: Filter, opts: FindOptions = {}) => {
         let cursor = c.find(filter, reads).sort(toSort(opts.sort));
         if (opts.skip !== undefined) cursor = cursor.skip(opts.skip);
         if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
-        return (await cursor.toArray()) as unknown as T[];
+        return (await cursor.toArray().catch(markConnectionFault)) as unknown as T[];
       },
-      count: async (filter: Filter = {}) => c.countDocuments(filter, reads),
+      count: async (filter: Filter = {}) => c.countDocuments(filter, reads).catch(markConnectionFault),
     };
   };
 
@@ -148,6 +164,36 @@ export async function createMongoReadStore(options: MongoReadStoreOptions): Prom
 }
 
 const NAMESPACE_EXISTS = 48;
+
+/**
+ * Driver errors where the server did not answer (a connection refused or reset, no server to
+ * select: a restart of the server) or answered that it is shutting down or not the primary (the
+ * codes MongoDB's retryable-writes specification names) are marked retryable for `isRetryable`
+ * (@mtc/runtime): a later attempt, on a new connection, may be answered. Sending a write again
+ * whose answer was lost is safe: every write is a full replacement, a delete or guarded by
+ * position. A bulk call carries the driver's error inside its own (`errorResponse`, `cause`).
+ */
+function markConnectionFault(error: unknown): never {
+  if (error instanceof Error && isConnectionFault(error)) Object.assign(error, { retryable: true });
+  throw error;
+}
+
+/**
+ * HostUnreachable, HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown,
+ * ExceededTimeLimit, SocketException, NotWritablePrimary, InterruptedAtShutdown,
+ * InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary.
+ */
+const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+
+function isConnectionFault(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 4) return false;
+  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError) return true;
+  if (error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.ResetPool)) return true;
+  if (error instanceof MongoServerError && typeof error.code === 'number' && TRANSIENT_CODES.has(error.code))
+    return true;
+  const inner = error as { cause?: unknown; errorResponse?: unknown };
+  return isConnectionFault(inner.cause, depth + 1) || isConnectionFault(inner.errorResponse, depth + 1);
+}
 
 /** FerretDB answers buildInfo with its own version besides the MongoDB one it emulates. */
 async function serverKind(db: Db): Promise<keyof typeof WRITE_LIMITS> {
