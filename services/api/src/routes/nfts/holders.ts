@@ -1,10 +1,10 @@
 import { parseNftId } from '@mtc/domain';
-import { collectionHoldersPage, nftHoldersPage } from '@mtc/read-models';
+import { collectionHoldersPage, nftHoldersPage, type CollectionHolderDoc, type NftHolderDoc } from '@mtc/read-models';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { defineRoute } from '../../route.ts';
 import { CollectionOrMrc402IdParam } from './nfts.ts';
-import { NftHoldersPage } from './schemas.ts';
+import { NftHoldersPage, type NftHolder } from './schemas.ts';
 
 /** MRC-402 quantities as the spec shows them: decimal strings with 10 fractional digits. */
 export function mrc402Quantity(integer: string): string {
@@ -17,6 +17,31 @@ export function percent(part: bigint, whole: bigint): string {
   const scaled = (part * 1_000_000n) / whole;
   const text = scaled.toString().padStart(5, '0');
   return `${text.slice(0, -4)}.${text.slice(-4)}`;
+}
+
+/** An MRC-402 holder row as /nft-holders and the holder export give it; `whole` is what all holders hold. */
+export function toMrc402Holder(r: NftHolderDoc, whole: bigint): NftHolder {
+  return {
+    address: r.address,
+    amount: mrc402Quantity(r.balance),
+    sellAmount: mrc402Quantity(r.saleamount),
+    auctionAmount: mrc402Quantity(r.auctionamount),
+    total: mrc402Quantity(r.total),
+    ratio: percent(BigInt(r.total), whole),
+  };
+}
+
+/** A collection holder row as /nft-holders and the holder export give it; `whole` is the items held. */
+export function toCollectionHolder(r: CollectionHolderDoc, whole: bigint): NftHolder {
+  // Rows projected before offers were counted have no sale/auction: read as none.
+  return {
+    address: r.address,
+    amount: String(r.count - (r.sale ?? 0) - (r.auction ?? 0)),
+    sellAmount: String(r.sale ?? 0),
+    auctionAmount: String(r.auction ?? 0),
+    total: String(r.count),
+    ratio: percent(BigInt(r.count), whole),
+  };
 }
 
 export const NftHoldersQuery = pagingQuery(MAX_LIST_LIMIT, 'largest holding first').extend({
@@ -48,14 +73,7 @@ export const nftHoldersRoute = defineRoute({
       return {
         total: stats?.holders ?? 0,
         total_balance: mrc402Quantity(stats?.total ?? '0'),
-        holders: rows.map((r) => ({
-          address: r.address,
-          amount: mrc402Quantity(r.balance),
-          sellAmount: mrc402Quantity(r.saleamount),
-          auctionAmount: mrc402Quantity(r.auctionamount),
-          total: mrc402Quantity(r.total),
-          ratio: percent(BigInt(r.total), whole),
-        })),
+        holders: rows.map((r) => toMrc402Holder(r, whole)),
       };
     }
     const [collection, stats, rows] = await Promise.all([
@@ -71,15 +89,7 @@ export const nftHoldersRoute = defineRoute({
       total_balance: String(stats?.items ?? 0),
       page: query.page,
       limit: query.limit,
-      // Rows projected before offers were counted have no sale/auction: read as none.
-      holders: rows.map((r) => ({
-        address: r.address,
-        amount: String(r.count - (r.sale ?? 0) - (r.auction ?? 0)),
-        sellAmount: String(r.sale ?? 0),
-        auctionAmount: String(r.auction ?? 0),
-        total: String(r.count),
-        ratio: percent(BigInt(r.count), whole),
-      })),
+      holders: rows.map((r) => toCollectionHolder(r, whole)),
     };
   },
 });

@@ -3,7 +3,7 @@ import { activeLocks, holdersPage, lockedHolders, type HolderDoc } from '@mtc/re
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute, linksTo } from '../../route.ts';
-import { TokenHoldersPage, TokenLocks, type TokenLock } from './schemas.ts';
+import { TokenHoldersPage, TokenLocks, type TokenHolder, type TokenLock } from './schemas.ts';
 import { requireToken } from './tokens.ts';
 
 /** The part of a holder row still locked at `now` (unix seconds): an entry is locked while its unlock date is ahead. */
@@ -23,7 +23,12 @@ export function lockedPart(
   };
 }
 
-const nowSeconds = (nowMs: number): number => Math.floor(nowMs / 1000);
+/** A holder row as /token/{id}/holders and the holder export give it, locks as of `now` (unix seconds). */
+export function toTokenHolder(row: HolderDoc, now: number): TokenHolder {
+  return { address: row.address, balance: row.balance, token: row.token, ...lockedPart(row, now) };
+}
+
+export const nowSeconds = (nowMs: number): number => Math.floor(nowMs / 1000);
 
 export const TokenHoldersQuery = pagingQuery(MAX_LIST_LIMIT, 'largest balance first');
 
@@ -53,12 +58,7 @@ export const tokenHoldersRoute = defineRoute({
       total_balance: stats?.totalBalance ?? '0',
       page: query.page,
       limit: query.limit,
-      holders: rows.map((row) => ({
-        address: row.address,
-        balance: row.balance,
-        token: row.token,
-        ...lockedPart(row, now),
-      })),
+      holders: rows.map((row) => toTokenHolder(row, now)),
     };
   },
 });
