@@ -137,6 +137,7 @@ async function* lines(spec: ExportSpec): AsyncGenerator<string> {
   } finally {
     // Ends the pages' generator (between reads: the store is not read further).
     void pages.return?.(undefined);
+    if (spec.signal.aborted) outcome = 'client gone';
     log.info({ rows, ms: Date.now() - started, outcome }, 'export ended');
   }
 }
