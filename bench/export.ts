@@ -65,7 +65,7 @@ const section: Section = async (options) => {
           if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
           let bytes = 0;
           let lines = 0;
-          for await (const chunk of res.body!) {
+          for await (const chunk of res.body! as AsyncIterable<Uint8Array>) {
             bytes += chunk.byteLength;
             for (const b of chunk) if (b === 10) lines++;
           }

@@ -11,6 +11,7 @@ import {
   type SeriesRow,
   type TokenTxDoc,
 } from '@mtc/read-models';
+import type { Collection } from '@mtc/ports';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -189,14 +190,14 @@ async function* emptyPages(): AsyncGenerator<never[]> {}
 
 /** A series key's rows at or below H, counted up front (the cap) and paged oldest first. */
 async function seriesAt<R extends SeriesRow>(
-  rows: Models['addressTxs'] | Models['tokenTxs'],
+  rows: Collection<R>,
   key: string,
   height: number,
   app: AppContext,
-) {
-  const count = await seriesCountAt(rows as never, key, blockPos(height));
+): Promise<AsyncGenerator<R[]>> {
+  const count = await seriesCountAt(rows, key, blockPos(height));
   if (count > app.config.EXPORT_MAX_ROWS) throw overCap(count, app.config.EXPORT_MAX_ROWS, 'the query');
-  return seriesRowsUpTo(rows as never, key, count, pageRows(app)) as AsyncGenerator<R[]>;
+  return seriesRowsUpTo(rows, key, count, pageRows(app));
 }
 
 export const exportAddressActivityRoute = defineStreamRoute({

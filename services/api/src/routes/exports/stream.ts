@@ -105,7 +105,7 @@ async function* lines(spec: ExportSpec): AsyncGenerator<string> {
   let outcome = 'complete';
   yield format === 'ndjson'
     ? `${JSON.stringify({ indexed_height: spec.height, export: spec.name, ...spec.meta })}\n`
-    : `# indexed_height=${spec.height}\n${stringify([columns as string[]])}`;
+    : `# indexed_height=${spec.height}\n${stringify([[...columns]])}`;
   const pages = spec.pages[Symbol.asyncIterator]();
   try {
     for (;;) {
