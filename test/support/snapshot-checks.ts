@@ -55,7 +55,7 @@ export async function readNdjson<T>(file: SnapshotResult['files'][number]): Prom
 export function csvLine(values: readonly unknown[]): string {
   return values
     .map((v) => {
-      const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
+      const text = typeof v === 'string' ? v : JSON.stringify(v);
       return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
     })
     .join(',');

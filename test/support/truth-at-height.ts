@@ -39,7 +39,7 @@ export function worldAt(devnet: Devnet, height: number): WorldAt {
     if (WALLET.test(key)) {
       // A pre-2.0 wallet lists its entries under `token`; the node serves them as `balance`. The
       // node adds where the write is (tx_id, db_id, db_sn) to every entry's values: not the record.
-      const { token, tx_id: _tx, db_id: _block, db_sn: _height, ...rest } = values as Record<string, unknown>;
+      const { token, tx_id: _tx, db_id: _block, db_sn: _height, ...rest } = values;
       wallets[key] = 'balance' in rest ? rest : { ...rest, balance: token };
     }
     const t = TOKEN.exec(key);
