@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSqliteReadStore } from '@mtc/adapters';
 import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
@@ -86,7 +87,8 @@ describe('snapshot at a past height (embedded: the file log)', () => {
 
   it('writes, at the head, every token holder list and NFT holder list exactly as the live API pages them', async () => {
     const ids = nftIds(devnet);
-    const run = await runSnapshot(env, [
+    const scratchDir = await mkdtemp(join(tmpdir(), 'mtc-snapshot-tmp-'));
+    const run = await runSnapshot({ ...env, TMPDIR: scratchDir }, [
       '--height',
       String(head),
       '--all-tokens',
@@ -126,6 +128,8 @@ describe('snapshot at a past height (embedded: the file log)', () => {
     // Progress went to stderr, the result alone to stdout; the scratch store is gone.
     expect(run.stderr).toMatch(/snapshot: [0-9]+\/[0-9]+ blocks .* blocks\/s, ETA/);
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(await readdir(scratchDir)).toEqual([]);
+    await rm(scratchDir, { recursive: true });
   }, 600_000);
 
   it('writes, at an earlier height, the holders the raw chain gives at that height, with locks as of its block time', async () => {
@@ -171,6 +175,26 @@ describe('snapshot at a past height (embedded: the file log)', () => {
     await expectCsvMatches(run.result!.files[0]!, expectedHolders(world.wallets, token, lockTime).holders);
     // Only the finished file is left: no partial file, no scratch store in the output directory.
     expect(await readdir(csvDir)).toEqual([`token-${token}-holders-at-${height}.csv`]);
+
+    // --keep-store keeps the replayed store, where the head is the snapshot's height.
+    const kept = await runSnapshot(env, [
+      '--height',
+      String(height),
+      '--token',
+      String(token),
+      '--out',
+      csvDir,
+      '--keep-store',
+    ]);
+    expect(kept.code, kept.stderr).toBe(0);
+    const scratch = (kept.result as unknown as { scratchStore: string }).scratchStore;
+    const store = createSqliteReadStore({ path: join(scratch, 'read-models.sqlite') });
+    try {
+      expect(await store.collection('head').get('indexed')).toMatchObject({ height, hash: devnet.block(height)!.id });
+    } finally {
+      await store.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
   }, 600_000);
 
   it('refuses a height above the log newest block, a token that does not exist yet, and bad flags, with one sentence and exit 1', async () => {
