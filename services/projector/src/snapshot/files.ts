@@ -29,18 +29,24 @@ export async function writeRows<R extends Record<string, unknown>>(
 ): Promise<WrittenFile> {
   const hash = createHash('sha256');
   let count = 0;
-  const cell = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
   const ordered = async function* (): AsyncGenerator<unknown> {
     for await (const row of rows) {
       count++;
       yield format === 'csv'
-        ? columns.map((c) => cell(row[c]))
+        ? columns.map((c) => row[c])
         : `${JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c]])))}\n`;
     }
   };
   const encode =
     format === 'csv'
-      ? stringify({ header: true, columns: [...columns], record_delimiter: 'unix', eof: true })
+      ? stringify({
+          header: true,
+          columns: [...columns],
+          record_delimiter: 'unix',
+          eof: true,
+          // Array and object cells (locks) as compact JSON, quoted by the CSV rules since they hold `"`.
+          cast: { object: (value) => JSON.stringify(value) },
+        })
       : new Transform({ writableObjectMode: true, transform: (line: string, _enc, next) => next(null, line) });
   const tap = new Transform({
     transform(chunk: Buffer, _enc, next) {
