@@ -90,7 +90,14 @@ describe('createProgress', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ msg: 'rebuild progress', done: 200, total: 400, unit: 'messages', percent: 50 });
+    expect(records[0]).toMatchObject({
+      component: 'progress',
+      msg: 'rebuild progress',
+      done: 200,
+      total: 400,
+      unit: 'messages',
+      percent: 50,
+    });
   });
 
   it('says the ETA is unknown until a rate is measured', () => {

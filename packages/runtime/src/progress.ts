@@ -92,6 +92,8 @@ export function createProgress(options: ProgressOptions): Progress {
   const tty = options.tty ?? stream.isTTY === true;
   let total = options.total;
   let stopped = false;
+  // The rate counts from now: the first update already has a pace.
+  meter.sample(0, total);
 
   if (tty) {
     const bar = new SingleBar({
@@ -124,11 +126,12 @@ export function createProgress(options: ProgressOptions): Progress {
   let lastLineAt = -Infinity;
   let last: ProgressFigures | undefined;
   let shown: ProgressFigures | undefined;
+  const logger = options.logger?.child({ component: 'progress' });
   const emit = (f: ProgressFigures): void => {
     shown = f;
     lastLineAt = now();
-    if (options.logger)
-      options.logger.info(
+    if (logger)
+      logger.info(
         {
           done: f.done,
           total: f.total,
