@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildChain, startTestApi, type TestApi } from '../../testing/harness.ts';
 import { allRoutes } from '../index.ts';
 
@@ -51,6 +52,31 @@ function documented(doc: Document): Operation[] {
       .map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId })),
   );
 }
+
+/**
+ * Run in the page: each operation block Swagger UI rendered, as a reader sees it. (Text, not a
+ * function: this project is typed without the DOM's library; the answer is decoded below.)
+ */
+const SHOWN_OPERATIONS = `[...document.querySelectorAll('#docs .opblock')].map((block) => {
+  const path = block.querySelector('.opblock-summary-path');
+  return {
+    method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
+    // Swagger UI breaks long paths with zero-width spaces.
+    path: (path?.textContent ?? '').replace(/\\u200b/g, '').trim(),
+    dataPath: path?.getAttribute('data-path') ?? '',
+    operationId: block.querySelector('.opblock-summary-operation-id')?.textContent?.trim() ?? '',
+    visible: block.checkVisibility() && (path?.checkVisibility() ?? false),
+  };
+})`;
+const ShownOperations = z.array(
+  z.object({
+    method: z.string(),
+    path: z.string(),
+    dataPath: z.string(),
+    operationId: z.string(),
+    visible: z.boolean(),
+  }),
+);
 
 /** The API's host as the page sees it: a name, not loopback (see the browser's arguments). */
 const HOST = 'explorer.test';
@@ -119,19 +145,7 @@ describe.skipIf(executablePath === null && !required)('/api/docs in a headless b
       await page.waitForSelector('#docs .opblock', { timeout: RENDER_DEADLINE_MS });
       await page.waitForNetworkIdle({ idleTime: 500, timeout: RENDER_DEADLINE_MS });
 
-      const shown = await page.$$eval('#docs .opblock', (blocks) =>
-        blocks.map((block) => {
-          const path = block.querySelector('.opblock-summary-path');
-          return {
-            method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
-            // The text as a reader sees it (Swagger UI breaks long paths with zero-width spaces).
-            path: (path?.textContent ?? '').replace(/\u200b/g, '').trim(),
-            dataPath: path?.getAttribute('data-path') ?? '',
-            operationId: block.querySelector('.opblock-summary-operation-id')?.textContent?.trim() ?? '',
-            visible: block.checkVisibility() && (path?.checkVisibility() ?? false),
-          };
-        }),
-      );
+      const shown = ShownOperations.parse(await page.evaluate(SHOWN_OPERATIONS));
       expect(shown.filter((op) => !op.visible).map(key), 'operations rendered but hidden').toEqual([]);
       expect(shown.filter((op) => op.dataPath !== op.path).map(key), 'paths shown other than listed').toEqual([]);
       expect(shown.map(key).sort()).toEqual(expected.map(key).sort());
