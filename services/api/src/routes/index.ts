@@ -3,6 +3,7 @@ import type { ApiRoute } from '../route.ts';
 import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
+import { createDocsRoutes } from './docs/docs.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
 import { nftHistoryRoute, nftTxRoute } from './nfts/activity.ts';
 import { nftHoldersRoute } from './nfts/holders.ts';
@@ -51,7 +52,11 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   readyzRoute,
 ];
 
-/** The feature routes plus /api/openapi.json, which documents all of them and itself. */
+/**
+ * The feature routes, /api/docs (whose renderer's files are found here, at start-up) and
+ * /api/openapi.json, which documents all of them and itself.
+ */
 export function allRoutes(): ApiRoute[] {
-  return [...FEATURE_ROUTES, createOpenApiRoute(FEATURE_ROUTES)];
+  const documented = [...FEATURE_ROUTES, ...createDocsRoutes()];
+  return [...documented, createOpenApiRoute(documented)];
 }
