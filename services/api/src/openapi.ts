@@ -150,7 +150,8 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
     }
     if (route.response.kind === 'events')
       for (const [name, schema] of Object.entries(route.response.events))
-        if (!registry.has(schema)) registry.add(schema, { id: `Stream${name[0]?.toUpperCase() ?? ''}${name.slice(1)}` });
+        if (!registry.has(schema))
+          registry.add(schema, { id: `Stream${name[0]?.toUpperCase() ?? ''}${name.slice(1)}` });
   }
   const generated = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, override: tidy });
   const schemas = Object.fromEntries(

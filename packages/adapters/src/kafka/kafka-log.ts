@@ -438,7 +438,9 @@ async function startReader(
   const end = (error?: unknown): void => {
     if (ended) return;
     ended = true;
-    setImmediate(() => void consumer.disconnect().finally(() => (error === undefined ? settle.resolve() : settle.reject(error))));
+    setImmediate(
+      () => void consumer.disconnect().finally(() => (error === undefined ? settle.resolve() : settle.reject(error))),
+    );
   };
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     if (!payload.restart) end(payload.error);

@@ -21,7 +21,7 @@ import { TxSummary } from '../txs/schemas.ts';
 export type Position = readonly number[];
 
 /** `h`, `h:i` or `h:i:j`, decimal (zero-padded allowed), as a client sends an id back. */
-const POSITION = /^[0-9]{1,15}(?::[0-9]{1,6}){0,2}$/;
+export const POSITION = /^[0-9]{1,15}(?::[0-9]{1,6}){0,2}$/;
 
 /** The position an id names, or null when it is not one. */
 export function parsePosition(id: string): Position | null {

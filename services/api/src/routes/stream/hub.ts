@@ -241,7 +241,7 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
           from = Math.max(0, from - misplaced);
           continue;
         }
-        throw outcome ?? new Error('the log reader ended');
+        throw outcome instanceof Error ? outcome : new Error('the log reader ended', { cause: outcome });
       }
     } catch (error) {
       if (ended || error instanceof Ended) {

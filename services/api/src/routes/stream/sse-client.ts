@@ -64,7 +64,11 @@ export async function openSse(url: string, headers: Record<string, string> = {})
           }
           if (fields['retry'] !== undefined) client.retry = Number(fields['retry']);
           if (fields['data'] !== undefined)
-            client.events.push({ event: fields['event'] ?? 'message', id: fields['id'] ?? '', data: JSON.parse(fields['data']) });
+            client.events.push({
+              event: fields['event'] ?? 'message',
+              id: fields['id'] ?? '',
+              data: JSON.parse(fields['data']),
+            });
         }
       }
     } catch {

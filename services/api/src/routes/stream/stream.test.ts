@@ -12,7 +12,7 @@ import { address, buildChain, startTestApi, testConfig, type TestApi } from '../
 import { CAROL, tokenEconomy } from '../../testing/token-economy.ts';
 import type { AddressTxsPage } from '../addresses/schemas.ts';
 import type { TokenTxsPage } from '../tokens/schemas.ts';
-import { createStreamHub, type StreamSink } from './hub.ts';
+import { createStreamHub } from './hub.ts';
 import { openSse, type SseClient } from './sse-client.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mtc-stream-'));
@@ -252,7 +252,7 @@ describe('createStreamHub', () => {
     const hub = createStreamHub({ log, topic: TOPIC, head: async () => 3, config: config(), logger: silent });
     const release = hub.admit('client');
     const sink = new Writable({ write: (_chunk, _enc, done) => done() });
-    const serving = hub.serve(sink as unknown as StreamSink, { after: null, filter: { kind: 'all' } }).finally(release);
+    const serving = hub.serve(sink, { after: null, filter: { kind: 'all' } }).finally(release);
     await waitUntil(() => log.running() === 1, 'the reader to start');
     expect(hub.connections()).toBe(1);
     sink.destroy(); // the socket closing
@@ -285,7 +285,7 @@ describe('createStreamHub', () => {
         return ok;
       },
     });
-    await hub.serve(counted as unknown as StreamSink, { after: [0], filter: { kind: 'all' } });
+    await hub.serve(counted, { after: [0], filter: { kind: 'all' } });
     expect(sink.destroyed).toBe(true);
     expect(log.running()).toBe(0);
     // The buffer, plus the one event that passed it: far below the 300 blocks' worth.

@@ -7,7 +7,7 @@ import { clientKey } from '../../rate-limit.ts';
 import { decodeInput, defineEventStreamRoute } from '../../route.ts';
 import { TokenTransfer } from '../tokens/schemas.ts';
 import { TxSummary } from '../txs/schemas.ts';
-import { parsePosition, StreamAddressActivity, StreamBlock, type StreamFilter } from './events.ts';
+import { parsePosition, POSITION, StreamAddressActivity, StreamBlock, type StreamFilter } from './events.ts';
 import type { StreamHub } from './hub.ts';
 
 const EVENT_ID_MESSAGE = 'must be an event id of this stream: <height>, <height>:<tx> or <height>:<tx>:<n>';
@@ -21,7 +21,7 @@ export const StreamQuery = z.object({
   ),
   lastEventId: z
     .string()
-    .refine((id) => parsePosition(id) !== null, EVENT_ID_MESSAGE)
+    .regex(POSITION, EVENT_ID_MESSAGE)
     .optional()
     .describe(
       'Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are given).',
