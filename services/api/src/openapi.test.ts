@@ -81,6 +81,7 @@ describe('OpenAPI document', () => {
         '/api/v1/nft/{id}/image',
         '/api/nfts',
         '/api/search',
+        '/api/stream',
         '/api/openapi.json',
         '/api/docs',
         '/api/docs/assets/{file}',

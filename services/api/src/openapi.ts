@@ -109,6 +109,21 @@ function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistr
   if (response.kind === 'json') {
     return { description: 'OK', content: json(ref('schemas', registry.get(response.schema)!.id)) };
   }
+  if (response.kind === 'events') {
+    const names = Object.keys(response.events);
+    return {
+      description: response.description,
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string', contentMediaType: 'text/event-stream' },
+          // The data of each event type, by name (an SSE stream has no standard schema object).
+          'x-events': Object.fromEntries(
+            names.map((name) => [name, ref('schemas', registry.get(response.events[name]!)!.id)]),
+          ),
+        },
+      },
+    };
+  }
   return {
     description: response.description,
     // OpenAPI 3.1: raw bytes are a string schema with the media type, no encoding.
@@ -133,6 +148,10 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
       const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Response`;
       registry.add(route.response.schema, { id });
     }
+    if (route.response.kind === 'events')
+      for (const [name, schema] of Object.entries(route.response.events))
+        if (!registry.has(schema))
+          registry.add(schema, { id: `Stream${name[0]?.toUpperCase() ?? ''}${name.slice(1)}` });
   }
   const generated = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, override: tidy });
   const schemas = Object.fromEntries(

@@ -11,6 +11,7 @@ import { nftImageRoute } from './nfts/image.ts';
 import { listNftItemsRoute, listNftsRoute } from './nfts/lists.ts';
 import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
+import { streamRoute } from './stream/stream.ts';
 import { txStatsRoute } from './stats/stats.ts';
 import { txTemplatesRoute } from './templates/templates.ts';
 import { tokenHistoryRoute, tokenTxsRoute } from './tokens/activity.ts';
@@ -48,6 +49,7 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   nftImageRoute,
   listNftsRoute,
   searchRoute,
+  streamRoute,
   healthzRoute,
   readyzRoute,
 ];
