@@ -316,7 +316,11 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
     async read(opts: ReadOptions, handler: (batch: readonly LogRecord[]) => Promise<void>): Promise<Subscription> {
       if (!/^(0|[1-9][0-9]*)$/.test(opts.from)) throw new RangeError(`bad offset ${JSON.stringify(opts.from)}`);
       await ensureTopic(opts.topic);
-      const reader = await startReader(kafka, opts, handler, options.group);
+      // Past the end, the reader delivers what is appended from now on: start at the end itself, or
+      // it would wait for offset `from` and drop everything appended before it.
+      const end = (await admin.fetchTopicOffsets(opts.topic))[0]?.high ?? '0';
+      const from = BigInt(opts.from) > BigInt(end) ? end : opts.from;
+      const reader = await startReader(kafka, { ...opts, from }, handler, options.group);
       consumers.add(reader.consumer);
       void reader.done.then(
         () => consumers.delete(reader.consumer),
