@@ -33,7 +33,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning'];
 const CONNECTIONS = 64;
 /** Operations that are not the explorer API. */
-const SKIPPED = new Set(['/healthz', '/readyz', '/api/openapi.json']);
+const SKIPPED = new Set(['/healthz', '/readyz', '/api/openapi.json', '/api/docs', '/api/docs/assets/{file}']);
 /** The stricter ratio, for these operations (lists: page 1 only). */
 export const STRICT = new Set(['/api/chain', '/api/tx-stats', '/api/blocks page 1', '/api/transactions page 1']);
 const STRICT_RATIO = 0.4;

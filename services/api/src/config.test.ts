@@ -40,6 +40,14 @@ describe('ApiConfigSchema', () => {
       ],
       RATE_LIMIT_STORE_TIMEOUT_MS: 100,
       API_PROXY_HOPS: 0,
+      // The live stream: a heartbeat every 15 s, 8 connections a client, 1,000 in all, 1 MiB buffers.
+      STREAM_HEARTBEAT_MS: 15_000,
+      STREAM_RETRY_MS: 2000,
+      STREAM_MAX_CONNECTIONS: 1000,
+      STREAM_MAX_PER_CLIENT: 8,
+      STREAM_BUFFER_BYTES: 2 ** 20,
+      STREAM_SLOW_CLIENT_MS: 30_000,
+      STREAM_HEAD_POLL_MS: 250,
     });
   });
 
@@ -91,6 +99,14 @@ describe('ApiConfigSchema', () => {
       ],
       RATE_LIMIT_STORE_TIMEOUT_MS: 100,
       API_PROXY_HOPS: 0,
+      // The live stream: a heartbeat every 15 s, 8 connections a client, 1,000 in all, 1 MiB buffers.
+      STREAM_HEARTBEAT_MS: 15_000,
+      STREAM_RETRY_MS: 2000,
+      STREAM_MAX_CONNECTIONS: 1000,
+      STREAM_MAX_PER_CLIENT: 8,
+      STREAM_BUFFER_BYTES: 2 ** 20,
+      STREAM_SLOW_CLIENT_MS: 30_000,
+      STREAM_HEAD_POLL_MS: 250,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

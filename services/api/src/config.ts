@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RateLimitConfigSchema } from './rate-limit.ts';
+import { StreamConfigSchema } from './routes/stream/hub.ts';
 
 /**
  * The API's configuration: raw environment → ApiConfigSchema → frozen ApiConfig, parsed once by the
@@ -137,6 +138,8 @@ export const ApiConfigSchema = z.object({
   /** How long a failed URL, or an unreachable or timed-out host, is answered from memory (0: never). */
   NFT_IMAGE_FAILURE_TTL_MS: nonNegativeInt.max(3_600_000).default(30_000),
   ...RateLimitConfigSchema.shape,
+  /** The live stream (/api/stream): heartbeats, caps and buffers (routes/stream/hub.ts). */
+  ...StreamConfigSchema.shape,
 });
 
 export type ApiConfig = z.output<typeof ApiConfigSchema>;

@@ -82,7 +82,8 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
 /** What a route answers with 200: a JSON body described by a zod schema, or bytes of the media types listed. */
 export type RouteResponse =
   | { readonly kind: 'json'; readonly schema: z.ZodType }
-  | { readonly kind: 'bytes'; readonly mediaTypes: readonly string[]; readonly description: string };
+  | { readonly kind: 'bytes'; readonly mediaTypes: readonly string[]; readonly description: string }
+  | { readonly kind: 'events'; readonly description: string; readonly events: Readonly<Record<string, z.ZodType>> };
 
 /** A successful answer, ready for the router. */
 export type RouteResult =
@@ -126,7 +127,7 @@ export function queryKeyProblems(declared: Params, raw: unknown): string[] {
   return problems;
 }
 
-function decodeInput<P extends Params, Q extends Params>(
+export function decodeInput<P extends Params, Q extends Params>(
   params: P,
   query: Q,
   raw: { params: unknown; query: unknown; head: () => Promise<Head> },
@@ -223,4 +224,41 @@ export function defineBytesRoute<
 /** `/block/{id}` → `/block/:id` for the router. */
 export function routerPath(template: string): string {
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
+export interface EventStreamRouteSpec<P extends Params, Q extends Params> extends Omit<
+  RouteSpec<P, Q, z.ZodType>,
+  'response' | 'cache' | 'handle' | 'links'
+> {
+  /** What the stream carries, for the OpenAPI document. */
+  responseDescription: string;
+  /** The data schema of each event type, by its `event:` name. */
+  events: Readonly<Record<string, z.ZodType>>;
+}
+
+/**
+ * A route answered with a stream of Server-Sent Events (text/event-stream) rather than one body: the
+ * app serves it with its own handler (it is never cached, compressed or held to the time budget once
+ * it has started); this declaration gives it its parameters, errors and place in the document.
+ */
+export function defineEventStreamRoute<P extends Params = typeof NONE, Q extends Params = typeof NONE>(
+  spec: EventStreamRouteSpec<P, Q>,
+): ApiRoute {
+  return {
+    path: spec.path,
+    operationId: spec.operationId,
+    tag: spec.tag,
+    summary: spec.summary,
+    description: spec.description,
+    params: spec.params ?? NONE,
+    query: spec.query ?? NONE,
+    response: { kind: 'events', description: spec.responseDescription, events: spec.events },
+    errors: spec.errors,
+    links: {},
+    timeBudgetMs: spec.timeBudgetMs,
+    cacheable: false,
+    run() {
+      return Promise.reject(new Error(`${spec.path} is an event stream, served by its own handler`));
+    },
+  };
 }

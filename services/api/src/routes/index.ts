@@ -3,6 +3,7 @@ import type { ApiRoute } from '../route.ts';
 import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
+import { createDocsRoutes } from './docs/docs.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
 import { nftHistoryRoute, nftTxRoute } from './nfts/activity.ts';
 import { nftHoldersRoute } from './nfts/holders.ts';
@@ -10,6 +11,7 @@ import { nftImageRoute } from './nfts/image.ts';
 import { listNftItemsRoute, listNftsRoute } from './nfts/lists.ts';
 import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
+import { streamRoute } from './stream/stream.ts';
 import { txStatsRoute } from './stats/stats.ts';
 import { txTemplatesRoute } from './templates/templates.ts';
 import { tokenHistoryRoute, tokenTxsRoute } from './tokens/activity.ts';
@@ -47,11 +49,16 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   nftImageRoute,
   listNftsRoute,
   searchRoute,
+  streamRoute,
   healthzRoute,
   readyzRoute,
 ];
 
-/** The feature routes plus /api/openapi.json, which documents all of them and itself. */
+/**
+ * The feature routes, /api/docs (whose renderer's files are found here, at start-up) and
+ * /api/openapi.json, which documents all of them and itself.
+ */
 export function allRoutes(): ApiRoute[] {
-  return [...FEATURE_ROUTES, createOpenApiRoute(FEATURE_ROUTES)];
+  const documented = [...FEATURE_ROUTES, ...createDocsRoutes()];
+  return [...documented, createOpenApiRoute(documented)];
 }
