@@ -5,6 +5,7 @@ export * from './chain/project.ts';
 export * from './wallets/wallets.ts';
 export * from './tokens/tokens.ts';
 export * from './holders/holders.ts';
+export * from './holders/views.ts';
 export * from './series/series.ts';
 export * from './series/address-txs.ts';
 export * from './series/token-txs.ts';

@@ -52,7 +52,8 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     logger.info(devnet.value, 'devnet started');
   }
 
-  const indexerData: IndexerData = { ...config, nodeUrl };
+  // The indexer thread's stderr is a pipe to this thread's: it draws its backfill bar when ours is a terminal.
+  const indexerData: IndexerData = { ...config, nodeUrl, progressTty: process.stderr.isTTY === true };
   const indexer = await startPart<null>('indexer', new URL('./indexer-part.ts', import.meta.url), indexerData, logger);
   shutdown.add('indexer', () => indexer.stop());
   fatals.push(indexer.fatal);
