@@ -32,8 +32,19 @@ import { fmt, printTable } from './support.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning'];
 const CONNECTIONS = 64;
-/** Operations that are not the explorer API. */
-const SKIPPED = new Set(['/healthz', '/readyz', '/api/openapi.json']);
+/**
+ * Operations that are not the explorer API's request/answer pages: the ops endpoints, the
+ * documents, the live stream (an answer that never ends) and the exports (bench/export.ts).
+ */
+const SKIPPED = new Set([
+  '/healthz',
+  '/readyz',
+  '/api/openapi.json',
+  '/api/docs',
+  '/api/docs/assets/{file}',
+  '/api/stream',
+]);
+const SKIPPED_PREFIXES = ['/api/export/'];
 /** The issue's stricter ratio, for these operations (lists: page 1 only). */
 export const STRICT = new Set(['/api/chain', '/api/tx-stats', '/api/blocks page 1', '/api/transactions page 1']);
 const STRICT_RATIO = 0.4;
@@ -440,7 +451,7 @@ export async function planRows(base: string, pools: Pools, notes: string[]): Pro
   const rows: Row[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
     const operation = item.get;
-    if (!operation || SKIPPED.has(template)) continue;
+    if (!operation || SKIPPED.has(template) || SKIPPED_PREFIXES.some((p) => template.startsWith(p))) continue;
     const planned = await planOperation(base, template, operation, pools);
     if (typeof planned === 'string') notes.push(`GET ${template} not measured: ${planned}`);
     else rows.push(...planned);

@@ -36,7 +36,8 @@ import {
  * SIGKILL in distributed mode: the follower, the projector and the API each killed at six or more
  * random points of one backfill of a history that covers every job family — some at random
  * heights, some at named crash points (between a batch's state and its checkpoint, between a block
- * batch's data writes and its head write) — and restarted. Each restart must resume from its
+ * batch's data writes and its head write) — and restarted; first of all, the projector holding the
+ * block partition is killed while a second one waits in its group. Each restart must resume from its
  * checkpoint (the follower after the log's newest block; the projector at its group's committed
  * offset, with the store as the kill left it), and the end state must equal an uninterrupted run
  * of the same chain (the embedded mode) by the read models' canonical hash, with the block topic
@@ -206,7 +207,7 @@ describeWithInfra(
         }
       };
 
-      const projectorLoop = async (): Promise<ServiceProcess> => {
+      const projectorLoop = async (): Promise<void> => {
         // Four crash points between a block batch's data writes and its head write (phases 1–4 of 5;
         // the fifth writes the head), one after all writes but before the commit, one after a state
         // batch's writes; and three SIGKILLs at random heights of the store's head.
@@ -242,7 +243,7 @@ describeWithInfra(
                 : 'killed again before a block batch',
             });
           }
-          if (step.target === undefined && step.crashAt === undefined) return p;
+          if (step.target === undefined && step.crashAt === undefined) return;
           let fault: string;
           if (step.crashAt) {
             await p.exited;
@@ -293,51 +294,48 @@ describeWithInfra(
         }
       };
 
-      const [, a] = await Promise.all([followerLoop(), projectorLoop(), apiLoop()]);
-
-      // The holder of the block partition, killed while a second projector waits in the group: the
-      // survivor takes the partition over at the committed offset.
-      const api = start('services/api/src/main.ts', apiEnv);
-      await waitForOutput(api, /Explorer API: /);
-      const headNow = await storeHead();
-      if (headNow < height) {
-        const b = start('services/projector/src/main.ts', { LOG_LEVEL: 'debug' });
-        await waitForOutput(b, /projector started/);
-        // Let the group settle (a member rejoins on its next heartbeat), then the one projecting
-        // block batches holds the partition.
+      // First, the holder of the block partition, SIGKILLed while a second projector waits in the
+      // group: the survivor must take the partition over at the committed offset. Both projectors
+      // join before the follower publishes anything, so the first block batch goes to a holder of
+      // a settled group, and the follower stops soon after the kill: what is left of the backfill
+      // is for the loops below.
+      const holderPhase = async (): Promise<void> => {
+        const pair = [
+          start('services/projector/src/main.ts', { LOG_LEVEL: 'debug' }),
+          start('services/projector/src/main.ts', { LOG_LEVEL: 'debug' }),
+        ] as const;
+        await Promise.all(pair.map((p) => waitForOutput(p, /projector started/)));
+        // Let the group settle (a member rejoins on its next heartbeat).
         await new Promise((r) => setTimeout(r, 8000));
-        const marks = [a.output().length, b.output().length] as const;
-        // (Or the backfill ends meanwhile: then there is no block batch left to hand over.)
+        const follower = start('services/follower/src/main.ts', { LOG_LEVEL: 'debug' });
         const holder = await waitFor(
-          'a block batch after the rebalance',
-          async () =>
-            logLines(b, 'projected blocks', marks[1]).length > 0
-              ? b
-              : logLines(a, 'projected blocks', marks[0]).length > 0
-                ? a
-                : (await storeHead()) === height
-                  ? null
-                  : undefined,
+          'the first block batch',
+          async () => pair.find((p) => logLines(p, 'projected blocks').length > 0),
           120_000,
-          50,
+          20,
         );
-        const survivor = holder === a ? b : a;
+        const survivor = holder === pair[0] ? pair[1] : pair[0];
         const mark = survivor.output().length;
-        await holder?.kill('SIGKILL');
+        await holder.kill('SIGKILL');
+        await follower.kill('SIGTERM');
         const head = await storeHead();
         const committed = await committedChainOffset();
-        if (holder === null) console.log(`[${TEST}] the backfill ended during the rebalance: no holder to kill`);
-        else if (head < height) {
-          const line = await loggedLine(survivor, 'block topic resumed', mark);
-          expect(line['offset']).toBe(String(committed));
-          faults.push({
-            target: 'projector',
-            fault: 'SIGKILL of the block partition holder (second projector in the group)',
-            at: `head ${head}, committed offset ${committed}`,
-            resumed: `survivor at offset ${String(line['offset'])}`,
-          });
-        }
-      } else console.log(`[${TEST}] the backfill was done before a second projector joined: no holder to kill`);
+        expect(head, 'killed mid-backfill').toBeLessThan(height);
+        const line = await loggedLine(survivor, 'block topic resumed', mark);
+        expect(line['offset'], 'the survivor resumed at the committed offset').toBe(String(committed));
+        faults.push({
+          target: 'projector',
+          fault: 'SIGKILL of the block partition holder (second projector in the group)',
+          at: `head ${head}, committed offset ${committed}`,
+          resumed: `survivor at offset ${String(line['offset'])}`,
+        });
+        await survivor.kill('SIGTERM');
+      };
+      await holderPhase();
+
+      await Promise.all([followerLoop(), projectorLoop(), apiLoop()]);
+      const api = start('services/api/src/main.ts', apiEnv);
+      await waitForOutput(api, /Explorer API: /);
 
       await waitFor(
         'the store to reach the node head',

@@ -7,6 +7,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface ServiceProcess {
   child: ChildProcess;
   output(): string;
+  /** Each stream apart (output() interleaves them). */
+  stdout(): string;
+  stderr(): string;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
   kill(signal: NodeJS.Signals): Promise<void>;
@@ -16,21 +19,29 @@ export interface ServiceProcess {
  * `env` adds to this process's environment; a key set to `undefined` is removed from it (e.g. the
  * server addresses, to run a service on the embedded adapters while the servers are configured).
  */
-export function spawnService(main: string, env: Record<string, string | undefined>): ServiceProcess {
+export function spawnService(
+  main: string,
+  env: Record<string, string | undefined>,
+  args: readonly string[] = [],
+): ServiceProcess {
   const merged: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'warn', ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   const child = spawn(
     process.execPath,
-    ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', main],
+    ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', main, ...args],
     { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => ((out += d.toString()), (stdout += d.toString())));
+  child.stderr.on('data', (d: Buffer) => ((out += d.toString()), (stderr += d.toString())));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
     output: () => out,
+    stdout: () => stdout,
+    stderr: () => stderr,
     exited,
     kill: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

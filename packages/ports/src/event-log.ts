@@ -28,6 +28,15 @@ export interface ConsumeOptions {
   maxBatch?: number;
 }
 
+export interface ReadOptions {
+  /** A single-partition topic (the block topic). */
+  topic: string;
+  /** Offset of the first record to deliver; at or past the end offset, records appended from then on. */
+  from: string;
+  /** Upper bound of records handed to one handler call. */
+  maxBatch?: number;
+}
+
 export interface Subscription {
   /** Stops fetching, waits for the batch in hand to finish and its position to be committed. */
   stop(): Promise<void>;
@@ -51,6 +60,16 @@ export interface EventLog {
    * handler resolved: at-least-once. A handler that throws ends the subscription (see `done`).
    */
   consume(options: ConsumeOptions, handler: (batch: readonly LogRecord[]) => Promise<void>): Promise<Subscription>;
+  /**
+   * Reads a single-partition topic from an offset, like `consume` but with no group: nothing is
+   * committed and no other reader or group is affected, so any number of readers may run in any
+   * number of processes (one per live-stream subscriber). Batches come in offset order, then the
+   * reader waits for new records; the next batch is fetched only after the handler resolved, so a
+   * slow handler slows its reader down and nothing piles up. A handler that throws ends it (`done`).
+   */
+  read(options: ReadOptions, handler: (batch: readonly LogRecord[]) => Promise<void>): Promise<Subscription>;
+  /** The next offset to be written to a single-partition topic (its record count when none expired). */
+  endOffset(topic: string): Promise<string>;
   /**
    * Records of `topic` not yet committed by `group`, per partition (a group with no committed
    * position lags by everything). For metrics, readiness and knowing when a rebuild caught up.

@@ -1,4 +1,4 @@
-import type { StateEvent } from '@mtc/domain';
+import type { BlockEvent, StateEvent, StateWrite } from '@mtc/domain';
 import type { Write } from '@mtc/ports';
 import { mrc402Write, nftCollectionWrite, nftItemWrite } from './nfts/records.ts';
 import { tokenWrites } from './tokens/tokens.ts';
@@ -9,8 +9,20 @@ import { walletWrite } from './wallets/wallets.ts';
  * may arrive in any order across entities (partitions) and repeat. Pure.
  */
 export function projectState(events: readonly StateEvent[]): Write[] {
+  return projectStateWrites(events.map((e) => e.write));
+}
+
+/**
+ * The same projection fed from block events, which carry every state write too (`txs[].writes`):
+ * the state as of a past height, which the compacted state topic no longer holds (snapshots).
+ */
+export function projectBlockState(events: readonly BlockEvent[]): Write[] {
+  return projectStateWrites(events.flatMap((e) => e.txs.flatMap((tx) => tx.writes)));
+}
+
+function projectStateWrites(writes: readonly StateWrite[]): Write[] {
   const out: Write[] = [];
-  for (const { write: w } of events) {
+  for (const w of writes) {
     switch (w.kind) {
       case 'wallet':
         out.push(walletWrite(w.pos, w.wallet));

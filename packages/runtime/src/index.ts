@@ -9,3 +9,4 @@ export * from './env-file.ts';
 export { freePort } from './net.ts';
 export { crashPoint } from './crash-point.ts';
 export { dataDirProblem } from './data-dir.ts';
+export * from './progress.ts';

@@ -15,6 +15,8 @@ import { CACHE, routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import { createNftImageFetcher } from './routes/nfts/image.ts';
 import { createMemoryRateLimitBuckets, rateLimit } from './rate-limit.ts';
+import { createStreamHub, type StreamHub } from './routes/stream/hub.ts';
+import { streamHandler } from './routes/stream/stream.ts';
 
 export interface ApiState {
   requestId: string;
@@ -30,6 +32,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export type ApiApp = Koa<ApiState> & {
   /** Closes what the app itself holds (the NFT image fetcher's connections); call once it serves no more. */
   close(): Promise<void>;
+  /** The live stream's connections; undefined when the app has no event log to read. */
+  streams: StreamHub | undefined;
 };
 
 /**
@@ -82,6 +86,15 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   });
 
   const readHead = createHeadReader(models, deps.config.API_HEAD_CACHE_MS, ticking);
+  const streams = deps.events
+    ? createStreamHub({
+        log: deps.events.log,
+        topic: deps.events.blockTopic,
+        head: async () => (await readHead()).height,
+        config: deps.config,
+        logger,
+      })
+    : undefined;
   const answers = createResponseCache({ maxBytes: deps.config.API_RESPONSE_CACHE_MB * 2 ** 20, now: ticking });
   const routes = allRoutes();
   const router = new Router<ApiState>();
@@ -120,6 +133,10 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   });
 
   for (const route of routes) {
+    if (route.response.kind === 'events') {
+      router.get(route.operationId, routerPath(route.path), streamHandler(streams));
+      continue;
+    }
     router.get(route.operationId, routerPath(route.path), async (ctx) => {
       ctx.state.route = route.path;
       if (route.response.kind === 'stream') {
@@ -173,7 +190,13 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   }
   // No allowedMethods(): requestGate has answered every method but GET and HEAD already.
   app.use(router.routes());
-  return Object.assign(app, { close: () => images.close() });
+  return Object.assign(app, {
+    streams,
+    close: async () => {
+      await streams?.close();
+      await images.close();
+    },
+  });
 }
 
 function requestScope(
@@ -203,6 +226,8 @@ function requestScope(
 
 export interface RunningApi {
   url: string;
+  /** Open live-stream connections (for /metrics). */
+  streamConnections(): number;
   close(): Promise<void>;
 }
 
@@ -232,7 +257,10 @@ export async function startApi(
   const host = !deps.host || deps.host === '0.0.0.0' || deps.host === '::' ? 'localhost' : deps.host;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    streamConnections: () => app.streams?.connections() ?? 0,
     async close() {
+      // Streams never end by themselves: end them first, or the server would wait on them for ever.
+      await app.streams?.close();
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();

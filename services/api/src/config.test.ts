@@ -37,9 +37,26 @@ describe('ApiConfigSchema', () => {
         { path: '/api/address/{id}/txs', cost: 3 },
         { path: '/api/v1/nft/{id}/image', cost: 5 },
         { path: '/api/v1/token/{id}/image', cost: 5 },
+        { path: '/api/export/txs', cost: 60 },
+        { path: '/api/export/address/{address}/activity', cost: 60 },
+        { path: '/api/export/token/{id}/transfers', cost: 60 },
+        { path: '/api/export/token/{id}/holders', cost: 60 },
+        { path: '/api/export/nft/{id}/holders', cost: 60 },
+        { path: '/api/export/stats/daily-txs', cost: 60 },
       ],
       RATE_LIMIT_STORE_TIMEOUT_MS: 100,
       API_PROXY_HOPS: 0,
+      // The live stream: a heartbeat every 15 s, 8 connections a client, 1,000 in all, 1 MiB buffers.
+      STREAM_HEARTBEAT_MS: 15_000,
+      STREAM_RETRY_MS: 2000,
+      STREAM_MAX_CONNECTIONS: 1000,
+      STREAM_MAX_PER_CLIENT: 8,
+      STREAM_BUFFER_BYTES: 2 ** 20,
+      STREAM_SLOW_CLIENT_MS: 30_000,
+      STREAM_HEAD_POLL_MS: 250,
+      EXPORT_MAX_ROWS: 1_000_000,
+      EXPORT_PAGE_ROWS: 1000,
+      EXPORT_PAGE_TIMEOUT_MS: 10_000,
     });
   });
 
@@ -88,9 +105,26 @@ describe('ApiConfigSchema', () => {
         { path: '/api/address/{id}/txs', cost: 3 },
         { path: '/api/v1/nft/{id}/image', cost: 5 },
         { path: '/api/v1/token/{id}/image', cost: 5 },
+        { path: '/api/export/txs', cost: 60 },
+        { path: '/api/export/address/{address}/activity', cost: 60 },
+        { path: '/api/export/token/{id}/transfers', cost: 60 },
+        { path: '/api/export/token/{id}/holders', cost: 60 },
+        { path: '/api/export/nft/{id}/holders', cost: 60 },
+        { path: '/api/export/stats/daily-txs', cost: 60 },
       ],
       RATE_LIMIT_STORE_TIMEOUT_MS: 100,
       API_PROXY_HOPS: 0,
+      // The live stream: a heartbeat every 15 s, 8 connections a client, 1,000 in all, 1 MiB buffers.
+      STREAM_HEARTBEAT_MS: 15_000,
+      STREAM_RETRY_MS: 2000,
+      STREAM_MAX_CONNECTIONS: 1000,
+      STREAM_MAX_PER_CLIENT: 8,
+      STREAM_BUFFER_BYTES: 2 ** 20,
+      STREAM_SLOW_CLIENT_MS: 30_000,
+      STREAM_HEAD_POLL_MS: 250,
+      EXPORT_MAX_ROWS: 1_000_000,
+      EXPORT_PAGE_ROWS: 1000,
+      EXPORT_PAGE_TIMEOUT_MS: 10_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

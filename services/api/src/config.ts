@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RateLimitConfigSchema } from './rate-limit.ts';
+import { StreamConfigSchema } from './routes/stream/hub.ts';
 
 /**
  * The API's configuration: raw environment → ApiConfigSchema → frozen ApiConfig, parsed once by the
@@ -146,6 +147,8 @@ export const ApiConfigSchema = z.object({
   EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(10_000).default(1000),
   EXPORT_PAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   ...RateLimitConfigSchema.shape,
+  /** The live stream (/api/stream): heartbeats, caps and buffers (routes/stream/hub.ts). */
+  ...StreamConfigSchema.shape,
 });
 
 export type ApiConfig = z.output<typeof ApiConfigSchema>;

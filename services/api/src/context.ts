@@ -1,4 +1,4 @@
-import type { ChainSource, Counters, ReadStore } from '@mtc/ports';
+import type { ChainSource, Counters, EventLog, ReadStore } from '@mtc/ports';
 import { HEAD_ID, type Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
@@ -17,6 +17,8 @@ export interface ApiDeps {
   now?: () => number;
   /** Told of every finished request, e.g. for a latency histogram; `route` is the route pattern. */
   onResponse?: (info: { method: string; route: string; status: number; seconds: number }) => void;
+  /** The block log the live stream (/api/stream) reads; without it the stream answers 503. */
+  events?: { log: EventLog; blockTopic: string };
   /** Where rate-limit buckets live when RATE_LIMIT_ENABLED (Redis, shared by replicas); default: this process's memory. */
   rateLimitBuckets?: RateLimitBuckets;
 }

@@ -5,7 +5,9 @@ import {
   describeAdapters,
   observeBudgets,
   openCounters,
+  openEventLog,
   openReadStore,
+  topicsOf,
 } from '@mtc/adapters';
 import {
   createMetricsRegistry,
@@ -15,7 +17,7 @@ import {
   startOpsServer,
   storeBudgetMetrics,
 } from '@mtc/runtime';
-import { Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import { z } from 'zod';
 import { startApi } from './app.ts';
 import { ApiConfigSchema } from './config.ts';
@@ -61,6 +63,9 @@ shutdown.add('counters', () => counters.close());
 logger.info(describeAdapters(config), 'adapters');
 for (const budgeted of [store, counters]) observeBudgets(budgeted, { logger, ...storeBudgets });
 const chain = createHttpChainSource({ baseUrl: config.CHAIN_NODE_URL });
+// The live stream reads the block topic itself (a reader per subscriber, no group): any replica serves any subscriber.
+const log = await openEventLog(config, logger);
+shutdown.add('event log', () => log.close());
 // With Redis, the API processes share each client's bucket; without, each limits in its own memory.
 const rateLimitBuckets =
   config.RATE_LIMIT_ENABLED && config.REDIS_URL
@@ -84,10 +89,19 @@ const api = await startApi({
   host: config.HOST,
   reusePort: config.API_REUSE_PORT,
   rateLimitBuckets,
+  events: { log, blockTopic: topicsOf(config).blocks },
   onResponse: ({ method, route, status, seconds }) =>
     latency.observe({ method, route, status: String(status) }, seconds),
 });
 shutdown.add('api', () => api.close());
+new Gauge({
+  name: 'mtc_api_stream_connections',
+  help: 'Open live-stream (/api/stream) connections',
+  registers: [registry],
+  collect() {
+    this.set(api.streamConnections());
+  },
+});
 const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,

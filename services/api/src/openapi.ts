@@ -125,6 +125,21 @@ function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistr
       headers: { 'Content-Disposition': ref('headers', 'Content-Disposition') },
     };
   }
+  if (response.kind === 'events') {
+    const names = Object.keys(response.events);
+    return {
+      description: response.description,
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string', contentMediaType: 'text/event-stream' },
+          // The data of each event type, by name (an SSE stream has no standard schema object).
+          'x-events': Object.fromEntries(
+            names.map((name) => [name, ref('schemas', registry.get(response.events[name]!)!.id)]),
+          ),
+        },
+      },
+    };
+  }
   return {
     description: response.description,
     // OpenAPI 3.1: raw bytes are a string schema with the media type, no encoding.
@@ -153,6 +168,10 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
       const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Row`;
       registry.add(route.response.rows, { id });
     }
+    if (route.response.kind === 'events')
+      for (const [name, schema] of Object.entries(route.response.events))
+        if (!registry.has(schema))
+          registry.add(schema, { id: `Stream${name[0]?.toUpperCase() ?? ''}${name.slice(1)}` });
   }
   const generated = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, override: tidy });
   const schemas = Object.fromEntries(
@@ -191,7 +210,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
       title: 'Metacoin Explorer Read API',
       version: '1.0.0',
       description:
-        'Read-only JSON API over the Metacoin chain as indexed (the token and NFT images are the non-JSON answers). Timestamps are unix seconds; amounts are integer strings in the smallest unit. Paged lists take page (from 1, default 1) and limit (default 20; at most 50 on /blocks and /transactions, at most 100 elsewhere); a limit over the maximum, or a page or limit that is not a whole number from 1, is a 400 naming the parameter. Query parameters: an operation takes only the ones it lists, each once; any other parameter, or one given twice, is a 400 naming it. Every error is {"error":{"code","message"}} with a real HTTP status; a 503 or 429 carries Retry-After (seconds). Limits: URLs up to 4096 bytes by default (longer: 414), request heads up to 16 KiB (larger: 431), and a time budget per request (1500 ms by default; over it: 503). Methods: GET, HEAD and OPTIONS (CORS preflight) on every path, 405 for any other; every answer allows any origin.',
+        'Read-only JSON API over the Metacoin chain as indexed (the token and NFT images, and the pages of /api/docs that render this document, are the non-JSON answers). Timestamps are unix seconds; amounts are integer strings in the smallest unit. Paged lists take page (from 1, default 1) and limit (default 20; at most 50 on /blocks and /transactions, at most 100 elsewhere); a limit over the maximum, or a page or limit that is not a whole number from 1, is a 400 naming the parameter. Query parameters: an operation takes only the ones it lists, each once; any other parameter, or one given twice, is a 400 naming it. Every error is {"error":{"code","message"}} with a real HTTP status; a 503 or 429 carries Retry-After (seconds). Limits: URLs up to 4096 bytes by default (longer: 414), request heads up to 16 KiB (larger: 431), and a time budget per request (1500 ms by default; over it: 503). Methods: GET, HEAD and OPTIONS (CORS preflight) on every path, 405 for any other; every answer allows any origin.',
     },
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
@@ -216,7 +235,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
         },
         ETag: {
           description:
-            'The version of the bytes (a token image: the chain position of its record; an NFT image: a hash of its content); send it back in If-None-Match to get 304 while it holds.',
+            'The version of the bytes (a token image: the chain position of its record; an NFT image or a file of /api/docs: a hash of its content); send it back in If-None-Match to get 304 while it holds.',
           schema: { type: 'string' },
         },
         'X-Indexed-Height': {

@@ -92,7 +92,8 @@ export type RouteResponse =
       readonly mediaTypes: readonly string[];
       readonly description: string;
       readonly rows: z.ZodType;
-    };
+    }
+  | { readonly kind: 'events'; readonly description: string; readonly events: Readonly<Record<string, z.ZodType>> };
 
 /** A successful answer, ready for the router. */
 export type RouteResult =
@@ -148,7 +149,7 @@ export function queryKeyProblems(declared: Params, raw: unknown): string[] {
   return problems;
 }
 
-function decodeInput<P extends Params, Q extends Params>(
+export function decodeInput<P extends Params, Q extends Params>(
   params: P,
   query: Q,
   raw: RawInput,
@@ -303,6 +304,43 @@ export function defineStreamRoute<
         app,
       );
       return { kind: 'stream', body: answer.body, mediaType: answer.mediaType, headers: answer.headers ?? {} };
+    },
+  };
+}
+
+export interface EventStreamRouteSpec<P extends Params, Q extends Params> extends Omit<
+  RouteSpec<P, Q, z.ZodType>,
+  'response' | 'cache' | 'handle' | 'links'
+> {
+  /** What the stream carries, for the OpenAPI document. */
+  responseDescription: string;
+  /** The data schema of each event type, by its `event:` name. */
+  events: Readonly<Record<string, z.ZodType>>;
+}
+
+/**
+ * A route answered with a stream of Server-Sent Events (text/event-stream) rather than one body: the
+ * app serves it with its own handler (it is never cached, compressed or held to the time budget once
+ * it has started); this declaration gives it its parameters, errors and place in the document.
+ */
+export function defineEventStreamRoute<P extends Params = typeof NONE, Q extends Params = typeof NONE>(
+  spec: EventStreamRouteSpec<P, Q>,
+): ApiRoute {
+  return {
+    path: spec.path,
+    operationId: spec.operationId,
+    tag: spec.tag,
+    summary: spec.summary,
+    description: spec.description,
+    params: spec.params ?? NONE,
+    query: spec.query ?? NONE,
+    response: { kind: 'events', description: spec.responseDescription, events: spec.events },
+    errors: spec.errors,
+    links: {},
+    timeBudgetMs: spec.timeBudgetMs,
+    cacheable: false,
+    run() {
+      return Promise.reject(new Error(`${spec.path} is an event stream, served by its own handler`));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createHttpChainSource, openCounters, openReadStore } from '@mtc/adapters';
+import { createHttpChainSource, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
 import { startApi } from '@mtc/api';
 import { createShutdown, type Logger, type Shutdown } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
@@ -52,7 +52,8 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     logger.info(devnet.value, 'devnet started');
   }
 
-  const indexerData: IndexerData = { ...config, nodeUrl };
+  // The indexer thread's stderr is a pipe to this thread's: it draws its backfill bar when ours is a terminal.
+  const indexerData: IndexerData = { ...config, nodeUrl, progressTty: process.stderr.isTTY === true };
   const indexer = await startPart<null>('indexer', new URL('./indexer-part.ts', import.meta.url), indexerData, logger);
   shutdown.add('indexer', () => indexer.stop());
   fatals.push(indexer.fatal);
@@ -62,6 +63,9 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   shutdown.add('store', () => store.close());
   shutdown.add('counters', () => counters.close());
   const chain = createHttpChainSource({ baseUrl: nodeUrl });
+  // The API thread reads the log the indexer thread writes (the same files, or Kafka) for the live stream.
+  const log = await openEventLog(config, logger);
+  shutdown.add('event log', () => log.close());
   const api = await startApi({
     config: apiConfig,
     logger,
@@ -70,6 +74,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     chain,
     port: config.PORT,
     host: config.HOST,
+    events: { log, blockTopic: topicsOf(config).blocks },
   });
   shutdown.add('api', () => api.close());
 

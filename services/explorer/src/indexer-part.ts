@@ -1,17 +1,27 @@
 import { createHttpChainSource, topicsOf } from '@mtc/adapters';
 import { createFollower } from '@mtc/follower';
 import { createProjector, openProjectorPorts } from '@mtc/projector';
+import { trackCatchUp } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
 import { servePart } from './part-thread.ts';
+
+/** A start-up this far behind shows its progress (a bar on a terminal, log lines otherwise). */
+const BACKFILL_MIN_BLOCKS = 200;
 
 /**
  * Follower and projector in their own thread, on their own connections to the log, the store and
  * the counters: the projector's commits (synchronous on SQLite) never stall the API's event loop.
  */
-export type IndexerData = ExplorerConfig & { nodeUrl: string };
+export type IndexerData = ExplorerConfig & { nodeUrl: string; progressTty: boolean };
 
 await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) => {
   const { log, store, counters } = await openProjectorPorts({ config, logger, shutdown });
+  // The backfill at start-up: the follower catching up with the node, the projector with the log.
+  const show = { unit: 'blocks', minGap: BACKFILL_MIN_BLOCKS, logger, tty: config.progressTty };
+  const following = trackCatchUp({ ...show, label: 'follower backfill' });
+  const projecting = trackCatchUp({ ...show, label: 'projector backfill' });
+  shutdown.add('backfill progress', async () => (following.stop(), projecting.stop()));
+  let published = 0;
 
   const projection = await createProjector({
     log,
@@ -21,10 +31,11 @@ await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) =
     signal: shutdown.signal,
     topics: topicsOf(config),
     options: { statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES, maxBatch: config.PROJECTOR_MAX_BATCH },
+    onProgress: (height) => projecting.observe(height, Math.max(published, height)),
   }).start();
   shutdown.add('projector', () => projection.stop());
 
-  const following = createFollower({
+  const follow = createFollower({
     chain: createHttpChainSource({ baseUrl: config.nodeUrl }),
     log,
     logger,
@@ -35,12 +46,16 @@ await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) =
       batchBlocks: config.FOLLOWER_BATCH_BLOCKS,
       pollIntervalMs: config.FOLLOWER_POLL_MS,
     },
+    onProgress: (height, nodeHeight) => {
+      published = height;
+      following.observe(height, nodeHeight);
+    },
   }).run();
-  shutdown.add('follower', () => following.catch(() => {}));
+  shutdown.add('follower', () => follow.catch(() => {}));
 
   // Either loop ending before shutdown is fatal: the projector's `done` and the follower's run
   // settle only on a failure retrying cannot mend, or on stop.
-  const fatal = Promise.race([projection.done, following]).then(() => {
+  const fatal = Promise.race([projection.done, follow]).then(() => {
     if (!shutdown.signal.aborted) throw new Error('the indexer stopped on its own');
     return new Promise<never>(() => {});
   });

@@ -1,5 +1,5 @@
 import { AdapterConfigSchema, createHttpChainSource, describeAdapters, openEventLog, topicsOf } from '@mtc/adapters';
-import { createMetricsRegistry, createServiceContext, port, startOpsServer } from '@mtc/runtime';
+import { createMetricsRegistry, createServiceContext, port, startOpsServer, trackCatchUp } from '@mtc/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
 import { createFollower } from './follower.ts';
@@ -72,6 +72,9 @@ const position = (height: number, head: number): void => {
   nodeHeight.set(head);
   lag.set(head - height);
 };
+// The backfill at start-up (the node far ahead of the log): a bar on a terminal, JSON log lines otherwise.
+const backfill = trackCatchUp({ label: 'follower backfill', unit: 'blocks', minGap: 200, logger });
+shutdown.add('backfill progress', async () => backfill.stop());
 const follower = createFollower({
   chain: createHttpChainSource({ baseUrl: config.CHAIN_NODE_URL, timeoutMs: config.FOLLOWER_NODE_TIMEOUT_MS }),
   log,
@@ -99,6 +102,7 @@ const follower = createFollower({
     // Count this batch, not the height: a restarted follower resumes at its log's last block.
     blocks.inc(count);
     position(height, head);
+    backfill.observe(height, head);
   },
 });
 const ops = await startOpsServer({

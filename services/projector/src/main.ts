@@ -1,4 +1,5 @@
 import { observeBudgets, topicsOf, withBudgets } from '@mtc/adapters';
+import { BlockEvent } from '@mtc/domain';
 import {
   createMetricsRegistry,
   createServiceContext,
@@ -8,6 +9,7 @@ import {
   runProbes,
   startOpsServer,
   storeBudgetMetrics,
+  trackCatchUp,
 } from '@mtc/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
@@ -76,6 +78,12 @@ const watchdog = watchBatches(ports.log, config.PROJECTOR_STALL_AFTER_MS, (stall
 shutdown.add('stall watchdog', async () => watchdog.close());
 const log = watchdog.log;
 
+// The backfill at start-up: the blocks the log held at start that the store does not, shown as a
+// bar on a terminal, JSON log lines otherwise. Blocks arriving later are ordinary progress.
+const newest = await log.lastValue(topicsOf(config).blocks);
+const backfillTarget = newest === null ? 0 : BlockEvent.parse(newest).height;
+const backfill = trackCatchUp({ label: 'projector backfill', unit: 'blocks', minGap: 200, logger });
+shutdown.add('backfill progress', async () => backfill.stop());
 let lastHeight = 0;
 const subscription = await createProjector({
   log,
@@ -90,6 +98,7 @@ const subscription = await createProjector({
     maxBatch: config.PROJECTOR_MAX_BATCH,
   },
   onProgress: (height, count) => {
+    backfill.observe(height, Math.max(backfillTarget, height));
     lastHeight = height;
     projected.set(height);
     events.inc(count);

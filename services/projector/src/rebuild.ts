@@ -1,6 +1,6 @@
 import { topicsOf } from '@mtc/adapters';
 import { dumpReadModels, PROJECTION_SPECS } from '@mtc/read-models';
-import { createServiceContext, envBoolean, sleep } from '@mtc/runtime';
+import { createProgress, createServiceContext, envBoolean, sleep } from '@mtc/runtime';
 import { z } from 'zod';
 import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
 import { createProjector, projectorLag, totalLag } from './projector.ts';
@@ -45,11 +45,17 @@ const subscription = await createProjector({
 subscription.done.catch((error: unknown) => ctx.fail(error));
 
 const behind = async (): Promise<number> => totalLag(await projectorLag(log, topics, group));
-for (let left = await behind(); left > 0; left = await behind()) {
-  logger.info({ left }, 'rebuilding');
+// Messages of both topics still to project: a bar on a terminal, JSON log lines otherwise.
+let total = await behind();
+const progress = createProgress({ label: 'rebuild', unit: 'messages', total, logger });
+for (let left = total; left > 0; left = await behind()) {
+  total = Math.max(total, left); // the follower may still be appending
+  progress.update(total - left, total);
   await sleep(1000, shutdown.signal);
   if (shutdown.signal.aborted) process.exit(1);
 }
+progress.update(total, total);
+progress.stop();
 await subscription.stop();
 const dump = await dumpReadModels(store);
 logger.info(dump, 'rebuilt');

@@ -9,6 +9,8 @@ function handLog(): { log: EventLog; handlers: Map<string, (batch: readonly LogR
     publish: async () => {},
     lastValue: async () => null,
     lag: async () => [],
+    read: async () => ({ stop: async () => {}, done: new Promise<void>(() => {}) }),
+    endOffset: async () => '0',
     close: async () => {},
     consume: async (options, handler) => {
       handlers.set(options.topic, handler);

@@ -50,6 +50,8 @@ export function watchBatches(
     publish: (topic, messages) => inner.publish(topic, messages),
     lastValue: (topic) => inner.lastValue(topic),
     lag: (topic, group) => inner.lag(topic, group),
+    read: (options, handler) => inner.read(options, handler),
+    endOffset: (topic) => inner.endOffset(topic),
     close: () => inner.close(),
     consume: (options, handler) =>
       inner.consume(options, async (batch) => {

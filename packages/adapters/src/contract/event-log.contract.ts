@@ -328,6 +328,69 @@ export function describeEventLogContract(
       expect(values(c.records)).toEqual(messages('d', 3).map((m) => m.value));
     });
 
+    it('reports the end offset of a topic: 0 when empty, the next offset to be written after publishes', async () => {
+      const log = await openLog();
+      const topic = topicName();
+      expect(await log.endOffset(topic)).toBe('0');
+      await log.publish(topic, messages('e', 3));
+      await log.publish(topic, messages('e', 2, 3));
+      expect(await log.endOffset(topic)).toBe('5');
+    });
+
+    it('reads from an offset without a group, then what is appended, committing nothing', async () => {
+      const log = await openLog();
+      const topic = topicName();
+      await log.publish(topic, messages('o', 6));
+      const c = collector();
+      const reader = await log.read({ topic, from: '2' }, c.handler);
+      await waitFor(() => c.records.length >= 4, { timeoutMs, what: 'records 2 to 5' });
+      await log.publish(topic, messages('o', 2, 6));
+      await waitFor(() => c.records.length >= 6, { timeoutMs, what: 'the appended records' });
+      expect(values(c.records)).toEqual(messages('o', 6, 2).map((m) => m.value));
+      expect(c.records.map((r) => r.offset)).toEqual(['2', '3', '4', '5', '6', '7']);
+      await reader.stop();
+      await expect(reader.done).resolves.toBeUndefined();
+      // A second reader from the same offset gets the same records: the first one moved nothing.
+      const again = collector();
+      const second = await log.read({ topic, from: '2', maxBatch: 2 }, again.handler);
+      await waitFor(() => again.records.length >= 6, { timeoutMs, what: 'the same records again' });
+      expect(values(again.records)).toEqual(values(c.records));
+      expect(again.batches.every((n) => n >= 1 && n <= 2)).toBe(true);
+      await second.stop();
+    });
+
+    it('reads only what is appended when started at or past the end offset', async () => {
+      const log = await openLog();
+      const topic = topicName();
+      await log.publish(topic, messages('p', 3));
+      const c = collector();
+      const reader = await log.read({ topic, from: '9' }, c.handler);
+      let marker = 0;
+      await waitFor(
+        async () => {
+          if (c.records.length > 0) return true;
+          await log.publish(topic, [{ key: `new${marker}`, value: { n: marker, tag: 'new' } }]);
+          marker++;
+          return false;
+        },
+        { timeoutMs, intervalMs: 100, what: 'a record appended after the reader started' },
+      );
+      expect(c.records.every((r) => (r.value as { tag: string }).tag === 'new')).toBe(true);
+      expect(c.records[0]!.offset).toBe('3');
+      await reader.stop();
+    });
+
+    it('ends a reader whose handler threw, with done rejecting', async () => {
+      const log = await openLog();
+      const topic = topicName();
+      await log.publish(topic, messages('f', 2));
+      const reader = await log.read({ topic, from: '0' }, async () => {
+        throw new Error('reader failed');
+      });
+      await expect(reader.done).rejects.toThrow('reader failed');
+      await reader.stop();
+    });
+
     it("reports a group's lag: everything before it consumes, nothing once it committed all", async () => {
       const log = await openLog();
       const topic = topicName();

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, Subscription } from '@mtc/ports';
+import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, ReadOptions, Subscription } from '@mtc/ports';
 
 /**
  * EventLog on plain files: one append-only file of lines per topic (`<dir>/<topic>.log`), one
@@ -137,16 +137,12 @@ interface TopicFile {
   waiters: Set<() => void>;
 }
 
-interface ActiveSubscription {
-  stop(): Promise<void>;
-}
-
 export function createFileEventLog(options: FileEventLogOptions): EventLog {
   const { dir } = options;
   const compress = options.compression !== 'none';
   const pollMs = options.pollMs ?? 250;
   const topics = new Map<string, Promise<TopicFile>>();
-  const active = new Map<string, ActiveSubscription>();
+  const active = new Map<string, Subscription>();
   let closed = false;
 
   const topicFile = (topic: string): Promise<TopicFile> => {
@@ -177,8 +173,28 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
     const committed = await readPosition(offsetPath);
     if (committed !== null && committed > t.count)
       throw new Error(`group ${opts.group} is at offset ${committed} but ${opts.topic} has ${t.count} records`);
-    let position = committed ?? (opts.fromBeginning === false ? t.count : 0);
+    const position = committed ?? (opts.fromBeginning === false ? t.count : 0);
+    const sub = follow(t, position, maxBatch, handler, (upto) => writePosition(dir, offsetPath, upto));
+    active.set(key, sub);
+    void sub.done.then(
+      () => active.get(key) === sub && active.delete(key),
+      () => active.get(key) === sub && active.delete(key),
+    );
+    return { stop: () => sub.stop(), done: sub.done };
+  };
 
+  /**
+   * Delivers t's records from `position` in batches to `handler`, calling `afterBatch` with the next
+   * position once a batch is handled, then waits for lines appended by this or another process.
+   */
+  const follow = (
+    t: TopicFile,
+    start: number,
+    maxBatch: number,
+    handler: (batch: readonly LogRecord[]) => Promise<void>,
+    afterBatch: (upto: number) => Promise<void>,
+  ): Subscription => {
+    let position = start;
     let stopping = false;
     let wakeNow: (() => void) | undefined;
     const run = async (): Promise<void> => {
@@ -188,7 +204,7 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
           const upto = batchEnd(t, position, maxBatch);
           const batch = await readRecords(t, position, upto);
           await handler(batch);
-          await writePosition(dir, offsetPath, upto);
+          await afterBatch(upto);
           position = upto;
           continue;
         }
@@ -206,19 +222,18 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
         });
       }
     };
-    const sub: ActiveSubscription = {
+    const done = run();
+    return {
       async stop() {
         stopping = true;
         wakeNow?.();
         await done.catch(() => {}); // a handler failure is reported through `done`
       },
+      done,
     };
-    active.set(key, sub);
-    const done = run().finally(() => {
-      if (active.get(key) === sub) active.delete(key);
-    });
-    return { stop: () => sub.stop(), done };
   };
+
+  const readers = new Set<Subscription>();
 
   return {
     async publish(topic: string, messages: readonly OutgoingMessage[]) {
@@ -248,6 +263,27 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
 
     consume,
 
+    async read(opts: ReadOptions, handler: (batch: readonly LogRecord[]) => Promise<void>) {
+      const maxBatch = opts.maxBatch ?? DEFAULT_MAX_BATCH;
+      if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer`);
+      if (!/^(0|[1-9][0-9]*)$/.test(opts.from)) throw new RangeError(`bad offset ${JSON.stringify(opts.from)}`);
+      const t = await topicFile(opts.topic);
+      await locked(t, () => scan(t));
+      const sub = follow(t, Math.min(Number(opts.from), t.count), maxBatch, handler, async () => {});
+      readers.add(sub);
+      void sub.done.then(
+        () => readers.delete(sub),
+        () => readers.delete(sub),
+      );
+      return sub;
+    },
+
+    async endOffset(topic: string) {
+      const t = await topicFile(topic);
+      await locked(t, () => scan(t));
+      return String(t.count);
+    },
+
     async lag(topic: string, group: string) {
       assertName('group', group);
       const t = await topicFile(topic);
@@ -259,7 +295,7 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([...active.values()].map((s) => s.stop()));
+      await Promise.all([...active.values(), ...readers].map((s) => s.stop()));
       for (const t of await Promise.allSettled(topics.values())) {
         if (t.status === 'fulfilled') await locked(t.value, () => t.value.fh.close());
       }

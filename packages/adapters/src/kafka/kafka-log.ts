@@ -10,7 +10,7 @@ import {
   type EachBatchPayload,
   type Producer,
 } from 'kafkajs';
-import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, Subscription } from '@mtc/ports';
+import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, ReadOptions, Subscription } from '@mtc/ports';
 import { sleep } from '@mtc/runtime';
 
 /**
@@ -313,6 +313,30 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       };
     },
 
+    async read(opts: ReadOptions, handler: (batch: readonly LogRecord[]) => Promise<void>): Promise<Subscription> {
+      if (!/^(0|[1-9][0-9]*)$/.test(opts.from)) throw new RangeError(`bad offset ${JSON.stringify(opts.from)}`);
+      await ensureTopic(opts.topic);
+      // Past the end, the reader delivers what is appended from now on: start at the end itself, or
+      // it would wait for offset `from` and drop everything appended before it.
+      const end = (await admin.fetchTopicOffsets(opts.topic))[0]?.high ?? '0';
+      const from = BigInt(opts.from) > BigInt(end) ? end : opts.from;
+      const reader = await startReader(kafka, { ...opts, from }, handler, options.group);
+      consumers.add(reader.consumer);
+      void reader.done.then(
+        () => consumers.delete(reader.consumer),
+        () => consumers.delete(reader.consumer),
+      );
+      return { done: reader.done, stop: reader.stop };
+    },
+
+    async endOffset(topic: string) {
+      await ensureTopic(topic);
+      const offsets = await admin.fetchTopicOffsets(topic);
+      if (offsets.length !== 1)
+        throw new Error(`endOffset needs a single-partition topic; ${topic} has ${offsets.length}`);
+      return offsets[0]!.high;
+    },
+
     async lag(topic: string, group: string) {
       await ensureTopic(topic);
       const [ends, committed] = await Promise.all([
@@ -388,4 +412,95 @@ async function readOne(kafka: Kafka, topic: string, offset: string): Promise<unk
   } finally {
     await consumer.disconnect();
   }
+}
+
+/**
+ * A reader of partition 0 from an offset (EventLog.read). kafkajs fetches only for a group member,
+ * so the reader is the one member of a group of its own (a random id, never shared, nothing ever
+ * committed, so the group leaves no position behind). After every (re)join — a broker restart, a
+ * session that lapsed — it seeks back to the next offset it owes the handler, and drops records
+ * before it, so the handler sees each offset once and in order whatever the group does.
+ */
+async function startReader(
+  kafka: Kafka,
+  opts: ReadOptions,
+  handler: (batch: readonly LogRecord[]) => Promise<void>,
+  group: KafkaEventLogOptions['group'],
+): Promise<{ consumer: Consumer; done: Promise<void>; stop: () => Promise<void> }> {
+  const consumer = kafka.consumer({
+    groupId: `mtc-reader-${randomUUID()}`,
+    allowAutoTopicCreation: false,
+    sessionTimeout: group?.sessionTimeoutMs,
+    rebalanceTimeout: group?.rebalanceTimeoutMs,
+  });
+  const maxBatch = opts.maxBatch ?? 500;
+  let next = BigInt(opts.from);
+  let settle!: { resolve: () => void; reject: (e: unknown) => void };
+  const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  let ended = false;
+  let inHand: Promise<void> = Promise.resolve();
+  const end = (error?: unknown): void => {
+    if (ended) return;
+    ended = true;
+    setImmediate(
+      () => void consumer.disconnect().finally(() => (error === undefined ? settle.resolve() : settle.reject(error))),
+    );
+  };
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (!payload.restart) end(payload.error);
+  });
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    if (!ended) consumer.seek({ topic: opts.topic, partition: 0, offset: next.toString() });
+  });
+  await consumer.connect();
+  // Past the end, a seek is out of range: the reader then starts at the end (the latest offset).
+  await consumer.subscribe({ topic: opts.topic, fromBeginning: false });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    eachBatch: async (payload) => {
+      const work = (async () => {
+        const beat = setInterval(() => void payload.heartbeat().catch(() => {}), HEARTBEAT_MS);
+        try {
+          const fresh = payload.batch.messages.filter((m) => BigInt(m.offset) >= next);
+          for (let i = 0; i < fresh.length && !ended && payload.isRunning() && !payload.isStale(); i += maxBatch) {
+            const slice = fresh.slice(i, i + maxBatch);
+            const records: LogRecord[] = slice.map((m) => ({
+              topic: payload.batch.topic,
+              partition: payload.batch.partition,
+              offset: m.offset,
+              key: m.key?.toString() ?? '',
+              value: JSON.parse(m.value?.toString() ?? 'null') as unknown,
+            }));
+            await handler(records);
+            next = BigInt(slice.at(-1)!.offset) + 1n;
+            payload.resolveOffset(slice.at(-1)!.offset);
+          }
+        } finally {
+          clearInterval(beat);
+        }
+      })();
+      inHand = work.catch(() => {});
+      try {
+        await work;
+      } catch (error) {
+        end(error);
+      }
+    },
+  });
+  consumer.seek({ topic: opts.topic, partition: 0, offset: next.toString() });
+  return {
+    consumer,
+    done,
+    async stop() {
+      if (!ended) {
+        ended = true;
+        consumer.pause([{ topic: opts.topic }]);
+        await inHand;
+        await consumer.disconnect();
+        settle.resolve();
+      }
+      await done.catch(() => {});
+    },
+  };
 }

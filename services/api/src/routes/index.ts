@@ -4,6 +4,7 @@ import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
 import { EXPORT_ROUTES } from './exports/exports.ts';
+import { createDocsRoutes } from './docs/docs.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
 import { nftHistoryRoute, nftTxRoute } from './nfts/activity.ts';
 import { nftHoldersRoute } from './nfts/holders.ts';
@@ -11,6 +12,7 @@ import { nftImageRoute } from './nfts/image.ts';
 import { listNftItemsRoute, listNftsRoute } from './nfts/lists.ts';
 import { nftRoute } from './nfts/nfts.ts';
 import { searchRoute } from './search/search.ts';
+import { streamRoute } from './stream/stream.ts';
 import { txStatsRoute } from './stats/stats.ts';
 import { txTemplatesRoute } from './templates/templates.ts';
 import { tokenHistoryRoute, tokenTxsRoute } from './tokens/activity.ts';
@@ -49,11 +51,16 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   listNftsRoute,
   searchRoute,
   ...EXPORT_ROUTES,
+  streamRoute,
   healthzRoute,
   readyzRoute,
 ];
 
-/** The feature routes plus /api/openapi.json, which documents all of them and itself. */
+/**
+ * The feature routes, /api/docs (whose renderer's files are found here, at start-up) and
+ * /api/openapi.json, which documents all of them and itself.
+ */
 export function allRoutes(): ApiRoute[] {
-  return [...FEATURE_ROUTES, createOpenApiRoute(FEATURE_ROUTES)];
+  const documented = [...FEATURE_ROUTES, ...createDocsRoutes()];
+  return [...documented, createOpenApiRoute(documented)];
 }

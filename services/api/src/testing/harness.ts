@@ -13,6 +13,7 @@ import {
 } from '@mtc/read-models';
 import { pino } from 'pino';
 import { createApiApp } from '../app.ts';
+import type { ApiDeps } from '../context.ts';
 import { ApiConfigSchema, type ApiConfig } from '../config.ts';
 import { address, createChain, type Chain } from './chain.ts';
 
@@ -228,6 +229,8 @@ export async function startTestApi(
     now?: () => number;
     logger?: pino.Logger;
     store?: ReadStore;
+    /** The block log for the live stream (/api/stream). */
+    events?: ApiDeps['events'];
   } = {},
 ): Promise<TestApi> {
   const store = options.store ?? createMemoryReadStore();
@@ -250,6 +253,7 @@ export async function startTestApi(
     counters,
     chain,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.events ? { events: options.events } : {}),
   });
   const handle = app.callback();
   const server: Server = createServer((req, res) => void handle(req, res));

@@ -1,11 +1,14 @@
 import { blockPos } from '@mtc/domain';
 import {
   assetSumAt,
+  collectionHolderView,
   holdersAt,
   holdingAsset,
+  mrc402HolderView,
   seriesCountAt,
   seriesRowsUpTo,
   statsDay,
+  tokenHolderView,
   type AddressTxDoc,
   type Models,
   type SeriesRow,
@@ -19,10 +22,9 @@ import { AddressParam, intParam, TokenIdParams } from '../../params.ts';
 import { defineStreamRoute, type StreamInput } from '../../route.ts';
 import { AddressActivity } from '../addresses/schemas.ts';
 import { toAddressActivity } from '../addresses/addresses.ts';
-import { toCollectionHolder, toMrc402Holder } from '../nfts/holders.ts';
 import { CollectionOrMrc402IdParam } from '../nfts/nfts.ts';
 import { NftHolder } from '../nfts/schemas.ts';
-import { nowSeconds, toTokenHolder } from '../tokens/holders.ts';
+import { nowSeconds } from '../tokens/holders.ts';
 import { TokenHolder, TokenTransfer } from '../tokens/schemas.ts';
 import { toTokenTransfer } from '../tokens/activity.ts';
 import { requireToken } from '../tokens/tokens.ts';
@@ -279,7 +281,7 @@ export const exportTokenHoldersRoute = defineStreamRoute({
       at: blockPos(height),
       pageSize: pageRows(app),
     });
-    const pages = mapPages(rows, (page) => page.map((row) => toTokenHolder(row, now)));
+    const pages = mapPages(rows, (page) => page.map((row) => tokenHolderView(row, now)));
     return answer(input, app, `token-${token}-holders`, height, TokenHolder, { token }, pages);
   },
 });
@@ -317,7 +319,7 @@ export const exportNftHoldersRoute = defineStreamRoute({
         (row) => BigInt(row?.total ?? '0'),
       );
       const rows = holdersAt({ ...common, rows: models.nftHolders, asset });
-      const pages = mapPages(rows, (page) => page.map((row) => toMrc402Holder(row, whole)));
+      const pages = mapPages(rows, (page) => page.map((row) => mrc402HolderView(row, whole)));
       return answer(input, app, `nft-${id}-holders`, height, NftHolder, { id }, pages);
     }
     const asset = holdingAsset('mrc400', id);
@@ -333,7 +335,7 @@ export const exportNftHoldersRoute = defineStreamRoute({
       (row) => BigInt(row?.count ?? 0),
     );
     const rows = holdersAt({ ...common, rows: models.collectionHolders, asset, holds: (row) => row.count > 0 });
-    const pages = mapPages(rows, (page) => page.map((row) => toCollectionHolder(row, whole)));
+    const pages = mapPages(rows, (page) => page.map((row) => collectionHolderView(row, whole)));
     return answer(input, app, `nft-${id}-holders`, height, NftHolder, { id }, pages);
   },
 });

@@ -1,32 +1,12 @@
-import { formatAmount, parseAmount } from '@mtc/domain';
-import { activeLocks, holdersPage, lockedHolders, type HolderDoc } from '@mtc/read-models';
+import { holdersPage, lockedHolders, lockedPart, tokenHolderView } from '@mtc/read-models';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute, linksTo } from '../../route.ts';
-import { TokenHoldersPage, TokenLocks, type TokenHolder, type TokenLock } from './schemas.ts';
+import { TokenHoldersPage, TokenLocks } from './schemas.ts';
 import { requireToken } from './tokens.ts';
 
-/** The part of a holder row still locked at `now` (unix seconds): an entry is locked while its unlock date is ahead. */
-export function lockedPart(
-  row: Pick<HolderDoc, 'locks'>,
-  now: number,
-): {
-  lock_balance: string;
-  unlockdate: number;
-  locks: TokenLock[];
-} {
-  const locks = activeLocks(row, now);
-  return {
-    lock_balance: formatAmount(locks.reduce((sum, l) => sum + parseAmount(l.amount), 0n)),
-    unlockdate: locks.reduce((latest, l) => Math.max(latest, l.unlockdate), 0),
-    locks: locks.map((l) => ({ amount: l.amount, unlockdate: l.unlockdate })),
-  };
-}
-
-/** A holder row as /token/{id}/holders and the holder export give it, locks as of `now` (unix seconds). */
-export function toTokenHolder(row: HolderDoc, now: number): TokenHolder {
-  return { address: row.address, balance: row.balance, token: row.token, ...lockedPart(row, now) };
-}
+/** Shared with the snapshot files (read-models `holders/views.ts`). */
+export { lockedPart };
 
 export const nowSeconds = (nowMs: number): number => Math.floor(nowMs / 1000);
 
@@ -58,7 +38,7 @@ export const tokenHoldersRoute = defineRoute({
       total_balance: stats?.totalBalance ?? '0',
       page: query.page,
       limit: query.limit,
-      holders: rows.map((row) => toTokenHolder(row, now)),
+      holders: rows.map((row) => tokenHolderView(row, now)),
     };
   },
 });
