@@ -12,7 +12,7 @@ import { environment, fmt, printTable } from './support.ts';
  * as such and the others still run.
  *
  * Options: `--quick`, `--embedded-only` (skip distributed mode even when `npm run infra:up` is
- * running), `--only=<section,…>` (api, replay, backfill, freshness, caching, soak).
+ * running), `--only=<section,…>` (api, replay, backfill, freshness, caching, soak, export).
  */
 const SECTIONS: Record<string, () => Promise<Section>> = {
   api: async () => (await import('./api-load.ts')).default,
@@ -21,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   freshness: async () => (await import('./freshness.ts')).default,
   caching: async () => (await import('./caching.ts')).default,
   soak: async () => (await import('./soak.ts')).default,
+  export: async () => (await import('./export.ts')).default,
 };
 
 const args = process.argv.slice(2);

@@ -31,7 +31,7 @@ import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
  * writes, each durable before the next starts (the order is what keeps aggregates exact, see
  * `projectHolders` and `projectSeries`):
  *
- *   1. facts (blocks, transactions, daily counts) and series rows
+ *   1. facts (blocks, transactions, daily counts, the holding-change log) and series rows
  *   2. aggregates: series counters, holder stats (MRC-010, MRC-402, MRC-400 collections)
  *   3. holder rows
  *   4. MRC-401 item owners (what the collection holder deltas are derived from)
@@ -175,7 +175,7 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
   });
   return {
     phases: [
-      [...facts, ...seriesRows],
+      [...facts, ...holders.changes, ...nftHolders.changes, ...collections.changes, ...seriesRows],
       [...seriesCounters, ...holders.stats, ...nftHolders.stats, ...collections.stats],
       [...holders.rows, ...nftHolders.rows, ...collections.rows],
       collections.owners,

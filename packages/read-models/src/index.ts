@@ -5,6 +5,8 @@ export * from './chain/project.ts';
 export * from './wallets/wallets.ts';
 export * from './tokens/tokens.ts';
 export * from './holders/holders.ts';
+export * from './holders/changes.ts';
+export * from './holders/at-height.ts';
 export * from './holders/views.ts';
 export * from './series/series.ts';
 export * from './series/address-txs.ts';

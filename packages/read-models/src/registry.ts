@@ -1,5 +1,6 @@
 import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
 import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
+import { holdingChanges, type HoldingChangeDoc } from './holders/changes.ts';
 import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
 import { collectionSpec } from './model.ts';
 import {
@@ -43,6 +44,7 @@ export interface Models {
   tokenImages: Collection<TokenImageDoc>;
   holders: Collection<HolderDoc>;
   holderStats: Collection<HolderStatsDoc>;
+  holdingChanges: Collection<HoldingChangeDoc>;
   seriesCounters: Collection<SeriesCounterDoc>;
   addressTxs: Collection<AddressTxDoc>;
   tokenTxs: Collection<TokenTxDoc>;
@@ -71,6 +73,7 @@ export const READ_MODELS = {
   tokenImages,
   holders,
   holderStats,
+  holdingChanges,
   seriesCounters,
   addressTxs,
   tokenTxs,
@@ -115,6 +118,7 @@ export function openModels(store: ReadStore): Models {
     tokenImages: open('tokenImages'),
     holders: open('holders'),
     holderStats: open('holderStats'),
+    holdingChanges: open('holdingChanges'),
     seriesCounters: open('seriesCounters'),
     addressTxs: open('addressTxs'),
     tokenTxs: open('tokenTxs'),

@@ -11,7 +11,7 @@ import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts
 import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
 import { answerClientError, answerConnect, requestGate, serverOptions, timeBudget } from './limits.ts';
 import { createMainnetHeight } from './mainnet-height.ts';
-import { routerPath } from './route.ts';
+import { CACHE, routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import { createNftImageFetcher } from './routes/nfts/image.ts';
 import { createMemoryRateLimitBuckets, rateLimit } from './rate-limit.ts';
@@ -139,6 +139,26 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     }
     router.get(route.operationId, routerPath(route.path), async (ctx) => {
       ctx.state.route = route.path;
+      if (route.response.kind === 'stream') {
+        // Streams bypass the answer cache and compression: nothing is held beyond what the client reads.
+        const aborted = new AbortController();
+        ctx.res.once('close', () => aborted.abort());
+        const result = await route.run(
+          {
+            params: ctx.params,
+            query: ctx.query,
+            head: ctx.state.head,
+            signal: aborted.signal,
+            accept: ctx.get('Accept'),
+          },
+          context,
+        );
+        if (result.kind !== 'stream') throw new Error(`${route.path} declared a stream but answered otherwise`);
+        ctx.set({ 'Cache-Control': CACHE.none, ...result.headers });
+        ctx.type = result.mediaType;
+        ctx.body = result.body;
+        return;
+      }
       if (route.response.kind === 'json' && !route.cacheable) {
         const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
         if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
@@ -157,8 +177,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
         return;
       }
       const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
+      if (result.kind !== 'bytes') throw new Error(`${route.path} declared bytes but answered ${result.kind}`);
       ctx.set('Cache-Control', result.cacheControl);
-      if (result.kind === 'json') throw new Error(`${route.path} declared bytes but answered JSON`);
       ctx.body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
       ctx.type = result.mediaType;
       if (result.etag !== undefined) {

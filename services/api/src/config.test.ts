@@ -37,6 +37,12 @@ describe('ApiConfigSchema', () => {
         { path: '/api/address/{id}/txs', cost: 3 },
         { path: '/api/v1/nft/{id}/image', cost: 5 },
         { path: '/api/v1/token/{id}/image', cost: 5 },
+        { path: '/api/export/txs', cost: 60 },
+        { path: '/api/export/address/{address}/activity', cost: 60 },
+        { path: '/api/export/token/{id}/transfers', cost: 60 },
+        { path: '/api/export/token/{id}/holders', cost: 60 },
+        { path: '/api/export/nft/{id}/holders', cost: 60 },
+        { path: '/api/export/stats/daily-txs', cost: 60 },
       ],
       RATE_LIMIT_STORE_TIMEOUT_MS: 100,
       API_PROXY_HOPS: 0,
@@ -48,6 +54,9 @@ describe('ApiConfigSchema', () => {
       STREAM_BUFFER_BYTES: 2 ** 20,
       STREAM_SLOW_CLIENT_MS: 30_000,
       STREAM_HEAD_POLL_MS: 250,
+      EXPORT_MAX_ROWS: 1_000_000,
+      EXPORT_PAGE_ROWS: 1000,
+      EXPORT_PAGE_TIMEOUT_MS: 10_000,
     });
   });
 
@@ -96,6 +105,12 @@ describe('ApiConfigSchema', () => {
         { path: '/api/address/{id}/txs', cost: 3 },
         { path: '/api/v1/nft/{id}/image', cost: 5 },
         { path: '/api/v1/token/{id}/image', cost: 5 },
+        { path: '/api/export/txs', cost: 60 },
+        { path: '/api/export/address/{address}/activity', cost: 60 },
+        { path: '/api/export/token/{id}/transfers', cost: 60 },
+        { path: '/api/export/token/{id}/holders', cost: 60 },
+        { path: '/api/export/nft/{id}/holders', cost: 60 },
+        { path: '/api/export/stats/daily-txs', cost: 60 },
       ],
       RATE_LIMIT_STORE_TIMEOUT_MS: 100,
       API_PROXY_HOPS: 0,
@@ -107,6 +122,9 @@ describe('ApiConfigSchema', () => {
       STREAM_BUFFER_BYTES: 2 ** 20,
       STREAM_SLOW_CLIENT_MS: 30_000,
       STREAM_HEAD_POLL_MS: 250,
+      EXPORT_MAX_ROWS: 1_000_000,
+      EXPORT_PAGE_ROWS: 1000,
+      EXPORT_PAGE_TIMEOUT_MS: 10_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -137,6 +137,15 @@ export const ApiConfigSchema = z.object({
   NFT_IMAGE_SLOT_WAIT_MS: nonNegativeInt.max(10_000).default(250),
   /** How long a failed URL, or an unreachable or timed-out host, is answered from memory (0: never). */
   NFT_IMAGE_FAILURE_TTL_MS: nonNegativeInt.max(3_600_000).default(30_000),
+  /**
+   * Exports (routes/exports/). An export past EXPORT_MAX_ROWS rows is refused before its first row
+   * when its size is known up front, and cut off with an error line when it is not; the store is
+   * read EXPORT_PAGE_ROWS rows at a time, and a page not read within EXPORT_PAGE_TIMEOUT_MS ends the
+   * stream (a long healthy export is never cut by API_REQUEST_TIMEOUT_MS).
+   */
+  EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
+  EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(10_000).default(1000),
+  EXPORT_PAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   ...RateLimitConfigSchema.shape,
   /** The live stream (/api/stream): heartbeats, caps and buffers (routes/stream/hub.ts). */
   ...StreamConfigSchema.shape,

@@ -10,6 +10,7 @@ import * as statsSchemas from './routes/stats/schemas.ts';
 import * as templateSchemas from './routes/templates/schemas.ts';
 import * as tokenSchemas from './routes/tokens/schemas.ts';
 import * as txSchemas from './routes/txs/schemas.ts';
+import * as exportSchemas from './routes/exports/schemas.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the routes' own zod schemas (zod's JSON Schema output is
@@ -31,6 +32,7 @@ const COMPONENT_MODULES: readonly Record<string, unknown>[] = [
   searchSchemas,
   templateSchemas,
   healthSchemas,
+  exportSchemas,
 ];
 
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; headers?: readonly string[] }> = {
@@ -109,6 +111,20 @@ function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistr
   if (response.kind === 'json') {
     return { description: 'OK', content: json(ref('schemas', registry.get(response.schema)!.id)) };
   }
+  if (response.kind === 'stream') {
+    const rows = ref('schemas', registry.get(response.rows)!.id);
+    return {
+      description: response.description,
+      // OpenAPI 3.1 has no schema for the items of a stream: the body is text, each row described by `x-row`.
+      content: Object.fromEntries(
+        response.mediaTypes.map((type) => [
+          type,
+          { schema: { type: 'string', contentMediaType: type }, 'x-row': rows },
+        ]),
+      ),
+      headers: { 'Content-Disposition': ref('headers', 'Content-Disposition') },
+    };
+  }
   if (response.kind === 'events') {
     const names = Object.keys(response.events);
     return {
@@ -147,6 +163,10 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
     if (route.response.kind === 'json' && !registry.has(route.response.schema)) {
       const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Response`;
       registry.add(route.response.schema, { id });
+    }
+    if (route.response.kind === 'stream' && !registry.has(route.response.rows)) {
+      const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Row`;
+      registry.add(route.response.rows, { id });
     }
     if (route.response.kind === 'events')
       for (const [name, schema] of Object.entries(route.response.events))
@@ -209,6 +229,10 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
         ]),
       ),
       headers: {
+        'Content-Disposition': {
+          description: 'An export names the file it would be saved as, e.g. attachment; filename="txs-at-1200.csv".',
+          schema: { type: 'string' },
+        },
         ETag: {
           description:
             'The version of the bytes (a token image: the chain position of its record; an NFT image or a file of /api/docs: a hash of its content); send it back in If-None-Match to get 304 while it holds.',

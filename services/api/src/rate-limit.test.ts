@@ -99,6 +99,12 @@ describe('RateLimitConfigSchema', () => {
       { path: '/api/address/{id}/txs', cost: 3 },
       { path: '/api/v1/nft/{id}/image', cost: 5 },
       { path: '/api/v1/token/{id}/image', cost: 5 },
+      { path: '/api/export/txs', cost: 60 },
+      { path: '/api/export/address/{address}/activity', cost: 60 },
+      { path: '/api/export/token/{id}/transfers', cost: 60 },
+      { path: '/api/export/token/{id}/holders', cost: 60 },
+      { path: '/api/export/nft/{id}/holders', cost: 60 },
+      { path: '/api/export/stats/daily-txs', cost: 60 },
     ]);
   });
 

@@ -36,10 +36,14 @@ export interface RouteCost {
 /**
  * The routes that cost more than one point, heavier than a keyed read: a search over several
  * models, a scan of locked holders, an address's history and the two image routes (a fetch from
- * outside or a resize). Every other route costs 1.
+ * outside or a resize), and the exports. Every other route costs 1.
  */
-export const DEFAULT_RATE_LIMIT_COSTS =
-  '/api/search=5,/api/token/{id}/locks=10,/api/address/{id}/txs=3,/api/v1/nft/{id}/image=5,/api/v1/token/{id}/image=5';
+export const DEFAULT_RATE_LIMIT_COSTS = [
+  '/api/search=5,/api/token/{id}/locks=10,/api/address/{id}/txs=3,/api/v1/nft/{id}/image=5,/api/v1/token/{id}/image=5',
+  // An export may stream a million rows: a tenth of the default bucket each.
+  '/api/export/txs=60,/api/export/address/{address}/activity=60,/api/export/token/{id}/transfers=60',
+  '/api/export/token/{id}/holders=60,/api/export/nft/{id}/holders=60,/api/export/stats/daily-txs=60',
+].join(',');
 
 /** `path=cost,path=cost`, e.g. `/api/search=5,/api/token/{id}/locks=10`. */
 const RouteCosts = z.string().transform((text, ctx): RouteCost[] => {

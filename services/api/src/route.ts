@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ApiConfig } from './config.ts';
 import type { AppContext, Head } from './context.ts';
@@ -79,16 +80,37 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
   handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<z.output<R>>;
 }
 
-/** What a route answers with 200: a JSON body described by a zod schema, or bytes of the media types listed. */
+/**
+ * What a route answers with 200: a JSON body described by a zod schema, bytes of the media types
+ * listed, or a stream of one of the media types listed (`rows`: the fields of each row, documented).
+ */
 export type RouteResponse =
   | { readonly kind: 'json'; readonly schema: z.ZodType }
   | { readonly kind: 'bytes'; readonly mediaTypes: readonly string[]; readonly description: string }
+  | {
+      readonly kind: 'stream';
+      readonly mediaTypes: readonly string[];
+      readonly description: string;
+      readonly rows: z.ZodType;
+    }
   | { readonly kind: 'events'; readonly description: string; readonly events: Readonly<Record<string, z.ZodType>> };
 
 /** A successful answer, ready for the router. */
 export type RouteResult =
   | { kind: 'json'; body: unknown; policy: CachePolicy; cacheControl: string }
-  | { kind: 'bytes'; body: Uint8Array; mediaType: string; cacheControl: string; etag: string | undefined };
+  | { kind: 'bytes'; body: Uint8Array; mediaType: string; cacheControl: string; etag: string | undefined }
+  | { kind: 'stream'; body: Readable; mediaType: string; headers: Readonly<Record<string, string>> };
+
+/** What the router hands a route besides its parameters: the head, and for streams the client's side. */
+export interface RawInput {
+  params: unknown;
+  query: unknown;
+  head: () => Promise<Head>;
+  /** Aborted when the client goes away (streams stop reading the store). */
+  signal?: AbortSignal;
+  /** The client's Accept header, for content negotiation. */
+  accept?: string;
+}
 
 /** The route as the router and the OpenAPI generator see it, with its types erased. */
 export interface ApiRoute {
@@ -106,7 +128,7 @@ export interface ApiRoute {
   readonly timeBudgetMs: ((config: ApiConfig) => number) | undefined;
   /** False when every answer is `no-store` (probes): such a route is never served from memory. */
   readonly cacheable: boolean;
-  run(raw: { params: unknown; query: unknown; head: () => Promise<Head> }, app: AppContext): Promise<RouteResult>;
+  run(raw: RawInput, app: AppContext): Promise<RouteResult>;
 }
 
 /** Longer parameter names are cut in messages: they are the client's text, echoed. */
@@ -130,7 +152,7 @@ export function queryKeyProblems(declared: Params, raw: unknown): string[] {
 export function decodeInput<P extends Params, Q extends Params>(
   params: P,
   query: Q,
-  raw: { params: unknown; query: unknown; head: () => Promise<Head> },
+  raw: RawInput,
 ): RouteInput<z.output<P>, z.output<Q>> {
   // The query's shape first: a request a route cannot take is refused whatever its values.
   const problems = queryKeyProblems(query, raw.query);
@@ -224,6 +246,66 @@ export function defineBytesRoute<
 /** `/block/{id}` → `/block/:id` for the router. */
 export function routerPath(template: string): string {
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
+/** A stream route's input: its parameters and head, the client's Accept header and an abort signal. */
+export interface StreamInput<P, Q> extends RouteInput<P, Q> {
+  accept: string;
+  signal: AbortSignal;
+}
+
+/** The 200 answer of a stream route: a body read as the client reads it, its media type and headers. */
+export interface StreamAnswer<M extends string> {
+  body: Readable;
+  mediaType: M;
+  headers?: Readonly<Record<string, string>>;
+}
+
+export interface StreamRouteSpec<P extends Params, Q extends Params, M extends string> extends Omit<
+  RouteSpec<P, Q, z.ZodType>,
+  'response' | 'cache' | 'handle'
+> {
+  mediaTypes: readonly [M, ...M[]];
+  responseDescription: string;
+  /** One row of the stream, for the document. */
+  rows: z.ZodType;
+  handle(input: StreamInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<StreamAnswer<M>>;
+}
+
+/**
+ * A route whose 200 body is streamed (an export): never cached or compressed by buffering, and
+ * its time budget covers only what the handler does before it returns the stream (its checks and
+ * refusals, answered as JSON errors); the stream then runs as long as the client reads it.
+ */
+export function defineStreamRoute<
+  P extends Params = typeof NONE,
+  Q extends Params = typeof NONE,
+  M extends string = string,
+>(spec: StreamRouteSpec<P, Q, M>): ApiRoute {
+  const params = spec.params ?? NONE;
+  const query = spec.query ?? NONE;
+  return {
+    path: spec.path,
+    operationId: spec.operationId,
+    tag: spec.tag,
+    summary: spec.summary,
+    description: spec.description,
+    params,
+    query,
+    response: { kind: 'stream', mediaTypes: spec.mediaTypes, description: spec.responseDescription, rows: spec.rows },
+    errors: spec.errors,
+    links: spec.links ?? {},
+    timeBudgetMs: spec.timeBudgetMs,
+    cacheable: false,
+    async run(raw, app) {
+      const input = decodeInput(params as P, query as Q, raw);
+      const answer = await spec.handle(
+        { ...input, accept: raw.accept ?? '*/*', signal: raw.signal ?? new AbortController().signal },
+        app,
+      );
+      return { kind: 'stream', body: answer.body, mediaType: answer.mediaType, headers: answer.headers ?? {} };
+    },
+  };
 }
 
 export interface EventStreamRouteSpec<P extends Params, Q extends Params> extends Omit<

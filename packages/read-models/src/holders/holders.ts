@@ -1,6 +1,7 @@
 import { amountSortKey, formatAmount, parseAmount, type BalanceEntry } from '@mtc/domain';
 import type { Collection, Write } from '@mtc/ports';
 import { defineModel } from '../model.ts';
+import { holdingAsset } from './changes.ts';
 import { projectHoldings, type HoldingsSpec } from './keyed.ts';
 
 /**
@@ -145,13 +146,17 @@ const MRC010_HOLDINGS: HoldingsSpec<number, HolderDoc> = {
     return { op: 'putIfNewer', collection: holderStats.name, doc };
   },
   rowsCollection: holders.name,
+  changeAsset: (token) => holdingAsset('mrc010', token),
 };
 
 /**
  * The holder writes of a batch: `stats` first, then `rows`, each durable before the next (see
  * `projectHoldings` for why that keeps counts and totals exact under crashes and replays).
  */
-export function projectHolders(writes: readonly WalletWrite[], prior: HolderPrior): { stats: Write[]; rows: Write[] } {
+export function projectHolders(
+  writes: readonly WalletWrite[],
+  prior: HolderPrior,
+): { stats: Write[]; rows: Write[]; changes: Write[] } {
   return projectHoldings(
     MRC010_HOLDINGS,
     writes.map((w) => ({ pos: w.pos, address: w.address, after: holdingsOf(w.address, w.balances, w.pos) })),

@@ -1,4 +1,5 @@
 import type { AnyDoc, Write } from '@mtc/ports';
+import { holdingChangeWrite } from './changes.ts';
 
 /**
  * The core every holder model shares (MRC-010 token holders, MRC-402 holders): rows per (asset,
@@ -12,6 +13,11 @@ import type { AnyDoc, Write } from '@mtc/ports';
  * it is the stored row, which is still the pre-batch row whenever the delta is not skipped —
  * because rows are written only after every stats write of their batch is durable (callers write
  * `stats`, then `rows`, each durable before the next).
+ *
+ * Every change of a holding also goes to the holding-change log (`changes`, written with the facts,
+ * before `stats`): a change is logged under the same guard as its delta, and the stats record the
+ * position of every change (not only those that move the count or total), so a replay logs exactly
+ * the changes a crashed run may not have logged (see `changes.ts`).
  */
 export interface HoldingsSpec<K extends string | number, R extends { _id: string; address: string }> {
   /** For error messages: "token", "MRC-402". */
@@ -25,6 +31,8 @@ export interface HoldingsSpec<K extends string | number, R extends { _id: string
   compareAssets(a: K, b: K): number;
   statsWrite(stats: AssetStats<K>): Write;
   rowsCollection: string;
+  /** The asset's name in the holding-change log, e.g. `mrc010:5`. */
+  changeAsset(asset: K): string;
 }
 
 export interface AssetStats<K> {
@@ -46,7 +54,7 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
   spec: HoldingsSpec<K, R>,
   writes: readonly HoldingsWrite<K, R>[],
   prior: { rows: readonly R[]; stats: readonly AssetStats<K>[] },
-): { stats: Write[]; rows: Write[] } {
+): { stats: Write[]; rows: Write[]; changes: Write[] } {
   const held = new Map<string, Map<K, R>>();
   for (const row of prior.rows) {
     let m = held.get(row.address);
@@ -56,6 +64,7 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
   const storedPos = new Map(prior.stats.map((s) => [s.asset, s.pos]));
   const stats = new Map(prior.stats.map((s) => [s.asset, { ...s }]));
   const changedStats = new Set<K>();
+  const changes: Write[] = [];
   /** Every (address → assets) pair whose row may have to change: stored or written. */
   const touched = new Map<string, Set<K>>();
 
@@ -76,9 +85,10 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
       if ((storedPos.get(asset) ?? '') >= w.pos) continue;
       const o = before.get(asset);
       const n = after.get(asset);
+      if (o === n) continue;
+      changes.push(holdingChangeWrite(spec.changeAsset(asset), w.address, w.pos, n ?? null));
       const dHolders = (n ? 1 : 0) - (o ? 1 : 0);
       const dTotal = (n ? spec.amountOf(n) : 0n) - (o ? spec.amountOf(o) : 0n);
-      if (dHolders === 0 && dTotal === 0n) continue;
       const s = stats.get(asset) ?? { asset, holders: 0, total: 0n, pos: '' };
       s.holders += dHolders;
       s.total += dTotal;
@@ -113,5 +123,5 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
       );
     }
   }
-  return { stats: statWrites, rows: rowWrites };
+  return { stats: statWrites, rows: rowWrites, changes };
 }

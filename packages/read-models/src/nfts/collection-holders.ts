@@ -1,5 +1,6 @@
 import { amountSortKey, type BlockEvent } from '@mtc/domain';
 import type { Collection, Write } from '@mtc/ports';
+import { holdingAsset, holdingChangeWrite } from '../holders/changes.ts';
 import { defineModel } from '../model.ts';
 
 /**
@@ -12,7 +13,8 @@ import { defineModel } from '../model.ts';
  * (skipping deltas at positions they already counted), then the holder rows (each put with the
  * position of the last item write it counted: a row already past a position is left alone), then
  * the item owners. A replay before the owners are durable sees the old owners and derives the same
- * deltas, which the guards then skip where they were applied.
+ * deltas, which the guards then skip where they were applied. Every row a write changes also goes
+ * to the holding-change log (`changes`, with the facts), under the same row guard (see `changes.ts`).
  */
 export type CollectionHolderDoc = {
   /** `<collection>:<address>`. */
@@ -113,11 +115,14 @@ export function collectionKeys(writes: readonly ItemWrite[], owners: readonly It
   return { rows: [...rows], collections: [...collections] };
 }
 
-/** The batch's writes in three phases: stats, then holder rows, then item owners (each durable first). */
+/**
+ * The batch's writes in three phases: stats, then holder rows, then item owners (each durable first);
+ * `changes` go before all three.
+ */
 export function projectCollectionHolders(
   writes: readonly ItemWrite[],
   prior: CollectionPrior,
-): { stats: Write[]; rows: Write[]; owners: Write[] } {
+): { stats: Write[]; rows: Write[]; owners: Write[]; changes: Write[] } {
   // Owner docs stored before offers were kept read as held.
   const owner = new Map(prior.owners.map((o) => [o._id, { owner: o.owner, offer: o.offer ?? 'held' }]));
   const rows = new Map(prior.rows.map((r) => [r._id, { ...r }]));
@@ -127,6 +132,8 @@ export function projectCollectionHolders(
   const changedRows = new Set<string>();
   const changedStats = new Set<string>();
   const changedOwners = new Map<string, ItemOwnerDoc>();
+  /** By row and position: an offer changed by its owner moves the item out of and back into one row. */
+  const changes = new Map<string, Write>();
 
   for (const w of writes) {
     const before = owner.get(w.item) ?? null;
@@ -159,6 +166,10 @@ export function projectCollectionHolders(
         );
       row.rank = amountSortKey(BigInt(row.count));
       row.pos = w.pos;
+      changes.set(
+        `${id}:${w.pos}`,
+        holdingChangeWrite(holdingAsset('mrc400', w.collection), address, w.pos, row.count > 0 ? { ...row } : null),
+      );
       changedRows.add(id);
       rows.set(id, row);
       dHolders += (row.count > 0 ? 1 : 0) - (was > 0 ? 1 : 0);
@@ -185,6 +196,7 @@ export function projectCollectionHolders(
       collection: itemOwners.name,
       doc: changedOwners.get(id)!,
     })),
+    changes: [...changes.values()],
   };
 }
 

@@ -1,6 +1,7 @@
 import { amountSortKey, formatAmount, parseAmount, type WalletState } from '@mtc/domain';
 import type { Collection, Write } from '@mtc/ports';
 import { signedAmount } from '../holders/holders.ts';
+import { holdingAsset } from '../holders/changes.ts';
 import { projectHoldings, type HoldingsSpec } from '../holders/keyed.ts';
 import { defineModel } from '../model.ts';
 
@@ -97,6 +98,7 @@ const MRC402_HOLDINGS: HoldingsSpec<string, NftHolderDoc> = {
     return { op: 'putIfNewer', collection: nftHolderStats.name, doc };
   },
   rowsCollection: nftHolders.name,
+  changeAsset: (id) => holdingAsset('mrc402', id),
 };
 
 /** A wallet write of the batch as its MRC-402 holdings, in chain order. */
@@ -110,7 +112,7 @@ export interface Mrc402WalletWrite {
 export function projectNftHolders(
   writes: readonly Mrc402WalletWrite[],
   prior: { rows: readonly NftHolderDoc[]; stats: readonly NftHolderStatsDoc[] },
-): { stats: Write[]; rows: Write[] } {
+): { stats: Write[]; rows: Write[]; changes: Write[] } {
   return projectHoldings(
     MRC402_HOLDINGS,
     writes.map((w) => ({ pos: w.pos, address: w.address, after: mrc402HoldingsOf(w.address, w.mrc402, w.pos) })),

@@ -3,6 +3,7 @@ import type { ApiRoute } from '../route.ts';
 import { addressRoute, addressTxsRoute } from './addresses/addresses.ts';
 import { blockRoute, listBlocksRoute, rawBlockRoute } from './blocks/blocks.ts';
 import { chainRoute } from './chain/chain.ts';
+import { EXPORT_ROUTES } from './exports/exports.ts';
 import { createDocsRoutes } from './docs/docs.ts';
 import { healthzRoute, readyzRoute } from './health/health.ts';
 import { nftHistoryRoute, nftTxRoute } from './nfts/activity.ts';
@@ -49,6 +50,7 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   nftImageRoute,
   listNftsRoute,
   searchRoute,
+  ...EXPORT_ROUTES,
   streamRoute,
   healthzRoute,
   readyzRoute,

@@ -4,6 +4,7 @@ import {
   seriesPage,
   seriesTotal,
   type Models,
+  type AddressTxDoc,
   type NftCollectionDoc,
   type TokenDoc,
   type WalletDoc,
@@ -17,6 +18,7 @@ import { tokenImagePath } from '../tokens/tokens.ts';
 import {
   Address,
   AddressTxsPage,
+  type AddressActivity,
   MAX_ITEM_HOLDINGS,
   MAX_MRC402_HOLDINGS,
   type AddressBalance,
@@ -178,6 +180,38 @@ export const addressRoute = defineRoute({
   },
 });
 
+/** Activity entries for an address's series rows (/address/{id}/txs, and the activity export). */
+export async function toAddressActivity(models: Models, rows: readonly AddressTxDoc[]): Promise<AddressActivity[]> {
+  const [tokens, collections] = await Promise.all([
+    tokensById(
+      models,
+      rows.flatMap((r) => (r.tokenId === null ? [] : [r.tokenId])),
+    ),
+    collectionsById(
+      models,
+      rows.flatMap((r) => (r.nftId === null ? [] : (collectionOfNft(r.nftId) ?? []))),
+    ),
+  ]);
+  return rows.map((r) => {
+    const token = r.tokenId === null ? undefined : tokens.get(r.tokenId);
+    const collection = r.nftId === null ? null : collectionOfNft(r.nftId);
+    return {
+      job_type: r.jobType,
+      jobdate: r.jobdate,
+      tx_id: r.txId,
+      db_sn: String(r.height),
+      summary: r.summary,
+      from: r.from,
+      to: r.to,
+      amount: r.amount,
+      ...(r.nftId === null ? {} : { nftId: r.nftId }),
+      tokenName: token?.name ?? '',
+      tokenSymbol: token?.symbol ?? '',
+      parentName: (collection === null ? undefined : collections.get(collection)?.name) ?? '',
+    };
+  });
+}
+
 export const addressTxsRoute = defineRoute({
   path: '/api/address/{id}/txs',
   operationId: 'listAddressTxs',
@@ -195,38 +229,6 @@ export const addressTxsRoute = defineRoute({
       seriesTotal(app.models.seriesCounters, addressTxs, params.id),
     ]);
     const rows = await seriesPage(app.models.addressTxs, params.id, total, query.page, query.limit);
-    const [tokens, collections] = await Promise.all([
-      tokensById(
-        app.models,
-        rows.flatMap((r) => (r.tokenId === null ? [] : [r.tokenId])),
-      ),
-      collectionsById(
-        app.models,
-        rows.flatMap((r) => (r.nftId === null ? [] : (collectionOfNft(r.nftId) ?? []))),
-      ),
-    ]);
-    return {
-      total,
-      page: query.page,
-      limit: query.limit,
-      data: rows.map((r) => {
-        const token = r.tokenId === null ? undefined : tokens.get(r.tokenId);
-        const collection = r.nftId === null ? null : collectionOfNft(r.nftId);
-        return {
-          job_type: r.jobType,
-          jobdate: r.jobdate,
-          tx_id: r.txId,
-          db_sn: String(r.height),
-          summary: r.summary,
-          from: r.from,
-          to: r.to,
-          amount: r.amount,
-          ...(r.nftId === null ? {} : { nftId: r.nftId }),
-          tokenName: token?.name ?? '',
-          tokenSymbol: token?.symbol ?? '',
-          parentName: (collection === null ? undefined : collections.get(collection)?.name) ?? '',
-        };
-      }),
-    };
+    return { total, page: query.page, limit: query.limit, data: await toAddressActivity(app.models, rows) };
   },
 });

@@ -83,6 +83,8 @@ export const NftHolder = z.object({
     .describe('total as a percentage of what all holders hold, 4 decimals, rounded down (integer arithmetic).'),
 });
 
+export type NftHolder = z.infer<typeof NftHolder>;
+
 export const CollectionHoldersPage = z.object({
   nftId: z.string(),
   total: z.int().describe('Addresses owning at least one item (maintained at projection time).'),

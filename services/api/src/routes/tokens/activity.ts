@@ -1,9 +1,25 @@
-import { seriesPage, seriesTotal, tokenHistory, tokenTxs } from '@mtc/read-models';
+import { seriesPage, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { TOKEN_EVENT_LABELS, TOKEN_HISTORY_MAX, TokenHistory, TokenTxsPage } from './schemas.ts';
+import { TOKEN_EVENT_LABELS, TOKEN_HISTORY_MAX, TokenHistory, TokenTxsPage, type TokenTransfer } from './schemas.ts';
 import { requireToken } from './tokens.ts';
+
+/** A token series row as /token/{id}/txs and the transfer export give it. */
+export function toTokenTransfer(r: TokenTxDoc): TokenTransfer {
+  return {
+    type: r.type,
+    from: r.from,
+    to: r.to,
+    amount: r.amount,
+    token: String(r.token),
+    timestamp: r.timestamp,
+    tx_id: r.txId,
+    block_sn: r.height,
+    recipients: r.recipients.map(({ to, amount }) => ({ to, amount })),
+    memo: r.memo,
+  };
+}
 
 export const tokenTxsRoute = defineRoute({
   path: '/api/token/{id}/txs',
@@ -28,18 +44,7 @@ export const tokenTxsRoute = defineRoute({
       total,
       page: query.page,
       limit: query.limit,
-      data: rows.map((r) => ({
-        type: r.type,
-        from: r.from,
-        to: r.to,
-        amount: r.amount,
-        token: String(r.token),
-        timestamp: r.timestamp,
-        tx_id: r.txId,
-        block_sn: r.height,
-        recipients: r.recipients.map(({ to, amount }) => ({ to, amount })),
-        memo: r.memo,
-      })),
+      data: rows.map(toTokenTransfer),
     };
   },
 });

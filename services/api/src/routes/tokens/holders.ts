@@ -8,7 +8,7 @@ import { requireToken } from './tokens.ts';
 /** Shared with the snapshot files (read-models `holders/views.ts`). */
 export { lockedPart };
 
-const nowSeconds = (nowMs: number): number => Math.floor(nowMs / 1000);
+export const nowSeconds = (nowMs: number): number => Math.floor(nowMs / 1000);
 
 export const TokenHoldersQuery = pagingQuery(MAX_LIST_LIMIT, 'largest balance first');
 

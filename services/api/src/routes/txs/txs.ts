@@ -5,7 +5,14 @@ import { fromNode } from '../../node-calls.ts';
 import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
 import { TxIdParams } from '../../params.ts';
 import { defineRoute, linksTo } from '../../route.ts';
-import { RawTxResponse, TransactionsPage, TxDetailList, type TxDetail, type TxSummary } from './schemas.ts';
+import {
+  RawTxResponse,
+  TransactionsPage,
+  TxDetailList,
+  type TxDetail,
+  type TxListEntry,
+  type TxSummary,
+} from './schemas.ts';
 
 /** The newest `limit` transactions among the first `txCount` (by seq), newest first. */
 export async function latestTxs(models: Models, txCount: number, limit: number): Promise<TxDoc[]> {
@@ -42,6 +49,16 @@ async function tokensOf(models: Models, summaries: readonly TxSummary[]): Promis
   return new Map(docs.map((d) => [d._id, d]));
 }
 
+/** List entries for transactions (/transactions, and the transaction export): summaries with their token's names. */
+export async function toTxListEntries(models: Models, docs: readonly TxDoc[]): Promise<TxListEntry[]> {
+  const summaries = await toTxSummaries(models, docs);
+  const tokens = await tokensOf(models, summaries);
+  return summaries.map((s) => {
+    const token = tokens.get(s.token);
+    return { ...s, tokenSymbol: token?.symbol ?? '', tokenName: token?.name ?? '', tokenDecimal: token?.decimal ?? 0 };
+  });
+}
+
 export const listTransactionsRoute = defineRoute({
   path: '/api/transactions',
   operationId: 'listTransactions',
@@ -65,18 +82,8 @@ export const listTransactionsRoute = defineRoute({
           { sort: [['seq', -1]], limit: query.limit },
         )
       : [];
-    const summaries = await toTxSummaries(app.models, docs);
-    const tokens = await tokensOf(app.models, summaries);
     return {
-      transactions: summaries.map((s) => {
-        const token = tokens.get(s.token);
-        return {
-          ...s,
-          tokenSymbol: token?.symbol ?? '',
-          tokenName: token?.name ?? '',
-          tokenDecimal: token?.decimal ?? 0,
-        };
-      }),
+      transactions: await toTxListEntries(app.models, docs),
       currentBlock: height,
       page: query.page,
       totalPages: totalPages(txCount, query.limit),

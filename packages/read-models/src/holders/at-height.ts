@@ -1,0 +1,116 @@
+import type { Collection } from '@mtc/ports';
+import type { SeriesRow } from '../series/series.ts';
+import { holdingAt, type HoldingChangeDoc } from './changes.ts';
+
+/**
+ * Reads as of one chain position `at` (the indexed head when an export starts) while the projector
+ * moves on, in pages of bounded size: nothing here holds more than a page (plus the changes made
+ * since `at`, which is what an export running at the head sees).
+ */
+
+export interface HolderRowsAt<R extends { _id: string; address: string; pos: string }> {
+  /** The asset's current holder rows, whose `_id` is `<idPrefix><address>`. */
+  rows: Collection<R>;
+  /** e.g. `5:` for token 5: the rows of one asset are one `_id` range, in address order. */
+  idPrefix: string;
+  changes: Collection<HoldingChangeDoc>;
+  /** The asset's name in the change log (`holdingAsset`). */
+  asset: string;
+  at: string;
+  pageSize: number;
+  /** Whether a row is a holding (collection rows stay at count 0 once emptied). */
+  holds?: (row: R) => boolean;
+}
+
+/**
+ * An asset's holders as they stood at `at`, in address order, page by page. Each page of current
+ * rows (keyset on `_id`) covers an address range; a row changed at or before `at` is its value then.
+ * Addresses of the range changed after `at` — found in the change log, so rows deleted since are
+ * seen too — take their last change up to `at` instead (none: they held nothing then).
+ */
+export async function* holdersAt<R extends { _id: string; address: string; pos: string }>(
+  spec: HolderRowsAt<R>,
+): AsyncGenerator<R[]> {
+  const { idPrefix, at } = spec;
+  const holds = spec.holds ?? (() => true);
+  // `:` + 1: the end of the prefix's range.
+  const end = `${idPrefix.slice(0, -1)}${String.fromCharCode(idPrefix.charCodeAt(idPrefix.length - 1) + 1)}`;
+  let after = idPrefix;
+  let lo = '';
+  for (;;) {
+    const rows = await spec.rows.find({ _id: { $gt: after, $lt: end } } as never, {
+      sort: [['_id', 1]] as never,
+      limit: spec.pageSize,
+    });
+    const full = rows.length === spec.pageSize;
+    const hi = full ? rows.at(-1)!.address : null;
+    const moved = await spec.changes.find(
+      { asset: spec.asset, pos: { $gt: at }, address: hi === null ? { $gt: lo } : { $gt: lo, $lte: hi } },
+      { sort: [['pos', 1]] },
+    );
+    const changed = [...new Set(moved.map((c) => c.address))];
+    const out = new Map<string, R>();
+    const changedSet = new Set(changed);
+    for (const row of rows) if (row.pos <= at && !changedSet.has(row.address) && holds(row)) out.set(row.address, row);
+    const then = await Promise.all(changed.map((a) => holdingAt<R>(spec.changes, spec.asset, a, at)));
+    changed.forEach((address, i) => {
+      const row = then[i];
+      if (row && holds(row)) out.set(address, row);
+    });
+    const page = [...out.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    if (page.length > 0) yield page;
+    if (hi === null) return;
+    after = rows.at(-1)!._id;
+    lo = hi;
+  }
+}
+
+/**
+ * What an asset's holders held in all at `at`, from its stats (`sum` as of `statsPos`) less what
+ * the changes after `at` that the stats counted added.
+ */
+export async function assetSumAt<R>(
+  changes: Collection<HoldingChangeDoc>,
+  asset: string,
+  stats: { sum: bigint; pos: string } | null,
+  at: string,
+  amountOf: (row: R | null) => bigint,
+): Promise<bigint> {
+  if (stats === null) return 0n;
+  if (stats.pos <= at) return stats.sum;
+  const since = await changes.find({ asset, pos: { $gt: at, $lte: stats.pos } }, { sort: [['pos', 1]] });
+  let sum = stats.sum;
+  for (const address of new Set(since.map((c) => c.address))) {
+    const [atStats, atHeight] = await Promise.all([
+      holdingAt<R>(changes, asset, address, stats.pos),
+      holdingAt<R>(changes, asset, address, at),
+    ]);
+    sum -= amountOf(atStats) - amountOf(atHeight);
+  }
+  return sum;
+}
+
+/** How many rows a series key had at `at`: the number of its last row at or before it (one range read). */
+export async function seriesCountAt(rows: Collection<SeriesRow>, key: string, at: string): Promise<number> {
+  const [last] = await rows.find({ _id: { $gte: `${key}:`, $lte: `${key}:${at}` } }, { sort: [['_id', -1]], limit: 1 });
+  return last?.n ?? 0;
+}
+
+/** A series key's rows 1 … `count`, oldest first, page by page (keyset on the row number). */
+export async function* seriesRowsUpTo<R extends SeriesRow>(
+  rows: Collection<R>,
+  key: string,
+  count: number,
+  pageSize: number,
+): AsyncGenerator<R[]> {
+  let n = 0;
+  while (n < count) {
+    const page = await (rows as unknown as Collection<SeriesRow>).find(
+      { key, n: { $gt: n, $lte: Math.min(count, n + pageSize) } },
+      { sort: [['n', 1]], limit: pageSize },
+    );
+    if (page.length === 0) return;
+    yield page as R[];
+    n = page.at(-1)!.n;
+  }
+}
