@@ -164,6 +164,30 @@ export function decodeInput<P extends Params, Q extends Params>(
   return { params: p.data, query: q.data, head: raw.head };
 }
 
+/** What every kind of route declares the same way: where it is, its inputs, errors and links. */
+function declared(
+  spec: Pick<
+    RouteSpec<Params, Params, z.ZodType>,
+    'path' | 'operationId' | 'tag' | 'summary' | 'description' | 'params' | 'query' | 'errors' | 'timeBudgetMs'
+  > & { links?: RouteSpec<Params, Params, z.ZodType>['links'] },
+): Pick<
+  ApiRoute,
+  'path' | 'operationId' | 'tag' | 'summary' | 'description' | 'params' | 'query' | 'errors' | 'links' | 'timeBudgetMs'
+> {
+  return {
+    path: spec.path,
+    operationId: spec.operationId,
+    tag: spec.tag,
+    summary: spec.summary,
+    description: spec.description,
+    params: spec.params ?? NONE,
+    query: spec.query ?? NONE,
+    errors: spec.errors,
+    links: spec.links ?? {},
+    timeBudgetMs: spec.timeBudgetMs,
+  };
+}
+
 export function defineRoute<
   P extends Params = typeof NONE,
   Q extends Params = typeof NONE,
@@ -172,17 +196,8 @@ export function defineRoute<
   const params = spec.params ?? NONE;
   const query = spec.query ?? NONE;
   return {
-    path: spec.path,
-    operationId: spec.operationId,
-    tag: spec.tag,
-    summary: spec.summary,
-    description: spec.description,
-    params,
-    query,
+    ...declared(spec),
     response: { kind: 'json', schema: spec.response },
-    errors: spec.errors,
-    links: spec.links ?? {},
-    timeBudgetMs: spec.timeBudgetMs,
     cacheable: spec.cache !== 'none',
     async run(raw, app) {
       const body = await spec.handle(decodeInput(params as P, query as Q, raw), app);
@@ -224,17 +239,8 @@ export function defineBytesRoute<
   const params = spec.params ?? NONE;
   const query = spec.query ?? NONE;
   return {
-    path: spec.path,
-    operationId: spec.operationId,
-    tag: spec.tag,
-    summary: spec.summary,
-    description: spec.description,
-    params,
-    query,
+    ...declared(spec),
     response: { kind: 'bytes', mediaTypes: spec.mediaTypes, description: spec.responseDescription },
-    errors: spec.errors,
-    links: spec.links ?? {},
-    timeBudgetMs: spec.timeBudgetMs,
     cacheable: false,
     async run(raw, app) {
       const { bytes, mediaType, etag } = await spec.handle(decodeInput(params as P, query as Q, raw), app);
@@ -285,17 +291,8 @@ export function defineStreamRoute<
   const params = spec.params ?? NONE;
   const query = spec.query ?? NONE;
   return {
-    path: spec.path,
-    operationId: spec.operationId,
-    tag: spec.tag,
-    summary: spec.summary,
-    description: spec.description,
-    params,
-    query,
+    ...declared(spec),
     response: { kind: 'stream', mediaTypes: spec.mediaTypes, description: spec.responseDescription, rows: spec.rows },
-    errors: spec.errors,
-    links: spec.links ?? {},
-    timeBudgetMs: spec.timeBudgetMs,
     cacheable: false,
     async run(raw, app) {
       const input = decodeInput(params as P, query as Q, raw);
@@ -327,17 +324,8 @@ export function defineEventStreamRoute<P extends Params = typeof NONE, Q extends
   spec: EventStreamRouteSpec<P, Q>,
 ): ApiRoute {
   return {
-    path: spec.path,
-    operationId: spec.operationId,
-    tag: spec.tag,
-    summary: spec.summary,
-    description: spec.description,
-    params: spec.params ?? NONE,
-    query: spec.query ?? NONE,
+    ...declared(spec),
     response: { kind: 'events', description: spec.responseDescription, events: spec.events },
-    errors: spec.errors,
-    links: {},
-    timeBudgetMs: spec.timeBudgetMs,
     cacheable: false,
     run() {
       return Promise.reject(new Error(`${spec.path} is an event stream, served by its own handler`));
