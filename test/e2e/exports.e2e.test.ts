@@ -298,6 +298,7 @@ describe('exports end to end: each export equals the paged list at the same heig
     const ids = nftIds(devnet);
     expect(ids.some((id) => id.startsWith('MRC402_'))).toBe(true);
     expect(ids.some((id) => id.startsWith('MRC400_'))).toBe(true);
+    const held = new Set<string>();
     for (const id of ids) {
       const listed = await readAllPages<{ address: string }>(
         `${api}/api/nft-holders?id=${id}`,
@@ -312,8 +313,10 @@ describe('exports end to end: each export equals the paged list at the same heig
         ? expectedMrc402Holders(id, world.wallets).holders
         : expectedCollectionHolders(id, items).holders;
       expect(rows, `${id} vs the world state`).toEqual(byAddress(truth as { address: string }[]));
-      expect(rows.length, id).toBeGreaterThan(0);
+      if (rows.length > 0) held.add(id.slice(0, 6));
     }
+    // Some of each kind have holders (a collection may have no items yet): both views are exercised.
+    expect([...held].sort()).toEqual(['MRC400', 'MRC402']);
   }, 300_000);
 
   it('exports the daily transaction counts as /tx-stats history gives them, and as the chain’s blocks count them', async () => {
