@@ -211,8 +211,8 @@ describe('exports end to end: each export equals the paged list at the same heig
   it('exports every transaction as /transactions lists them, oldest first, and as the chain holds them', async () => {
     const listed = await listedTxs();
     const { rows, meta } = await exportRows('/api/export/txs?fromHeight=1', COLUMNS.txs);
-    expect(meta).toMatchObject({ indexed_height: head, export: 'txs', fromHeight: 1, toHeight: head });
     expect(rows).toEqual([...listed].reverse());
+    expect(meta).toMatchObject({ indexed_height: head, export: 'txs', fromHeight: 1, toHeight: head });
     // Ground truth: every transaction of the devnet's blocks, once, in chain order.
     expect(rows.map((r) => r['id'])).toEqual(chainTxIds(() => true));
     expect(rows.length).toBeGreaterThan(1_000);
