@@ -109,7 +109,7 @@ async function readExport(url: string, format: Format, columns: readonly string[
     `${url}: an error line`,
   ).toEqual([]);
   // As a reader of the file would: the comment line skipped by the parser, the header row named.
-  const records = parse(text, { comment: '#', comment_no_infix: true }) as string[][];
+  const records: string[][] = parse(text, { comment: '#', comment_no_infix: true });
   const [head, ...body] = records;
   expect(head, `${url}: CSV header`).toEqual(columns);
   const rows = body.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
