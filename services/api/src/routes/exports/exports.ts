@@ -121,12 +121,10 @@ const HeightParam = intParam(1, Number.MAX_SAFE_INTEGER);
 const UnixParam = intParam(0, Number.MAX_SAFE_INTEGER);
 
 export const ExportTxsQuery = z.object({
-  fromHeight: HeightParam.optional().describe('First block height (with toHeight: a height range).'),
+  fromHeight: HeightParam.optional().describe('First block height (default 1).'),
   toHeight: HeightParam.optional().describe('Last block height (default: the indexed height).'),
-  fromTime: UnixParam.optional().describe(
-    "First block time, unix seconds (with toTime: a time range of blocks' times).",
-  ),
-  toTime: UnixParam.optional().describe('Last block time, unix seconds (default: up to the indexed height).'),
+  fromTime: UnixParam.optional().describe('First block time, unix seconds (default: no limit).'),
+  toTime: UnixParam.optional().describe('Last block time, unix seconds (default: no limit).'),
   format: FormatQuery,
 });
 
@@ -136,7 +134,7 @@ export const exportTxsRoute = defineStreamRoute({
   tag: 'exports',
   summary: 'Transactions of a height or time range, streamed (CSV or NDJSON), oldest first',
   description:
-    "Give fromHeight (and toHeight) or fromTime (and toTime, unix seconds of the blocks' times), not both. Rows are the /transactions items of the blocks in range at or below the indexed height H, in chain order. A time range selects the blocks by their time (block times follow heights on this chain); its rows are those of blocks whose time lies in it. Over EXPORT_MAX_ROWS transactions in range: 400 before any row.",
+    "Every bound is optional and all that are given apply together: a height range (fromHeight, toHeight; default the whole indexed history) and a time range (fromTime, toTime, unix seconds of the blocks' times; default no limit). Rows are the /transactions items of the blocks in range at or below the indexed height H, in chain order; a range that holds no block is an empty export. Over EXPORT_MAX_ROWS transactions in range: 400 before any row.",
   query: ExportTxsQuery,
   mediaTypes: MEDIA,
   responseDescription: RESPONSE,
@@ -145,36 +143,29 @@ export const exportTxsRoute = defineStreamRoute({
   async handle(input, app) {
     const { query } = input;
     const { models } = app;
-    const byHeight = query.fromHeight !== undefined || query.toHeight !== undefined;
-    const byTime = query.fromTime !== undefined || query.toTime !== undefined;
-    if (byHeight === byTime)
-      throw badRequest('give a height range (fromHeight, toHeight) or a time range (fromTime, toTime), not both');
     const { height } = await input.head();
-    let lo: number;
-    let hi: number;
+    // Every bound is optional and all given bounds apply together: heights default to the whole
+    // indexed history, times to no limit. A range that holds nothing is an empty export, not an error.
+    let lo = query.fromHeight ?? 1;
+    let hi = Math.min(query.toHeight ?? height, height);
     let keep: (row: TxListEntry) => boolean = () => true;
-    let meta: Record<string, unknown>;
-    if (byHeight) {
-      if (query.fromHeight === undefined) throw badRequest('query.fromHeight: required with toHeight');
-      lo = query.fromHeight;
-      hi = Math.min(query.toHeight ?? height, height);
-      if (query.toHeight !== undefined && query.toHeight < lo)
-        throw badRequest('query.toHeight: must not be below fromHeight');
-      meta = { fromHeight: lo, toHeight: hi };
-    } else {
-      if (query.fromTime === undefined) throw badRequest('query.fromTime: required with toTime');
-      const from = query.fromTime;
+    const meta: Record<string, unknown> = { fromHeight: lo, toHeight: hi };
+    if (query.fromTime !== undefined || query.toTime !== undefined) {
+      const from = query.fromTime ?? 0;
       const to = query.toTime ?? Number.MAX_SAFE_INTEGER;
-      if (to < from) throw badRequest('query.toTime: must not be before fromTime');
       const window = { timestamp: { $gte: from, $lte: to } };
       const [[first], [last]] = await Promise.all([
         models.blocks.find(window, { sort: [['timestamp', 1]], limit: 1 }),
         models.blocks.find(window, { sort: [['timestamp', -1]], limit: 1 }),
       ]);
-      lo = first?.height ?? 1;
-      hi = Math.min(last?.height ?? 0, height);
+      if (!first || !last) hi = lo - 1;
+      else {
+        lo = Math.max(lo, first.height);
+        hi = Math.min(hi, last.height);
+      }
       keep = (row) => row.blockTs >= from && row.blockTs <= to;
-      meta = { fromTime: from, ...(query.toTime === undefined ? {} : { toTime: to }) };
+      if (query.fromTime !== undefined) meta['fromTime'] = from;
+      if (query.toTime !== undefined) meta['toTime'] = to;
     }
     const range = await seqRange(models, lo, hi);
     const count = range === null ? 0 : range.last - range.first + 1;
@@ -400,7 +391,7 @@ export const exportDailyTxsRoute = defineStreamRoute({
   tag: 'exports',
   summary: 'Transactions per day over a date range, streamed (CSV or NDJSON), oldest first',
   description:
-    'One row per day from fromDate to toDate (default: today), in the statistics time zone, as /tx-stats history gives them, counted up to the indexed height H (a day still moving is counted at H). Over EXPORT_MAX_ROWS days: 400.',
+    'One row per day from fromDate to toDate (default: today; none when toDate is before fromDate), in the statistics time zone, as /tx-stats history gives them, counted up to the indexed height H (a day still moving is counted at H). Over EXPORT_MAX_ROWS days: 400.',
   query: z.object({
     fromDate: DateParam.describe('First day, YYYY-MM-DD.'),
     toDate: DateParam.optional().describe('Last day, YYYY-MM-DD (default: today).'),
@@ -416,8 +407,8 @@ export const exportDailyTxsRoute = defineStreamRoute({
     const toDate = query.toDate ?? statsDay(Math.floor(app.now() / 1000), offset);
     const from = dayMs('fromDate', query.fromDate);
     const to = dayMs('toDate', toDate);
-    if (to < from) throw badRequest('query.toDate: must not be before fromDate');
-    const days = Math.round((to - from) / (DAY_S * 1000)) + 1;
+    // A range that ends before it starts holds no day: an empty export.
+    const days = Math.max(0, Math.round((to - from) / (DAY_S * 1000)) + 1);
     if (days > app.config.EXPORT_MAX_ROWS) throw overCap(days, app.config.EXPORT_MAX_ROWS, 'the date range');
     const { height } = await input.head();
     const meta = { fromDate: query.fromDate, toDate };
