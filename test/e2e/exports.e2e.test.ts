@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
+import { getJson, type ExplorerProcess } from '../support/explorer-process.ts';
 import { chainIndex, expectedHolders, readAllPages } from '../support/fungible-truth.ts';
 import { indexWholeHistory } from '../support/index-history.ts';
 import { expectedCollectionHolders, expectedMrc402Holders, withRecordIds } from '../support/nft-truth.ts';
 import { recentDevnet } from '../support/recent-devnet.ts';
-import { nftIds } from '../support/snapshot-checks.ts';
+import { nftIds, waitForNftRecords } from '../support/snapshot-checks.ts';
 
 /**
  * Every export against the API's paged list of the same rows, at the same indexed height, on a
@@ -197,15 +197,7 @@ describe('exports end to end: each export equals the paged list at the same heig
     api = explorer.apiUrl;
     // NFT records come with the state topic: wait for every one before reading NFT holders.
     const ids = nftIds(devnet);
-    await waitFor(
-      'every NFT record',
-      async () => {
-        for (const id of ids) if ((await getJson(`${api}/api/nft/${id}`)).status !== 200) return undefined;
-        return true;
-      },
-      120_000,
-      500,
-    );
+    await waitForNftRecords(api, ids);
   }, 700_000);
 
   it('exports every transaction as /transactions lists them, oldest first, and as the chain holds them', async () => {

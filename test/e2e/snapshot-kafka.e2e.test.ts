@@ -9,11 +9,9 @@ import { BlockEvent } from '@mtc/domain';
 import type { EventLog } from '@mtc/ports';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../support/explorer-process.ts';
-import type { ExpectedHolder } from '../support/fungible-truth.ts';
 import { recentDevnet } from '../support/recent-devnet.ts';
 import { spawnService, type ServiceProcess } from '../support/service-process.ts';
-import { expectedNftHoldersAt, expectTokenHoldersAt, readNdjson, runSnapshot } from '../support/snapshot-checks.ts';
-import { worldAt } from '../support/truth-at-height.ts';
+import { expectSnapshotOfWorldAt, runSnapshot } from '../support/snapshot-checks.ts';
 
 /**
  * `npm run snapshot` on Kafka: the follower publishes the devnet's chain to a random topic prefix
@@ -72,26 +70,7 @@ describeWithInfra('snapshot at a past height (distributed: Kafka)', ['KAFKA_BROK
   for (const at of ['the head', 'an earlier height'] as const) {
     it(`writes the holders the raw chain gives at ${at}`, async () => {
       const height = at === 'the head' ? devnet.height() : Math.floor(devnet.height() / 3);
-      const world = worldAt(devnet, height);
-      const lockTime = devnet.block(height)!.timestamp;
-      const ids = [...world.mrc402s, ...world.mrc400s];
-      expect(ids.length).toBeGreaterThan(0);
-      const result = await runSnapshot(env, [
-        '--height',
-        String(height),
-        '--all-tokens',
-        ...ids.flatMap((id) => ['--nft', id]),
-        '--format',
-        'ndjson',
-        '--out',
-        outDir,
-      ]);
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.result).toMatchObject({ height, blockHash: devnet.block(height)!.id, blockTime: lockTime });
-      const [tokenFile, ...nftFiles] = result.result!.files;
-      expectTokenHoldersAt(world, lockTime, await readNdjson<ExpectedHolder>(tokenFile!));
-      for (const [i, id] of ids.entries())
-        expect(await readNdjson(nftFiles[i]!), id).toEqual(expectedNftHoldersAt(world, id));
+      await expectSnapshotOfWorldAt(env, devnet, height, outDir);
     }, 300_000);
   }
 

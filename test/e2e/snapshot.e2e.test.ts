@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createSqliteReadStore } from '@mtc/adapters';
 import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
+import type { ExplorerProcess } from '../support/explorer-process.ts';
 import { expectedHolders, validEntries, type ExpectedHolder } from '../support/fungible-truth.ts';
 import { indexWholeHistory } from '../support/index-history.ts';
 import { recentDevnet } from '../support/recent-devnet.ts';
@@ -13,12 +13,12 @@ import {
   apiTokenHolders,
   byToken,
   expectCsvMatches,
-  expectedNftHoldersAt,
-  expectTokenHoldersAt,
+  expectSnapshotOfWorldAt,
   expectTokensAscending,
   nftIds,
   readNdjson,
   runSnapshot,
+  waitForNftRecords,
 } from '../support/snapshot-checks.ts';
 import { worldAt } from '../support/truth-at-height.ts';
 
@@ -61,15 +61,7 @@ describe('snapshot at a past height (embedded: the file log)', () => {
     // NFT records come with the state topic: wait for the last of them before reading NFT holders.
     const ids = nftIds(devnet);
     expect(ids.length).toBeGreaterThan(4);
-    await waitFor(
-      'every NFT record',
-      async () => {
-        for (const id of ids) if ((await getJson(`${api}/api/nft/${id}`)).status !== 200) return undefined;
-        return true;
-      },
-      120_000,
-      500,
-    );
+    await waitForNftRecords(api, ids);
   }, 700_000);
 
   it('computes the ground truth at a height from the raw chain the same as the world state at the head', () => {
@@ -134,31 +126,12 @@ describe('snapshot at a past height (embedded: the file log)', () => {
 
   it('writes, at an earlier height, the holders the raw chain gives at that height, with locks as of its block time', async () => {
     const height = Math.floor(head / 2);
-    const world = worldAt(devnet, height);
-    const lockTime = devnet.block(height)!.timestamp;
-    const ids = [...world.mrc402s, ...world.mrc400s];
+    const { ids, lockTime, rows } = await expectSnapshotOfWorldAt(env, devnet, height, outDir);
     expect(ids.length).toBeGreaterThan(2);
-    const run = await runSnapshot(env, [
-      '--height',
-      String(height),
-      '--all-tokens',
-      ...ids.flatMap((id) => ['--nft', id]),
-      '--format',
-      'ndjson',
-      '--out',
-      outDir,
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.result).toMatchObject({ height, blockTime: lockTime });
-    const [tokenFile, ...nftFiles] = run.result!.files;
-    const rows = await readNdjson<ExpectedHolder>(tokenFile!);
-    expectTokenHoldersAt(world, lockTime, rows);
     // Not the head's holders: the state moved on after this height.
     const headTruth = worldAt(devnet, head);
     expect(rows).not.toEqual(headTruth.tokens.flatMap((t) => expectedHolders(headTruth.wallets, t, lockTime).holders));
     expect(rows.some((r) => r.locks.length > 0)).toBe(true);
-    for (const [i, id] of ids.entries())
-      expect(await readNdjson(nftFiles[i]!), id).toEqual(expectedNftHoldersAt(world, id));
   }, 600_000);
 
   it('writes CSV with the same rows (array cells as compact JSON) and one token alone', async () => {

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Devnet } from '@mtc/devnet';
 import { expect } from 'vitest';
+import { getJson, waitFor } from './explorer-process.ts';
 import { expectedHolders, readAllPages, type ExpectedHolder } from './fungible-truth.ts';
 import { expectedCollectionHolders, expectedMrc402Holders } from './nft-truth.ts';
 import { spawnService } from './service-process.ts';
-import type { WorldAt } from './truth-at-height.ts';
+import { worldAt, type WorldAt } from './truth-at-height.ts';
 
 /** What `npm run snapshot` printed: one JSON line. */
 export interface SnapshotResult {
@@ -111,6 +112,54 @@ export function expectedNftHoldersAt(world: WorldAt, id: string): unknown[] {
 export function nftIds(devnet: Devnet): string[] {
   const world = devnet.worldState();
   return [...Object.keys(world.mrc402s), ...Object.keys(world.mrc400s)].sort();
+}
+
+/** Waits until the API serves every NFT record of `ids` (they come with the state topic, apart from the blocks). */
+export async function waitForNftRecords(api: string, ids: readonly string[]): Promise<void> {
+  await waitFor(
+    'every NFT record',
+    async () => {
+      for (const id of ids) if ((await getJson(`${api}/api/nft/${id}`)).status !== 200) return undefined;
+      return true;
+    },
+    120_000,
+    500,
+  );
+}
+
+/**
+ * Snapshots every token and every NFT of the raw chain's world at `height` as NDJSON, and checks
+ * the files against that world (locks as of the height's block time). Returns the token rows and
+ * the NFT ids, for the caller's own checks.
+ */
+export async function expectSnapshotOfWorldAt(
+  env: Record<string, string | undefined>,
+  devnet: Devnet,
+  height: number,
+  outDir: string,
+): Promise<{ world: WorldAt; lockTime: number; ids: string[]; rows: ExpectedHolder[] }> {
+  const world = worldAt(devnet, height);
+  const lockTime = devnet.block(height)!.timestamp;
+  const ids = [...world.mrc402s, ...world.mrc400s];
+  expect(ids.length).toBeGreaterThan(0);
+  const run = await runSnapshot(env, [
+    '--height',
+    String(height),
+    '--all-tokens',
+    ...ids.flatMap((id) => ['--nft', id]),
+    '--format',
+    'ndjson',
+    '--out',
+    outDir,
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.result).toMatchObject({ height, blockHash: devnet.block(height)!.id, blockTime: lockTime });
+  const [tokenFile, ...nftFiles] = run.result!.files;
+  const rows = await readNdjson<ExpectedHolder>(tokenFile!);
+  expectTokenHoldersAt(world, lockTime, rows);
+  for (const [i, id] of ids.entries())
+    expect(await readNdjson(nftFiles[i]!), id).toEqual(expectedNftHoldersAt(world, id));
+  return { world, lockTime, ids, rows };
 }
 
 /** The live API's holder list of a token, every page. */
