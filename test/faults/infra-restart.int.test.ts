@@ -9,18 +9,24 @@ import {
   openEventLog,
   topicsOf,
 } from '@mtc/adapters';
-import { DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import type { EventLog, ReadStore } from '@mtc/ports';
 import { projectorLag, totalLag } from '@mtc/projector';
 import { dumpReadModels, openModels } from '@mtc/read-models';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getJson, spawnExplorer, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
-import { validEntries } from '../support/fungible-truth.ts';
 import { expectedTxStats } from '../support/ground-truth.ts';
 import { recentDevnet } from '../support/recent-devnet.ts';
 import { describeWithPrivateServers, startPrivateServers, type PrivateServers } from '../support/private-servers.ts';
 import { spawnService, waitForOutput, type ServiceProcess } from '../support/service-process.ts';
-import { logLines, printFaults, type FaultRecord, type LogLine } from './support/chaos.ts';
+import {
+  logLines,
+  pollUntil,
+  printFaults,
+  unwrittenJobTypes,
+  type FaultRecord,
+  type LogLine,
+} from './support/chaos.ts';
 
 /**
  * The servers restarted under a running distributed deployment: during one backfill of a history
@@ -98,29 +104,12 @@ describeWithPrivateServers(`Kafka, the MongoDB stand-in and Redis restarted mid-
       })
       .join('\n');
   /** Polls `check` until it returns a value; fails at once when a service exits, else after `timeoutMs`. */
-  const until = async <T>(
+  const until = <T>(
     what: string,
     check: () => Promise<T | undefined> | T | undefined,
     timeoutMs: number,
     everyMs = 250,
-  ): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    for (;;) {
-      expectAllRunning();
-      try {
-        const value = await check();
-        if (value !== undefined) return value;
-      } catch (error) {
-        last = error;
-      }
-      if (Date.now() > deadline)
-        throw new Error(
-          `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}\n${recentLogs()}`,
-        );
-      await new Promise((r) => setTimeout(r, everyMs));
-    }
-  };
+  ): Promise<T> => pollUntil(what, check, { timeoutMs, everyMs, alive: expectAllRunning, context: recentLogs });
   const projectors = (): ServiceProcess[] => [service('projector-1'), service('projector-2')];
   const maxOf = (lines: LogLine[], field: string): number => Math.max(0, ...lines.map((l) => Number(l[field])));
   const published = (): number => maxOf(logLines(service('follower'), 'published blocks'), 'to');
@@ -252,8 +241,7 @@ describeWithPrivateServers(`Kafka, the MongoDB stand-in and Redis restarted mid-
   }, 120_000);
 
   it('backfills a history that covers every job family', () => {
-    const seen = new Set([...validEntries(devnet)].map(({ entry }) => entry.type));
-    expect([...new Set(DEFAULT_JOBS.flatMap((j) => j.writes))].filter((t) => !seen.has(t))).toEqual([]);
+    expect(unwrittenJobTypes(devnet)).toEqual([]);
   });
 
   it('recovers by itself from Kafka, MongoDB stand-in and Redis restarts and a FLUSHALL', async () => {

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createDevnet,
-  DEFAULT_JOBS,
   FAULT_KINDS,
   startDevnetServer,
   type Devnet,
@@ -13,8 +12,8 @@ import {
 import type { ReadModelDump } from '@mtc/read-models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/explorer-process.ts';
-import { validEntries } from '../support/fungible-truth.ts';
 import type { ServiceProcess } from '../support/service-process.ts';
+import { unwrittenJobTypes } from './support/chaos.ts';
 import {
   metric,
   readyz,
@@ -167,9 +166,7 @@ describe('node faults (follower and projector processes on the embedded adapters
     };
 
     it('has a history that covers every job family', () => {
-      const seen = new Set<string>();
-      for (const { entry } of validEntries(devnet)) seen.add(entry.type);
-      expect([...new Set(DEFAULT_JOBS.flatMap((j) => j.writes))].filter((t) => !seen.has(t))).toEqual([]);
+      expect(unwrittenJobTypes(devnet)).toEqual([]);
     });
 
     it('builds the read models of an uninterrupted run, through every fault, and says so in /metrics', async () => {

@@ -10,7 +10,7 @@ import {
   topicsOf,
 } from '@mtc/adapters';
 import { describeWithInfra } from '@mtc/adapters/contract';
-import { DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { startDevnetServer, type Devnet } from '@mtc/devnet';
 import { BlockEvent } from '@mtc/domain';
 import type { EventLog, LogRecord, ReadStore } from '@mtc/ports';
 import { projectorLag, totalLag } from '@mtc/projector';
@@ -18,7 +18,6 @@ import { openModels } from '@mtc/read-models';
 import { freePort } from '@mtc/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getJson, spawnExplorer, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
-import { validEntries } from '../support/fungible-truth.ts';
 import { expectedTxStats } from '../support/ground-truth.ts';
 import { recentDevnet } from '../support/recent-devnet.ts';
 import { spawnService, waitForOutput, type ServiceProcess } from '../support/service-process.ts';
@@ -29,6 +28,7 @@ import {
   printFaults,
   settledDump,
   spreadTargets,
+  unwrittenJobTypes,
   type FaultRecord,
 } from './support/chaos.ts';
 
@@ -153,8 +153,7 @@ describeWithInfra(
     }, 120_000);
 
     it('backfills a history that covers every job family', () => {
-      const seen = new Set([...validEntries(devnet)].map(({ entry }) => entry.type));
-      expect([...new Set(DEFAULT_JOBS.flatMap((j) => j.writes))].filter((t) => !seen.has(t))).toEqual([]);
+      expect(unwrittenJobTypes(devnet)).toEqual([]);
     });
 
     it('survives six SIGKILLs each of the follower, the projector and the API, resuming from checkpoints', async () => {

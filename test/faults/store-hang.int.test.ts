@@ -13,7 +13,7 @@ import { getJson } from '../support/explorer-process.ts';
 import { expectedTxStats, totalTransactions, walletMismatches } from '../support/ground-truth.ts';
 import { spawnService, type ServiceProcess } from '../support/service-process.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
-import { logLines, printFaults, type FaultRecord, type LogLine } from './support/chaos.ts';
+import { logLines, pollUntil, printFaults, type FaultRecord, type LogLine } from './support/chaos.ts';
 
 /**
  * A store that hangs (issue 10; seen with the MongoDB stand-in deadlocked: the API's /api/chain and
@@ -84,27 +84,12 @@ describeWithInfra(
           throw new Error(`${name} exited (${p.child.exitCode ?? p.child.signalCode}):\n${p.output().slice(-6000)}`);
     };
     /** Polls `check` until it returns a value; fails at once when a service exits, else after `timeoutMs`. */
-    const until = async <T>(
+    const until = <T>(
       what: string,
       check: () => Promise<T | undefined> | T | undefined,
       timeoutMs: number,
       everyMs = 200,
-    ): Promise<T> => {
-      const deadline = Date.now() + timeoutMs;
-      let last: unknown;
-      for (;;) {
-        expectAllRunning();
-        try {
-          const value = await check();
-          if (value !== undefined) return value;
-        } catch (error) {
-          last = error;
-        }
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
-        await new Promise((r) => setTimeout(r, everyMs));
-      }
-    };
+    ): Promise<T> => pollUntil(what, check, { timeoutMs, everyMs, alive: expectAllRunning });
     /** A GET timed from here; the body must be JSON whatever the status. */
     const timedGet = async <T = Record<string, unknown>>(
       url: string,

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
+import { DEFAULT_JOBS, type Devnet } from '@mtc/devnet';
 import type { ReadStore } from '@mtc/ports';
 import { dumpReadModels, openModels, type ReadModelDump } from '@mtc/read-models';
 import { waitFor } from '../../support/explorer-process.ts';
+import { validEntries } from '../../support/fungible-truth.ts';
 import type { ServiceProcess } from '../../support/service-process.ts';
 
 /**
@@ -126,4 +128,38 @@ export async function settledDump(store: ReadStore, height: number, what: string
     300_000,
     0,
   );
+}
+
+/** The job types of every family the devnet runs that its valid history never wrote (none, for a fault test's history). */
+export function unwrittenJobTypes(devnet: Devnet): string[] {
+  const seen = new Set([...validEntries(devnet)].map(({ entry }) => entry.type));
+  return [...new Set(DEFAULT_JOBS.flatMap((j) => j.writes))].filter((t) => !seen.has(t));
+}
+
+/**
+ * Polls `check` until it returns a value; runs `alive` first each time (it throws when a service
+ * exited, failing at once), else fails after `timeoutMs`, with the last error `check` threw and
+ * what `context` adds (the services' recent logs, say).
+ */
+export async function pollUntil<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  options: { timeoutMs: number; everyMs: number; alive: () => void; context?: () => string },
+): Promise<T> {
+  const deadline = Date.now() + options.timeoutMs;
+  let last: unknown;
+  for (;;) {
+    options.alive();
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      const extra = options.context ? `\n${options.context()}` : '';
+      throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}${extra}`);
+    }
+    await new Promise((r) => setTimeout(r, options.everyMs));
+  }
 }
