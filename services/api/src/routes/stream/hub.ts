@@ -4,19 +4,22 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { blockEvents, comparePositions, formatEvent, type Position, type StreamFilter } from './events.ts';
+import { createLiveTail } from './tail.ts';
 
 /**
- * The live stream's connections. Each subscriber reads the block topic itself, from the block it
- * needs, through a reader of its own (`EventLog.read`: no group, nothing committed), so any API
- * replica serves any subscriber and a resume from far back costs what a live one costs: the log is
- * the buffer, and nothing is kept in memory per block.
+ * The live stream's connections, fed from the block topic, never from the store:
  *
- * - Gated on the indexed head: a block is sent once the read models hold it (the cached head is
- *   polled while the next block waits), so a client can follow an event up with API calls.
- * - Back-pressure: the reader fetches its next batch only once the events before it were written
- *   to the socket; a socket whose unsent bytes pass STREAM_BUFFER_BYTES is waited on, and one that
- *   stays over it for STREAM_SLOW_CLIENT_MS is dropped (its client resumes with Last-Event-ID).
- *   So a connection holds at most about STREAM_BUFFER_BYTES plus one batch, whatever the client does.
+ * - One shared tail per server (tail.ts): a single group-less reader at the end of the topic parses
+ *   each block once, lets it through once the read models hold it (the cached head, polled while the
+ *   next block waits) and keeps the newest STREAM_TAIL_BLOCKS. Live connections and those a little
+ *   behind are served from it, so a thousand subscribers cost one log reader, not a thousand.
+ * - A connection further back (a resume from far back) reads the topic itself from the block it
+ *   needs (`EventLog.read`: no group, nothing committed) until it reaches a block the tail holds,
+ *   then joins the tail. Any API replica serves any subscriber: the log is the buffer.
+ * - Back-pressure: a connection takes its next block only once the events before it were written to
+ *   the socket; a socket whose unsent bytes pass STREAM_BUFFER_BYTES is waited on, and one that stays
+ *   over it for STREAM_SLOW_CLIENT_MS is dropped (its client resumes with Last-Event-ID). So a
+ *   connection holds at most about STREAM_BUFFER_BYTES plus one block, whatever the client does.
  * - Caps: STREAM_MAX_PER_CLIENT connections per client address (429) and STREAM_MAX_CONNECTIONS in
  *   all (503), refused before the stream starts, both with Retry-After.
  */
@@ -38,6 +41,10 @@ export const StreamConfigSchema = z.object({
   STREAM_SLOW_CLIENT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** How often a connection waiting for the indexer looks at the (cached) indexed head. */
   STREAM_HEAD_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  /** Newest blocks the shared tail holds for connections a little behind the head. */
+  STREAM_TAIL_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(512),
+  /** How long the shared tail's log reader runs on after the last connection left. */
+  STREAM_TAIL_IDLE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
 export type StreamConfig = z.output<typeof StreamConfigSchema>;
 
@@ -87,6 +94,29 @@ class Ended extends Error {
   override name = 'Ended';
 }
 
+/** Thrown by a connection's own reader once the tail holds its next block. */
+class Joined extends Error {
+  override name = 'Joined';
+}
+
+/** An event of the stream as the socket gets it. */
+interface Formatted {
+  id: Position;
+  text: string;
+}
+
+/** The unfiltered stream's events of each block the tail holds, formatted once for every connection. */
+const unfiltered = new WeakMap<BlockEvent, Formatted[]>();
+
+/** The events `filter` carries of `block`, as SSE text. */
+function eventsOf(block: BlockEvent, filter: StreamFilter): Formatted[] {
+  const cached = filter.kind === 'all' ? unfiltered.get(block) : undefined;
+  if (cached) return cached;
+  const events = blockEvents(block, filter).map((event) => ({ id: event.id, text: formatEvent(event) }));
+  if (filter.kind === 'all') unfiltered.set(block, events);
+  return events;
+}
+
 /** How long a refused client is told to wait (s). */
 const RETRY_AFTER_S = 5;
 
@@ -97,6 +127,15 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
   let total = 0;
   let closed = false;
   const live = new Set<() => void>();
+  const tail = createLiveTail({
+    log,
+    topic,
+    head: deps.head,
+    keep: config.STREAM_TAIL_BLOCKS,
+    pollMs: config.STREAM_HEAD_POLL_MS,
+    idleMs: config.STREAM_TAIL_IDLE_MS,
+    logger,
+  });
 
   const admit = (client: string): (() => void) => {
     if (closed) throw new ApiError('unavailable', 'the server is shutting down');
@@ -181,14 +220,39 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
     }, config.STREAM_HEARTBEAT_MS);
 
     let reader: Subscription | undefined;
+    let leave: (() => void) | undefined;
     try {
+      leave = await tail.join();
       check();
       sink.write(`retry: ${config.STREAM_RETRY_MS}\n\n`);
       const after = request.after;
       // The first block to send: the one holding the last seen event (the rest of it), or the next.
       let next = after === null ? (await deps.head()) + 1 : after.length === 1 ? after[0]! + 1 : after[0]!;
+      /** Sends what the subscription carries of `block` (the next one) past the last seen event. */
+      const sendBlock = async (block: BlockEvent): Promise<void> => {
+        for (const event of eventsOf(block, request.filter)) {
+          if (after !== null && comparePositions(event.id, after) <= 0) continue;
+          await send(event.text);
+        }
+        next = block.height + 1;
+      };
+      /** Resolves once the tail lets a block past `height` through (or stops), or the connection ends. */
+      const tailPast = (height: number): Promise<void> =>
+        new Promise((resolve) => {
+          const done = (): void => {
+            unlisten();
+            waiting.delete(done);
+            resolve();
+          };
+          const unlisten = tail.listen(() => {
+            if (tail.newest() > height || !tail.willReach(height + 1)) done();
+          });
+          waiting.add(done);
+          if (ended || tail.newest() > height || !tail.willReach(height + 1)) done();
+        });
+
       let indexed = 0;
-      /** Waits until the read models hold `height`. */
+      /** Waits until the read models hold `height` (for blocks read here rather than by the tail). */
       const gate = async (height: number): Promise<void> => {
         while (indexed < height) {
           check();
@@ -196,52 +260,61 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
           if (indexed < height) await pause(config.STREAM_HEAD_POLL_MS);
         }
       };
-      // Block h is at offset h − 1 (the topic holds every block once, in order, from block 1); a log
-      // that does not (a block logged twice, after a crash of an older follower) is searched from there.
-      let from = Math.max(0, Math.min(next - 1, Number(await log.endOffset(topic))));
+      /** Reads the log from `next` with a reader of its own, until the tail holds the next block. */
+      const catchUp = async (): Promise<void> => {
+        // Block h is at offset h − 1 (the topic holds every block once, in order, from block 1); a log
+        // that does not (a block logged twice, after a crash of an older follower) is searched from there.
+        let from = Math.max(0, Math.min(next - 1, Number(await log.endOffset(topic))));
+        for (;;) {
+          check();
+          let misplaced: number | null = null;
+          const handle = async (batch: readonly LogRecord[]): Promise<void> => {
+            for (const record of batch) {
+              const block = BlockEvent.parse(record.value);
+              if (block.height < next) continue;
+              if (block.height > next && from > 0 && misplaced === null && block.height - next <= from) {
+                // Started past the block: go back by the difference and look again.
+                misplaced = block.height - next;
+                throw new Ended('relocate');
+              }
+              await gate(block.height);
+              await sendBlock(block);
+              if (tail.block(next)) throw new Joined();
+            }
+          };
+          reader = await log.read({ topic, from: String(from), maxBatch: 50 }, handle);
+          const outcome = await Promise.race([
+            reader.done.then(
+              () => null,
+              (error: unknown) => error,
+            ),
+            new Promise<null>((resolve) => {
+              const wake = (): void => {
+                waiting.delete(wake);
+                resolve(null);
+              };
+              waiting.add(wake);
+              if (ended) wake();
+            }),
+          ]);
+          await reader.stop();
+          reader = undefined;
+          check();
+          if (outcome instanceof Joined) return;
+          if (misplaced !== null && outcome instanceof Ended) {
+            from = Math.max(0, from - misplaced);
+            continue;
+          }
+          throw outcome instanceof Error ? outcome : new Error('the log reader ended', { cause: outcome });
+        }
+      };
+
       for (;;) {
         check();
-        let misplaced: number | null = null;
-        const handle = async (batch: readonly LogRecord[]): Promise<void> => {
-          for (const record of batch) {
-            const block = BlockEvent.parse(record.value);
-            if (block.height < next) continue;
-            if (block.height > next && from > 0 && misplaced === null && block.height - next <= from) {
-              // Started past the block: go back by the difference and look again.
-              misplaced = block.height - next;
-              throw new Ended('relocate');
-            }
-            await gate(block.height);
-            for (const event of blockEvents(block, request.filter)) {
-              if (after !== null && comparePositions(event.id, after) <= 0) continue;
-              await send(formatEvent(event));
-            }
-            next = block.height + 1;
-          }
-        };
-        reader = await log.read({ topic, from: String(from), maxBatch: 50 }, handle);
-        const outcome = await Promise.race([
-          reader.done.then(
-            () => null,
-            (error: unknown) => error,
-          ),
-          new Promise<null>((resolve) => {
-            const wake = (): void => {
-              waiting.delete(wake);
-              resolve(null);
-            };
-            waiting.add(wake);
-            if (ended) wake();
-          }),
-        ]);
-        await reader.stop();
-        reader = undefined;
-        check();
-        if (misplaced !== null && outcome instanceof Ended) {
-          from = Math.max(0, from - misplaced);
-          continue;
-        }
-        throw outcome instanceof Error ? outcome : new Error('the log reader ended', { cause: outcome });
+        const held = tail.block(next);
+        if (held) await sendBlock(held);
+        else if (next > tail.newest() && tail.willReach(next)) await tailPast(next - 1);
+        else await catchUp();
       }
     } catch (error) {
       if (ended || error instanceof Ended) {
@@ -254,6 +327,7 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
       live.delete(stopHub);
       sink.off('close', onClose);
       await reader?.stop();
+      leave?.();
       if (!sink.destroyed) {
         // A dropped slow client gets no clean end: its buffer is what we refuse to keep.
         if (ended?.message.startsWith('slow client')) sink.destroy();
@@ -269,6 +343,7 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
     async close() {
       closed = true;
       for (const stop of [...live]) stop();
+      await tail.close();
     },
   };
 }

@@ -244,7 +244,26 @@ describe('GET /api/stream', () => {
 });
 
 describe('createStreamHub', () => {
-  const config = (env: Record<string, string> = {}) => testConfig({ STREAM_HEAD_POLL_MS: '20', ...env });
+  const config = (env: Record<string, string> = {}) =>
+    testConfig({ STREAM_HEAD_POLL_MS: '20', STREAM_TAIL_IDLE_MS: '0', ...env });
+  /** A socket that reads all it is sent; `ids` are the ids of the events in it, in order. */
+  const collecting = () => {
+    let text = '';
+    const sink = new Writable({
+      write: (chunk: Buffer, _enc, done) => {
+        text += chunk.toString();
+        done();
+      },
+    });
+    return Object.assign(sink, {
+      ids: () => [...text.matchAll(/^id: (.*)$/gm)].map((m) => m[1]!),
+      /** Whether the stream began (the retry hint comes right before its start is read off the head). */
+      began: () => text.startsWith('retry:'),
+    });
+  };
+  /** Every event id of `events`' blocks, in chain order, as the unfiltered stream carries them. */
+  const allIds = (events: readonly BlockEvent[]) =>
+    events.flatMap((b) => [String(b.height), ...b.txs.map((tx) => `${b.height}:${tx.index}`)]);
 
   it('frees the slot, its reader and its timers when the client disconnects', async () => {
     const chain = buildChain(3);
@@ -257,8 +276,71 @@ describe('createStreamHub', () => {
     expect(hub.connections()).toBe(1);
     sink.destroy(); // the socket closing
     await serving;
-    expect(log.running()).toBe(0);
     expect(hub.connections()).toBe(0);
+    // The shared tail's reader stops STREAM_TAIL_IDLE_MS (here 0) after its last connection left.
+    await waitUntil(() => log.running() === 0, 'the idle tail to stop');
+    await hub.close();
+    await log.close();
+  });
+
+  it('serves every live connection from one log reader, each block in order', async () => {
+    const chain = buildChain(3);
+    const log = countingReaders(await logOf(chain.events));
+    let head = 3;
+    const hub = createStreamHub({ log, topic: TOPIC, head: async () => head, config: config(), logger: silent });
+    const sinks = Array.from({ length: 25 }, collecting);
+    let most = 0;
+    const counting = setInterval(() => (most = Math.max(most, log.running())), 5);
+    const serving = sinks.map((sink) => hub.serve(sink, { after: null, filter: { kind: 'all' } }));
+    // Each starts at the next block past the head it read (3), before blocks 4-6 arrive.
+    await waitUntil(() => sinks.every((s) => s.began()), 'every stream to begin');
+    for (let i = 0; i < 3; i++) chain.block([]);
+    const more = chain.events.slice(3);
+    await log.publish(
+      TOPIC,
+      more.map((e) => ({ key: String(e.height), value: e })),
+    );
+    head = chain.height;
+    const expected = allIds(more);
+    await waitUntil(() => sinks.every((s) => s.ids().length === expected.length), 'every connection to get blocks 4-6');
+    clearInterval(counting);
+    for (const sink of sinks) expect(sink.ids()).toEqual(expected);
+    expect(Math.max(most, log.running())).toBe(1);
+    for (const sink of sinks) sink.destroy();
+    await Promise.all(serving);
+    await hub.close();
+    await log.close();
+  });
+
+  it('catches a connection far behind up with a reader of its own, then moves it onto the tail', async () => {
+    const chain = buildChain(40);
+    const log = countingReaders(await logOf(chain.events));
+    let head = 40;
+    const hub = createStreamHub({
+      log,
+      topic: TOPIC,
+      head: async () => head,
+      config: config({ STREAM_TAIL_BLOCKS: '5' }),
+      logger: silent,
+    });
+    const sink = collecting();
+    const serving = hub.serve(sink, { after: [0], filter: { kind: 'all' } });
+    await waitUntil(() => sink.ids().includes('40'), 'block 40');
+    // Caught up: its own reader stopped once the tail held its next block, the tail's runs on.
+    await waitUntil(() => log.running() === 1, 'the catch-up reader to stop');
+    chain.block([]);
+    chain.block([]);
+    await log.publish(
+      TOPIC,
+      chain.events.slice(40).map((e) => ({ key: String(e.height), value: e })),
+    );
+    head = 42;
+    await waitUntil(() => sink.ids().includes('42'), 'blocks 41 and 42 from the tail');
+    expect(sink.ids()).toEqual(allIds(chain.events));
+    expect(log.running()).toBe(1);
+    sink.destroy();
+    await serving;
+    await hub.close();
     await log.close();
   });
 
@@ -287,10 +369,11 @@ describe('createStreamHub', () => {
     });
     await hub.serve(counted, { after: [0], filter: { kind: 'all' } });
     expect(sink.destroyed).toBe(true);
-    expect(log.running()).toBe(0);
+    await waitUntil(() => log.running() === 0, 'every reader to stop');
     // The buffer, plus the one event that passed it: far below the 300 blocks' worth.
     expect(most).toBeLessThan(4096 + 1024);
     expect(written).toBe(most);
+    await hub.close();
     await log.close();
   });
 });
