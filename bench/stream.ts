@@ -1,0 +1,226 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, launch, printSection, sleep, statusMB, stopChild, withDeadline, type Child } from './harness.ts';
+import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
+import { fmt } from './support.ts';
+
+/**
+ * The live stream under many subscribers: the all-in-one explorer (`npm start`) with its devnet
+ * cutting a block every BLOCK_INTERVAL_MS, and N Server-Sent-Events connections to `/api/stream`
+ * from this process (N = 1,000 in a full run, 200 quick), each its own socket, for a window of live
+ * blocks. Measured:
+ *
+ * - every connection got every block cut in the window, once, in order (a gap or repeat is counted);
+ * - delivery: from `/api/chain` first showing a block (polled every POLL_MS) to the last of the N
+ *   connections getting it (p50, p99, max);
+ * - the explorer process's CPU (user + system, from /proc) over the window, as a share of one core,
+ *   beside the same window with no connection open;
+ * - its resident memory with the N connections open, less before they opened, per connection.
+ *
+ * Standalone: `node bench/stream.ts [--quick]`.
+ */
+const BLOCK_INTERVAL_MS = 250;
+const POLL_MS = 5;
+const HISTORY_BLOCKS = 300;
+/** As freshness.ts: a history squeezed so that live blocks start at once. */
+const HISTORY_DAYS = '0.01';
+const TARGET_DELIVERY_P99_MS = 500;
+
+interface Plan {
+  connections: number;
+  windowMs: number;
+}
+
+const plan = (options: BenchOptions): Plan =>
+  options.quick ? { connections: 200, windowMs: 10_000 } : { connections: 1_000, windowMs: 30_000 };
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function json<T>(url: string): Promise<T> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+const indexed = async (apiUrl: string): Promise<number> =>
+  (await json<{ localBlock: number }>(`${apiUrl}/api/chain`)).localBlock;
+
+/** One SSE connection: the block heights it got, when, and whether they came in order. */
+interface Subscriber {
+  blocks: Map<number, number>;
+  last: number;
+  disorder: number;
+  began: Promise<void>;
+  close(): void;
+}
+
+function subscribe(apiUrl: string): Subscriber {
+  const sub: Subscriber = { blocks: new Map(), last: 0, disorder: 0, began: Promise.resolve(), close: () => {} };
+  let response: IncomingMessage | undefined;
+  sub.began = new Promise((resolve, reject) => {
+    const req = request(`${apiUrl}/api/stream`, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+      response = res;
+      if (res.statusCode !== 200) return reject(new Error(`/api/stream answered ${res.statusCode}`));
+      res.setEncoding('utf8');
+      let rest = '';
+      res.on('data', (chunk: string) => {
+        if (rest === '' && chunk.startsWith('retry:')) resolve();
+        const frames = (rest + chunk).split('\n\n');
+        rest = frames.pop() ?? '';
+        const now = performance.now();
+        for (const frame of frames) {
+          if (!frame.startsWith('event: block\n')) continue;
+          const height = Number(/^id: (\d+)$/m.exec(frame)?.[1]);
+          if (sub.last !== 0 && height !== sub.last + 1) sub.disorder++;
+          if (!sub.blocks.has(height)) sub.blocks.set(height, now);
+          sub.last = height;
+        }
+      });
+      res.on('error', () => {});
+    });
+    req.on('error', reject);
+    req.end();
+    sub.close = () => {
+      response?.destroy();
+      req.destroy();
+    };
+  });
+  return sub;
+}
+
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/** CPU share of one core used by `pid` over `ms`. */
+async function cpuShare(pid: number, ms: number): Promise<number> {
+  const before = cpuSeconds(pid);
+  const started = performance.now();
+  await sleep(ms);
+  return (cpuSeconds(pid) - before) / ((performance.now() - started) / 1000);
+}
+
+async function measure(p: Plan, explorer: Child, apiUrl: string, notes: string[]): Promise<Measure[]> {
+  const idleCpu = await cpuShare(explorer.pid, 5_000);
+  const rssBefore = statusMB(explorer.pid, 'VmRSS') ?? 0;
+  const subs = Array.from({ length: p.connections }, () => subscribe(apiUrl));
+  try {
+    await Promise.all(subs.map((s) => s.began));
+    // Every connection has read its start off the head; the window's blocks come after it.
+    const first = (await indexed(apiUrl)) + 1;
+    const shown = new Map<number, number>();
+    let highest = 0;
+    const cpuBefore = cpuSeconds(explorer.pid);
+    const started = performance.now();
+    while (performance.now() - started < p.windowMs) {
+      const height = await indexed(apiUrl);
+      const now = performance.now();
+      for (let h = Math.max(highest + 1, first); h <= height; h++) shown.set(h, now);
+      highest = Math.max(highest, height);
+      await sleep(POLL_MS);
+    }
+    const windowS = (performance.now() - started) / 1000;
+    const cpu = (cpuSeconds(explorer.pid) - cpuBefore) / windowS;
+    const rssAfter = statusMB(explorer.pid, 'VmRSS') ?? 0;
+    const last = highest;
+    // Give the last blocks shown their time to reach every connection.
+    const deadline = performance.now() + 5_000;
+    while (performance.now() < deadline && !subs.every((s) => s.blocks.has(last))) await sleep(20);
+
+    const delivery: number[] = [];
+    let missing = 0;
+    for (const [height, at] of shown) {
+      let latest = 0;
+      for (const s of subs) {
+        const got = s.blocks.get(height);
+        if (got === undefined) missing++;
+        else latest = Math.max(latest, got);
+      }
+      if (latest > 0) delivery.push(latest - at);
+    }
+    delivery.sort((a, b) => a - b);
+    const disorder = subs.reduce((n, s) => n + s.disorder, 0);
+    const n = p.connections;
+    notes.push(
+      `embedded: ${n} connections, blocks ${first}–${last} (${shown.size}) in a ${fmt(windowS)} s window, a block every ${BLOCK_INTERVAL_MS} ms; explorer CPU with no connection ${fmt(idleCpu * 100)} % of a core`,
+    );
+    const what = `stream embedded ${n} connections`;
+    return [
+      { name: `${what}: blocks delivered`, value: shown.size * n - missing, unit: 'events', ceiling: shown.size * n },
+      {
+        name: `${what}: blocks missing, repeated or out of order`,
+        value: missing + disorder,
+        unit: 'events',
+        target: '= 0',
+        met: missing + disorder === 0,
+      },
+      { name: `${what}: delivery p50 after /api/chain shows the block`, value: quantile(delivery, 0.5), unit: 'ms' },
+      {
+        name: `${what}: delivery p99 after /api/chain shows the block`,
+        value: quantile(delivery, 0.99),
+        unit: 'ms',
+        target: `<= ${TARGET_DELIVERY_P99_MS} ms`,
+        met: quantile(delivery, 0.99) <= TARGET_DELIVERY_P99_MS,
+      },
+      { name: `${what}: delivery max`, value: delivery.at(-1) ?? Number.NaN, unit: 'ms' },
+      { name: `${what}: explorer CPU`, value: cpu * 100, unit: '% core', ceiling: idleCpu * 100 },
+      { name: `${what}: explorer RSS added per connection`, value: ((rssAfter - rssBefore) * 1024) / n, unit: 'KB' },
+    ];
+  } finally {
+    for (const s of subs) s.close();
+  }
+}
+
+const section: Section = async (options) => {
+  const p = plan(options);
+  const notes: string[] = [];
+  const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-stream-'));
+  const port = await freePort();
+  const devnetPort = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(devnetPort),
+    DEVNET_HISTORY_BLOCKS: String(HISTORY_BLOCKS),
+    DEVNET_HISTORY_DAYS: HISTORY_DAYS,
+    DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
+    // Every connection comes from this one address.
+    STREAM_MAX_PER_CLIENT: String(p.connections),
+    STREAM_MAX_CONNECTIONS: String(p.connections),
+    LOG_LEVEL: 'warn',
+  };
+  for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL']) delete env[key];
+  const explorer = launch('explorer', ['services/explorer/src/main.ts'], env);
+  try {
+    const rows = await withDeadline('stream', 180_000, async () => {
+      const apiUrl = `http://127.0.0.1:${port}`;
+      for (let i = 0; ; i++) {
+        if (explorer.gone()) throw new Error(`the explorer exited:\n${explorer.output().slice(-3_000)}`);
+        const height = await indexed(apiUrl).catch(() => 0);
+        if (height > HISTORY_BLOCKS) break;
+        if (i > 1_200) throw new Error('the explorer did not index its history within 60 s');
+        await sleep(50);
+      }
+      return measure(p, explorer, apiUrl, notes);
+    });
+    return { section: 'stream', rows, notes } satisfies SectionResult;
+  } finally {
+    await stopChild(explorer);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};
+
+export default section;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printSection(await section({ quick: process.argv.includes('--quick'), distributed: false }));
+}
