@@ -1,18 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdapterConfigSchema, openReadStore } from '@mtc/adapters';
-import { readEnvFile } from '@mtc/runtime';
 import { z } from 'zod';
 import {
+  distributedRun,
+  dropRunDatabase,
   freePort,
   killChildrenOnSignal,
   launch,
-  pickMongo,
-  portFree,
   printSection,
-  ROOT,
-  runId,
   sleep,
   stopChild,
   withDeadline,
@@ -246,8 +242,6 @@ function tail(service: Child): string {
 // The two modes.
 
 const SERVER_KEYS = ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'] as const;
-/** The ops ports scripts/start-distributed.ts gives follower, projectors (2) and API. */
-const OPS_PORTS = [9101, 9102, 9103, 9120];
 
 interface ModeResult {
   mode: Mode;
@@ -291,34 +285,10 @@ async function runEmbedded(p: Plan, signal: AbortSignal): Promise<ModeResult> {
 }
 
 async function runDistributed(p: Plan, signal: AbortSignal, notes: string[]): Promise<ModeResult | undefined> {
-  const infra = readEnvFile(join(ROOT, '.infra/env'));
-  const mongo = pickMongo(infra);
-  const missing = ['KAFKA_BROKERS', 'REDIS_URL'].filter((k) => !infra[k]);
-  if (!mongo || missing.length > 0) {
-    notes.push(`distributed: skipped, .infra/env lacks ${[...missing, ...(mongo ? [] : ['MONGO_URL'])].join(', ')}`);
-    return undefined;
-  }
-  // start-distributed gives its services fixed ops ports: a second stack on this host would crash-loop.
-  const busy = [];
-  for (const port of OPS_PORTS) if (!(await portFree(port))) busy.push(port);
-  if (busy.length > 0) {
-    notes.push(`distributed: skipped, ops port ${busy.join(', ')} in use (another start-distributed running?)`);
-    return undefined;
-  }
-  const run = runId('benchfresh');
   const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-fresh-'));
   const port = await freePort();
   const devnetPort = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    KAFKA_BROKERS: infra['KAFKA_BROKERS'],
-    MONGO_URL: mongo.url,
-    REDIS_URL: infra['REDIS_URL'],
-    TOPIC_PREFIX: `${run}.`,
-    MONGO_DATABASE: run,
-    REDIS_PREFIX: `${run}:`,
-    PROJECTOR_GROUP: `${run}-projector`,
-    KAFKA_CLIENT_ID: run,
+  const stackRun = await distributedRun('benchfresh', {
     PORT: String(port),
     HOST: '127.0.0.1',
     DEVNET_PORT: String(devnetPort),
@@ -327,8 +297,13 @@ async function runDistributed(p: Plan, signal: AbortSignal, notes: string[]): Pr
     DEVNET_HISTORY_DAYS: HISTORY_DAYS,
     DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
     LOG_LEVEL: 'warn',
-  };
-  delete env['CHAIN_NODE_URL'];
+  });
+  if ('skipped' in stackRun) {
+    notes.push(`distributed: skipped, ${stackRun.skipped}`);
+    await rm(dataDir, { recursive: true, force: true });
+    return undefined;
+  }
+  const { run, mongo, infra, env } = stackRun;
   const stack = launch('start-distributed', ['scripts/start-distributed.ts'], env);
   try {
     const nodeUrl = `http://127.0.0.1:${devnetPort}`;
@@ -349,12 +324,7 @@ async function runDistributed(p: Plan, signal: AbortSignal, notes: string[]): Pr
   } finally {
     await stopChild(stack);
     await rm(dataDir, { recursive: true, force: true });
-    // The run's database goes; its topics and counter keys stay until the servers are reset.
-    const store = await openReadStore(AdapterConfigSchema.parse({ MONGO_URL: mongo.url, MONGO_DATABASE: run })).catch(
-      () => undefined,
-    );
-    await store?.drop().catch(() => {});
-    await store?.close().catch(() => {});
+    await dropRunDatabase(stackRun);
   }
 }
 

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AdapterConfigSchema, openReadStore } from '@mtc/adapters';
+import { readEnvFile } from '@mtc/runtime';
 import type { SectionResult } from './section.ts';
 import { printTable } from './support.ts';
 
@@ -197,6 +200,60 @@ export function pickMongo(infra: Record<string, string>): { key: string; url: st
   const key = keys.includes('MONGO_JAVA_URL') ? 'MONGO_JAVA_URL' : (keys[0] ?? 'MONGO_URL');
   const url = infra[key];
   return url ? { key, url } : undefined;
+}
+
+/** The fixed ops ports scripts/start-distributed.ts gives follower, projectors (2) and API. */
+export const DISTRIBUTED_OPS_PORTS = [9101, 9102, 9103, 9120];
+
+/** One bench run of scripts/start-distributed.ts on the servers of .infra/env, under names of its own. */
+export interface DistributedRun {
+  run: string;
+  mongo: { key: string; url: string };
+  infra: Record<string, string>;
+  /** The stack's environment: this process's, the servers, and the run's topic prefix, database, key prefix and groups. */
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * The environment for a start-distributed stack of this run, or why there can be none: .infra/env
+ * lacks a server, or another stack holds the fixed ops ports (a second one would crash-loop).
+ */
+export async function distributedRun(
+  label: string,
+  extra: Record<string, string>,
+): Promise<DistributedRun | { skipped: string }> {
+  const infra = readEnvFile(join(ROOT, '.infra/env'));
+  const mongo = pickMongo(infra);
+  const missing = ['KAFKA_BROKERS', 'REDIS_URL'].filter((k) => !infra[k]);
+  if (!mongo || missing.length > 0)
+    return { skipped: `.infra/env lacks ${[...missing, ...(mongo ? [] : ['MONGO_URL'])].join(', ')}` };
+  const busy = [];
+  for (const port of DISTRIBUTED_OPS_PORTS) if (!(await portFree(port))) busy.push(port);
+  if (busy.length > 0) return { skipped: `ops port ${busy.join(', ')} in use (another start-distributed running?)` };
+  const run = runId(label);
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    KAFKA_BROKERS: infra['KAFKA_BROKERS'],
+    MONGO_URL: mongo.url,
+    REDIS_URL: infra['REDIS_URL'],
+    TOPIC_PREFIX: `${run}.`,
+    MONGO_DATABASE: run,
+    REDIS_PREFIX: `${run}:`,
+    PROJECTOR_GROUP: `${run}-projector`,
+    KAFKA_CLIENT_ID: run,
+    ...extra,
+  };
+  delete env['CHAIN_NODE_URL'];
+  return { run, mongo, infra, env };
+}
+
+/** Drops a distributed run's database; its topics and counter keys stay until the servers are reset. */
+export async function dropRunDatabase(run: DistributedRun): Promise<void> {
+  const store = await openReadStore(
+    AdapterConfigSchema.parse({ MONGO_URL: run.mongo.url, MONGO_DATABASE: run.run }),
+  ).catch(() => undefined);
+  await store?.drop().catch(() => {});
+  await store?.close().catch(() => {});
 }
 
 /** A section's rows as a table, then its notes: what a standalone run prints. */

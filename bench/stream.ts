@@ -1,26 +1,38 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, launch, printSection, sleep, statusMB, stopChild, withDeadline, type Child } from './harness.ts';
+import {
+  distributedRun,
+  dropRunDatabase,
+  freePort,
+  launch,
+  printSection,
+  sleep,
+  statusMB,
+  stopChild,
+  withDeadline,
+  type Child,
+} from './harness.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt } from './support.ts';
 
 /**
- * The live stream under many subscribers: the all-in-one explorer (`npm start`) with its devnet
- * cutting a block every BLOCK_INTERVAL_MS, and N Server-Sent-Events connections to `/api/stream`
- * from this process (N = 1,000 in a full run, 200 quick), each its own socket, for a window of live
- * blocks. Measured:
+ * The live stream under many subscribers, in both modes: the all-in-one explorer (`npm start`), and
+ * scripts/start-distributed.ts on the servers of .infra/env, each with its devnet cutting a block
+ * every BLOCK_INTERVAL_MS, and N Server-Sent-Events connections to `/api/stream` from this process
+ * (N = 1,000 in a full run, 200 quick), each its own socket, for a window of live blocks. Measured:
  *
  * - every connection got every block cut in the window, once, in order (a gap or repeat is counted);
  * - delivery: from `/api/chain` first showing a block (polled every POLL_MS) to the last of the N
  *   connections getting it (p50, p99, max);
- * - the explorer process's CPU (user + system, from /proc) over the window, as a share of one core,
- *   beside the same window with no connection open;
+ * - the API process's CPU (user + system, from /proc; found by its port when distributed) over the
+ *   window, as a share of one core, beside the same length of time with no connection open;
  * - its resident memory with the N connections open, less before they opened, per connection.
  *
- * Standalone: `node bench/stream.ts [--quick]`.
+ * Standalone: `node bench/stream.ts [--quick] [--distributed]`.
  */
 const BLOCK_INTERVAL_MS = 250;
 const POLL_MS = 5;
@@ -107,17 +119,29 @@ async function cpuShare(pid: number, ms: number): Promise<number> {
   return (cpuSeconds(pid) - before) / ((performance.now() - started) / 1000);
 }
 
-async function measure(p: Plan, explorer: Child, apiUrl: string, notes: string[]): Promise<Measure[]> {
-  const idleCpu = await cpuShare(explorer.pid, 5_000);
-  const rssBefore = statusMB(explorer.pid, 'VmRSS') ?? 0;
+type Mode = 'embedded' | 'distributed';
+
+/** The pid of the process listening on a loopback port (the API inside a start-distributed stack). */
+function pidOn(port: number): number {
+  const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(out)?.[1];
+  if (pid === undefined) throw new Error(`no process listens on port ${port}: ${out}`);
+  return Number(pid);
+}
+
+async function measure(mode: Mode, p: Plan, pid: number, apiUrl: string, notes: string[]): Promise<Measure[]> {
+  const idleCpu = await cpuShare(pid, 5_000);
+  const rssBefore = statusMB(pid, 'VmRSS') ?? 0;
+  const opened = performance.now();
   const subs = Array.from({ length: p.connections }, () => subscribe(apiUrl));
   try {
     await Promise.all(subs.map((s) => s.began));
+    const openMs = performance.now() - opened;
     // Every connection has read its start off the head; the window's blocks come after it.
     const first = (await indexed(apiUrl)) + 1;
     const shown = new Map<number, number>();
     let highest = 0;
-    const cpuBefore = cpuSeconds(explorer.pid);
+    const cpuBefore = cpuSeconds(pid);
     const started = performance.now();
     while (performance.now() - started < p.windowMs) {
       const height = await indexed(apiUrl);
@@ -127,11 +151,11 @@ async function measure(p: Plan, explorer: Child, apiUrl: string, notes: string[]
       await sleep(POLL_MS);
     }
     const windowS = (performance.now() - started) / 1000;
-    const cpu = (cpuSeconds(explorer.pid) - cpuBefore) / windowS;
-    const rssAfter = statusMB(explorer.pid, 'VmRSS') ?? 0;
+    const cpu = (cpuSeconds(pid) - cpuBefore) / windowS;
+    const rssAfter = statusMB(pid, 'VmRSS') ?? 0;
     const last = highest;
     // Give the last blocks shown their time to reach every connection.
-    const deadline = performance.now() + 5_000;
+    const deadline = performance.now() + 10_000;
     while (performance.now() < deadline && !subs.every((s) => s.blocks.has(last))) await sleep(20);
 
     const delivery: number[] = [];
@@ -149,9 +173,10 @@ async function measure(p: Plan, explorer: Child, apiUrl: string, notes: string[]
     const disorder = subs.reduce((n, s) => n + s.disorder, 0);
     const n = p.connections;
     notes.push(
-      `embedded: ${n} connections, blocks ${first}–${last} (${shown.size}) in a ${fmt(windowS)} s window, a block every ${BLOCK_INTERVAL_MS} ms; explorer CPU with no connection ${fmt(idleCpu * 100)} % of a core`,
+      `${mode}: ${n} connections opened in ${fmt(openMs)} ms; blocks ${first}–${last} (${shown.size}) in a ${fmt(windowS)} s window, a block every ${BLOCK_INTERVAL_MS} ms; API process CPU with no connection ${fmt(idleCpu * 100)} % of a core`,
     );
-    const what = `stream embedded ${n} connections`;
+    const what = `stream ${mode} ${n} connections`;
+    const p99 = quantile(delivery, 0.99);
     return [
       { name: `${what}: blocks delivered`, value: shown.size * n - missing, unit: 'events', ceiling: shown.size * n },
       {
@@ -164,63 +189,104 @@ async function measure(p: Plan, explorer: Child, apiUrl: string, notes: string[]
       { name: `${what}: delivery p50 after /api/chain shows the block`, value: quantile(delivery, 0.5), unit: 'ms' },
       {
         name: `${what}: delivery p99 after /api/chain shows the block`,
-        value: quantile(delivery, 0.99),
+        value: p99,
         unit: 'ms',
         target: `<= ${TARGET_DELIVERY_P99_MS} ms`,
-        met: quantile(delivery, 0.99) <= TARGET_DELIVERY_P99_MS,
+        met: p99 <= TARGET_DELIVERY_P99_MS,
       },
       { name: `${what}: delivery max`, value: delivery.at(-1) ?? Number.NaN, unit: 'ms' },
-      { name: `${what}: explorer CPU`, value: cpu * 100, unit: '% core', ceiling: idleCpu * 100 },
-      { name: `${what}: explorer RSS added per connection`, value: ((rssAfter - rssBefore) * 1024) / n, unit: 'KB' },
+      { name: `${what}: API process CPU`, value: cpu * 100, unit: '% core', ceiling: idleCpu * 100 },
+      { name: `${what}: API process RSS added per connection`, value: ((rssAfter - rssBefore) * 1024) / n, unit: 'KB' },
     ];
   } finally {
     for (const s of subs) s.close();
   }
 }
 
+/** Waits until the API has indexed the devnet's history. */
+async function waitIndexed(apiUrl: string, stack: Child, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (stack.gone()) throw new Error(`${stack.name} exited:\n${stack.output().slice(-3_000)}`);
+    if ((await indexed(apiUrl).catch(() => 0)) > HISTORY_BLOCKS) return;
+    if (performance.now() > deadline) throw new Error(`the history was not indexed within ${timeoutMs / 1000} s`);
+    await sleep(100);
+  }
+}
+
 const section: Section = async (options) => {
   const p = plan(options);
   const notes: string[] = [];
-  const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-stream-'));
-  const port = await freePort();
-  const devnetPort = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEVNET_PORT: String(devnetPort),
-    DEVNET_HISTORY_BLOCKS: String(HISTORY_BLOCKS),
-    DEVNET_HISTORY_DAYS: HISTORY_DAYS,
-    DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
-    // Every connection comes from this one address.
-    STREAM_MAX_PER_CLIENT: String(p.connections),
-    STREAM_MAX_CONNECTIONS: String(p.connections),
-    LOG_LEVEL: 'warn',
-  };
-  for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL']) delete env[key];
-  const explorer = launch('explorer', ['services/explorer/src/main.ts'], env);
-  try {
-    const rows = await withDeadline('stream', 180_000, async () => {
-      const apiUrl = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        if (explorer.gone()) throw new Error(`the explorer exited:\n${explorer.output().slice(-3_000)}`);
-        const height = await indexed(apiUrl).catch(() => 0);
-        if (height > HISTORY_BLOCKS) break;
-        if (i > 1_200) throw new Error('the explorer did not index its history within 60 s');
-        await sleep(50);
+  const rows: Measure[] = [];
+  // Every connection comes from this one address.
+  const caps = { STREAM_MAX_PER_CLIENT: String(p.connections), STREAM_MAX_CONNECTIONS: String(p.connections) };
+  const devnet = { DEVNET_HISTORY_BLOCKS: String(HISTORY_BLOCKS), DEVNET_HISTORY_DAYS: HISTORY_DAYS };
+  await withDeadline('stream', 600_000, async () => {
+    {
+      const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-stream-'));
+      const port = await freePort();
+      const env: Record<string, string | undefined> = {
+        ...process.env,
+        ...caps,
+        ...devnet,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DEVNET_PORT: String(await freePort()),
+        DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
+        LOG_LEVEL: 'warn',
+      };
+      for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL']) delete env[key];
+      const explorer = launch('explorer', ['services/explorer/src/main.ts'], env);
+      try {
+        const apiUrl = `http://127.0.0.1:${port}`;
+        await waitIndexed(apiUrl, explorer, 60_000);
+        rows.push(...(await measure('embedded', p, explorer.pid, apiUrl, notes)));
+      } finally {
+        await stopChild(explorer);
+        await rm(dataDir, { recursive: true, force: true });
       }
-      return measure(p, explorer, apiUrl, notes);
+    }
+    if (!options.distributed) return;
+    const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-stream-'));
+    const port = await freePort();
+    const run = await distributedRun('benchstream', {
+      ...caps,
+      ...devnet,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEVNET_PORT: String(await freePort()),
+      DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
+      PROJECTORS: '1',
+      LOG_LEVEL: 'warn',
     });
-    return { section: 'stream', rows, notes } satisfies SectionResult;
-  } finally {
-    await stopChild(explorer);
-    await rm(dataDir, { recursive: true, force: true });
-  }
+    if ('skipped' in run) {
+      notes.push(`distributed: skipped, ${run.skipped}`);
+      await rm(dataDir, { recursive: true, force: true });
+      return;
+    }
+    const stack = launch('start-distributed', ['scripts/start-distributed.ts'], run.env);
+    try {
+      const apiUrl = `http://127.0.0.1:${port}`;
+      await waitIndexed(apiUrl, stack, 120_000);
+      rows.push(...(await measure('distributed', p, pidOn(port), apiUrl, notes)));
+      notes.push(
+        `distributed: scripts/start-distributed.ts (devnet, follower, one projector, API) on Kafka ${run.infra['KAFKA_BROKERS']}, MongoDB ${run.mongo.url} (${run.mongo.key}), Redis ${run.infra['REDIS_URL']}`,
+      );
+    } finally {
+      await stopChild(stack);
+      await rm(dataDir, { recursive: true, force: true });
+      await dropRunDatabase(run);
+    }
+  });
+  return { section: 'stream', rows, notes } satisfies SectionResult;
 };
 
 export default section;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printSection(await section({ quick: process.argv.includes('--quick'), distributed: false }));
+  printSection(
+    await section({ quick: process.argv.includes('--quick'), distributed: process.argv.includes('--distributed') }),
+  );
 }
