@@ -219,23 +219,24 @@ const section: Section = async (options) => {
   const notes: string[] = [];
   const rows: Measure[] = [];
   // Every connection comes from this one address.
-  const caps = { STREAM_MAX_PER_CLIENT: String(p.connections), STREAM_MAX_CONNECTIONS: String(p.connections) };
-  const devnet = { DEVNET_HISTORY_BLOCKS: String(HISTORY_BLOCKS), DEVNET_HISTORY_DAYS: HISTORY_DAYS };
+  /** What both modes run with, on ports of their own and a fresh data directory. */
+  const settings = async (dataDir: string, port: number): Promise<Record<string, string>> => ({
+    STREAM_MAX_PER_CLIENT: String(p.connections),
+    STREAM_MAX_CONNECTIONS: String(p.connections),
+    DEVNET_HISTORY_BLOCKS: String(HISTORY_BLOCKS),
+    DEVNET_HISTORY_DAYS: HISTORY_DAYS,
+    DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
+    DEVNET_PORT: String(await freePort()),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  });
   await withDeadline('stream', 600_000, async () => {
     {
       const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-stream-'));
       const port = await freePort();
-      const env: Record<string, string | undefined> = {
-        ...process.env,
-        ...caps,
-        ...devnet,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DEVNET_PORT: String(await freePort()),
-        DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
-        LOG_LEVEL: 'warn',
-      };
+      const env: Record<string, string | undefined> = { ...process.env, ...(await settings(dataDir, port)) };
       for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL']) delete env[key];
       const explorer = launch('explorer', ['services/explorer/src/main.ts'], env);
       try {
@@ -250,17 +251,7 @@ const section: Section = async (options) => {
     if (!options.distributed) return;
     const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-stream-'));
     const port = await freePort();
-    const run = await distributedRun('benchstream', {
-      ...caps,
-      ...devnet,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEVNET_PORT: String(await freePort()),
-      DEVNET_BLOCK_INTERVAL_MS: String(BLOCK_INTERVAL_MS),
-      PROJECTORS: '1',
-      LOG_LEVEL: 'warn',
-    });
+    const run = await distributedRun('benchstream', { ...(await settings(dataDir, port)), PROJECTORS: '1' });
     if ('skipped' in run) {
       notes.push(`distributed: skipped, ${run.skipped}`);
       await rm(dataDir, { recursive: true, force: true });
