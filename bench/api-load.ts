@@ -638,7 +638,7 @@ async function waitIndexed(base: string, service: Service, history: number, time
   throw new Error(`${service.name}: not indexed within ${timeoutMs} ms (${last}):\n${service.output()}`);
 }
 
-async function indexedHeight(base: string): Promise<number> {
+export async function indexedHeight(base: string): Promise<number> {
   return (await readJson(`${base}/api/chain`, Chain)).localBlock;
 }
 

@@ -5,6 +5,7 @@ import type { Devnet } from '@mtc/devnet';
 import { silentLogger } from '@mtc/runtime';
 import { z } from 'zod';
 import type { LoadJob, LoadResult } from './load-worker.ts';
+import { percentile } from './percentile.ts';
 import {
   BaseParams,
   buildDevnet,
@@ -127,10 +128,6 @@ function runLoad(job: LoadJob): Promise<LoadResult & { serverBusy: number }> {
     worker.once('exit', (code) => reject(new Error(`load worker exited with ${code} before reporting`)));
   });
 }
-
-/** Nearest-rank percentile of sorted values. */
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 printParams('bench:api (embedded adapters: SQLite read models, Koa)', {
   ...environment(),

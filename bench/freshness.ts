@@ -14,6 +14,7 @@ import {
   withDeadline,
   type Child,
 } from './harness.ts';
+import { percentile } from './percentile.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt } from './support.ts';
 import { ExplorerConfigSchema } from '../services/explorer/src/config.ts';
@@ -331,18 +332,13 @@ async function runDistributed(p: Plan, signal: AbortSignal, notes: string[]): Pr
 // ---------------------------------------------------------------------------------------------
 // Rows.
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
 function rowsOf({ mode, observation: o }: ModeResult): Measure[] {
   const sorted = [...o.freshnessMs].sort((a, b) => a - b);
-  const p99 = percentile(sorted, 0.99);
+  const p99 = percentile(sorted, 99);
   const target = TARGET_P99_MS[mode];
   const enough = sorted.length > 0;
   return [
-    { name: `freshness ${mode} p50`, value: percentile(sorted, 0.5), unit: 'ms' },
+    { name: `freshness ${mode} p50`, value: percentile(sorted, 50), unit: 'ms' },
     {
       name: `freshness ${mode} p99`,
       value: p99,

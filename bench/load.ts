@@ -1,5 +1,6 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
+import { percentile } from './percentile.ts';
 
 /**
  * Load generation for the benchmarks: autocannon, run in a worker thread of its own so that sending
@@ -116,12 +117,6 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
     bytesPerReq: ok > 0 ? result.throughput.total / ok : 0,
     requests: result.requests.total,
   };
-}
-
-/** Nearest-rank percentile; NaN when nothing was answered. */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 const job = workerData as Partial<LoadJob> | null;

@@ -16,6 +16,7 @@ import {
 } from './harness.ts';
 import { load, type LoadResult } from './load.ts';
 import { pacedLoad, type PacedWindow } from './paced-load.ts';
+import { percentile } from './percentile.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt, printTable } from './support.ts';
 
@@ -194,12 +195,6 @@ export interface SoakWindow {
   /** Indexed head and node height read right after the window closed. */
   head: number | undefined;
   nodeHeight: number | undefined;
-}
-
-/** Nearest-rank percentile of ascending values; NaN when there are none. */
-function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 function merged(windows: readonly SoakWindow[]): Float64Array {

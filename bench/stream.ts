@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { indexedHeight } from './api-load.ts';
 import {
   distributedRun,
   dropRunDatabase,
@@ -16,6 +17,7 @@ import {
   withDeadline,
   type Child,
 } from './harness.ts';
+import { percentile } from './percentile.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt } from './support.ts';
 
@@ -55,15 +57,6 @@ function cpuSeconds(pid: number): number {
   // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
-
-async function json<T>(url: string): Promise<T> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-  return (await res.json()) as T;
-}
-
-const indexed = async (apiUrl: string): Promise<number> =>
-  (await json<{ localBlock: number }>(`${apiUrl}/api/chain`)).localBlock;
 
 /** One SSE connection: the block heights it got, when, and whether they came in order. */
 interface Subscriber {
@@ -108,9 +101,6 @@ function subscribe(apiUrl: string): Subscriber {
   return sub;
 }
 
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-
 /** CPU share of one core used by `pid` over `ms`. */
 async function cpuShare(pid: number, ms: number): Promise<number> {
   const before = cpuSeconds(pid);
@@ -138,13 +128,13 @@ async function measure(mode: Mode, p: Plan, pid: number, apiUrl: string, notes: 
     await Promise.all(subs.map((s) => s.began));
     const openMs = performance.now() - opened;
     // Every connection has read its start off the head; the window's blocks come after it.
-    const first = (await indexed(apiUrl)) + 1;
+    const first = (await indexedHeight(apiUrl)) + 1;
     const shown = new Map<number, number>();
     let highest = 0;
     const cpuBefore = cpuSeconds(pid);
     const started = performance.now();
     while (performance.now() - started < p.windowMs) {
-      const height = await indexed(apiUrl);
+      const height = await indexedHeight(apiUrl);
       const now = performance.now();
       for (let h = Math.max(highest + 1, first); h <= height; h++) shown.set(h, now);
       highest = Math.max(highest, height);
@@ -176,7 +166,7 @@ async function measure(mode: Mode, p: Plan, pid: number, apiUrl: string, notes: 
       `${mode}: ${n} connections opened in ${fmt(openMs)} ms; blocks ${first}–${last} (${shown.size}) in a ${fmt(windowS)} s window, a block every ${BLOCK_INTERVAL_MS} ms; API process CPU with no connection ${fmt(idleCpu * 100)} % of a core`,
     );
     const what = `stream ${mode} ${n} connections`;
-    const p99 = quantile(delivery, 0.99);
+    const p99 = percentile(delivery, 99);
     return [
       { name: `${what}: blocks delivered`, value: shown.size * n - missing, unit: 'events', ceiling: shown.size * n },
       {
@@ -186,7 +176,7 @@ async function measure(mode: Mode, p: Plan, pid: number, apiUrl: string, notes: 
         target: '= 0',
         met: missing + disorder === 0,
       },
-      { name: `${what}: delivery p50 after /api/chain shows the block`, value: quantile(delivery, 0.5), unit: 'ms' },
+      { name: `${what}: delivery p50 after /api/chain shows the block`, value: percentile(delivery, 50), unit: 'ms' },
       {
         name: `${what}: delivery p99 after /api/chain shows the block`,
         value: p99,
@@ -208,7 +198,7 @@ async function waitIndexed(apiUrl: string, stack: Child, timeoutMs: number): Pro
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (stack.gone()) throw new Error(`${stack.name} exited:\n${stack.output().slice(-3_000)}`);
-    if ((await indexed(apiUrl).catch(() => 0)) > HISTORY_BLOCKS) return;
+    if ((await indexedHeight(apiUrl).catch(() => 0)) > HISTORY_BLOCKS) return;
     if (performance.now() > deadline) throw new Error(`the history was not indexed within ${timeoutMs / 1000} s`);
     await sleep(100);
   }

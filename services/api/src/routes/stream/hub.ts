@@ -239,16 +239,17 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
       /** Resolves once the tail lets a block past `height` through (or stops), or the connection ends. */
       const tailPast = (height: number): Promise<void> =>
         new Promise((resolve) => {
+          const passed = (): boolean => tail.newest() > height || !tail.willReach(height + 1);
           const done = (): void => {
             unlisten();
             waiting.delete(done);
             resolve();
           };
           const unlisten = tail.listen(() => {
-            if (tail.newest() > height || !tail.willReach(height + 1)) done();
+            if (passed()) done();
           });
           waiting.add(done);
-          if (ended || tail.newest() > height || !tail.willReach(height + 1)) done();
+          if (ended || passed()) done();
         });
 
       let indexed = 0;

@@ -37,7 +37,7 @@ export interface LiveTailDeps {
   topic: string;
   /** The indexed head's height (cached by the caller). */
   head: () => Promise<number>;
-  /** Blocks held, newest first out of the way last. */
+  /** How many of the newest blocks are held (the oldest goes first). */
   keep: number;
   /** How often the tail looks at the indexed head while the next block waits for it. */
   pollMs: number;
