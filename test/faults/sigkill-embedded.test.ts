@@ -93,11 +93,11 @@ describe(`SIGKILL at random points during a backfill (${TEST})`, () => {
     const plan: { crashAt?: string; target?: number }[] = [
       { crashAt: `follower.published-state@${rng.int(1, 4)}` },
       { target: heights[0]! },
-      { crashAt: `projector.chain.phase-${rng.int(1, 4)}@${rng.int(1, 3)}` },
+      { crashAt: `projector.chain.write-1@${rng.int(1, 3)}` },
       { crashAt: `follower.published-activity@${rng.int(1, 4)}` },
       { target: heights[1]! },
-      { crashAt: `projector.chain.phase-${rng.int(1, 4)}@${rng.int(1, 3)}` },
-      { crashAt: `projector.state.written@${rng.int(1, 3)}` },
+      { crashAt: `projector.chain.write-1@${rng.int(1, 3)}` },
+      { crashAt: `projector.chain.counted@${rng.int(1, 3)}` },
       { target: heights[2]! },
     ];
     let previous: { published: number; committed: number; head: number; fault: string } | null = null;

@@ -207,12 +207,12 @@ describeWithInfra(
       };
 
       const projectorLoop = async (): Promise<void> => {
-        // Four crash points between a block batch's data writes and its head write (phases 1–4 of 5;
-        // the fifth writes the head), one after all writes but before the commit, one after a state
-        // batch's writes; and three SIGKILLs at random heights of the store's head.
+        // Five crash points between a block batch's "writing" head and its new head (write 1 marks
+        // the head as being written, writes 2–5 are the data phases, write 6 is the head), one after
+        // all writes but before the commit; and three SIGKILLs at random heights of the store's head.
         const heights = spreadTargets(rng, 3, 80, Math.floor(height * 0.8));
-        const points = [1, 2, 3, 4].map((k) => `projector.chain.phase-${k}`);
-        points.push('projector.chain.counted', 'projector.state.written');
+        const points = [1, 2, 3, 4, 5].map((k) => `projector.chain.write-${k}`);
+        points.push('projector.chain.counted');
         const plan: { crashAt?: string; target?: number }[] = [];
         for (const [i, point] of points.entries()) {
           plan.push({ crashAt: `${point}@${rng.int(1, 3)}` });

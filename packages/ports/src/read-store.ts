@@ -8,8 +8,9 @@
  * - Every write is idempotent on its own, so a batch may be replayed after a crash. Guarded writes
  *   carry a chain position `pos` (a string that sorts in chain order) and only apply when they are
  *   newer than what is stored: replaying the log changes nothing.
- * - `write` is durable when it resolves. It is not atomic across documents; ordering inside one call
- *   is preserved per document.
+ * - `write` is durable when it resolves. Ordering inside one call is preserved. Whether readers can
+ *   see a call half done is the adapter's `atomicWrites` (see there): the projector makes a batch
+ *   visible whole either way (`packages/read-models/src/chain/docs.ts`, HeadDoc).
  */
 export type Scalar = string | number | boolean | null;
 
@@ -76,6 +77,12 @@ export interface Collection<T extends Doc = AnyDoc> {
 }
 
 export interface ReadStore {
+  /**
+   * True when one `write` call is applied all or nothing and readers see none of it until it
+   * resolves (SQLite: one transaction). False or absent (MongoDB without transactions): readers may
+   * see a call's documents one by one, so a batch says it is being written before it starts.
+   */
+  readonly atomicWrites?: boolean;
   /** Creates collections and their indexes if missing. Safe to call at every start-up. */
   ensureCollections(specs: readonly CollectionSpec[]): Promise<void>;
   collection<T extends Doc = AnyDoc>(name: string): Collection<T>;

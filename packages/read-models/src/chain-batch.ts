@@ -19,6 +19,7 @@ import {
   type NftHolderStatsDoc,
 } from './nfts/holders.ts';
 import type { Models } from './registry.ts';
+import { projectBlockState } from './state.ts';
 import { addressTxItems, addressTxs } from './series/address-txs.ts';
 import { counterId, projectSeries, type Appended, type SeriesCounterDoc } from './series/series.ts';
 import { nftActivity, nftActivityItems, nftListItems, nftLists } from './series/nft-activity.ts';
@@ -31,7 +32,9 @@ import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
  * writes, each durable before the next starts (the order is what keeps aggregates exact, see
  * `projectHolders` and `projectSeries`):
  *
- *   1. facts (blocks, transactions, daily counts, the holding-change log) and series rows
+ *   1. facts (blocks, transactions, daily counts, the holding-change log), series rows and the
+ *      records as written (wallets, tokens, NFT records: put if newer, from the blocks' state writes,
+ *      so they move with the head rather than with another consumer)
  *   2. aggregates: series counters, holder stats (MRC-010, MRC-402, MRC-400 collections)
  *   3. holder rows
  *   4. MRC-401 item owners (what the collection holder deltas are derived from)
@@ -175,7 +178,14 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
   });
   return {
     phases: [
-      [...facts, ...holders.changes, ...nftHolders.changes, ...collections.changes, ...seriesRows],
+      [
+        ...facts,
+        ...projectBlockState(todo),
+        ...holders.changes,
+        ...nftHolders.changes,
+        ...collections.changes,
+        ...seriesRows,
+      ],
       [...seriesCounters, ...holders.stats, ...nftHolders.stats, ...collections.stats],
       [...holders.rows, ...nftHolders.rows, ...collections.rows],
       collections.owners,

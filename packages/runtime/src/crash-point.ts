@@ -9,16 +9,16 @@ import { writeSync } from 'node:fs';
  * one comparison.
  *
  * Points: `follower.published-state`, `follower.published-activity` (before the checkpoint),
- * `follower.published-blocks`; `projector.chain.phase-<k>` (after the k-th write phase of a block
- * batch; the last phase writes the head), `projector.chain.counted` (all written, not yet
- * committed), `projector.state.written` (a state batch written, not yet committed).
+ * `follower.published-blocks`; `projector.chain.write-<k>` (after the k-th write call of a block
+ * batch: one call on an atomic store; else the "writing" head, the data phases, then the head),
+ * `projector.chain.counted` (all written, not yet committed).
  */
 const SPEC = /^([a-z][a-z0-9.-]{0,63})(?:@([1-9][0-9]{0,6}))?$/;
 
 function parse(raw: string | undefined): { point: string; nth: number } | null {
   if (raw === undefined || raw === '') return null;
   const m = SPEC.exec(raw);
-  if (!m) throw new Error(`FAULT_CRASH_AT=${raw}: expected <point>[@<n>], e.g. projector.chain.phase-2@3`);
+  if (!m) throw new Error(`FAULT_CRASH_AT=${raw}: expected <point>[@<n>], e.g. projector.chain.write-2@3`);
   return { point: m[1] as string, nth: Number(m[2] ?? 1) };
 }
 

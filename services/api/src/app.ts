@@ -5,6 +5,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { openModels } from '@mtc/read-models';
+import { createConsistentReads } from './consistent.ts';
 import { createHeadReader, type ApiDeps, type AppContext, type Head } from './context.ts';
 import { corsMiddleware } from './cors.ts';
 import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts';
@@ -85,12 +86,13 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     else log.error({ err: error, ...where }, 'request failed');
   });
 
-  const readHead = createHeadReader(models, deps.config.API_HEAD_CACHE_MS, ticking);
+  const heads = createHeadReader(models, deps.config.API_HEAD_CACHE_MS, ticking);
+  const consistent = createConsistentReads(heads);
   const streams = deps.events
     ? createStreamHub({
         log: deps.events.log,
         topic: deps.events.blockTopic,
-        head: async () => (await readHead()).height,
+        head: async () => (await heads.current()).height,
         config: deps.config,
         logger,
       })
@@ -106,7 +108,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     return (name === undefined ? undefined : budgets.get(name)) ?? deps.config.API_REQUEST_TIMEOUT_MS;
   };
 
-  app.use(requestScope(logger, readHead, deps.onResponse));
+  app.use(requestScope(logger, () => heads.current(), deps.onResponse));
   app.use(corsMiddleware());
   app.use(errorMiddleware());
   app.use(requestGate(deps.config));
@@ -131,6 +133,23 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     await next();
     if (ctx.status === 404 && ctx.body == null) throw notFound(`no such path: ${ctx.method} ${ctx.path}`);
   });
+
+  /**
+   * Runs a route's answer at one indexed head (consistent.ts), retried at a newer head when the
+   * index moved under its reads; the route sees that head, and X-Indexed-Height names it.
+   */
+  const atOneHeight = async <T>(
+    ctx: Koa.ParameterizedContext<ApiState>,
+    run: (head: Head) => Promise<T>,
+  ): Promise<T> =>
+    consistent.atOneHeight(await ctx.state.head(), run, {
+      deadline: performance.now() + budgetOf(ctx.path),
+      onHead: (head) => {
+        ctx.state.head = () => Promise.resolve(head);
+        ctx.set('X-Indexed-Height', String(head.height));
+      },
+    });
+  const atHead = (head: Head) => () => Promise.resolve(head);
 
   for (const route of routes) {
     if (route.response.kind === 'events') {
@@ -160,22 +179,28 @@ export function createApiApp(deps: ApiDeps): ApiApp {
         return;
       }
       if (route.response.kind === 'json' && !route.cacheable) {
+        // The probes: they report on the dependencies, the head's reading included, not on the data.
         const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
         if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
         await sendAnswer(ctx, toAnswer(result.body, result.policy, 0, ticking()));
         return;
       }
       if (route.response.kind === 'json') {
-        // Keyed by the URL as sent: the same parameters spelt differently are cached apart.
-        const { height } = await ctx.state.head();
-        const answer = await answers.answer(ctx.url, height, async () => {
-          const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
-          if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
-          return { body: result.body, policy: result.policy };
-        });
+        // Keyed by the URL as sent: the same parameters spelt differently are cached apart. A build
+        // validates its head itself, so a held answer (and every request joining a build) is one
+        // that was true at its height.
+        const answer = await atOneHeight(ctx, (head) =>
+          answers.answer(ctx.url, head.height, async () => {
+            const result = await route.run({ params: ctx.params, query: ctx.query, head: atHead(head) }, context);
+            if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
+            await consistent.validate(head);
+            return { body: result.body, policy: result.policy };
+          }),
+        );
         await sendAnswer(ctx, answer);
         return;
       }
+      // Bytes: images (of a record, kept by URL) and the reference page's files.
       const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
       if (result.kind !== 'bytes') throw new Error(`${route.path} declared bytes but answered ${result.kind}`);
       ctx.set('Cache-Control', result.cacheControl);

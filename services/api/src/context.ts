@@ -2,6 +2,7 @@ import type { ChainSource, Counters, EventLog, ReadStore } from '@mtc/ports';
 import { HEAD_ID, type Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
+import type { HeadSource } from './consistent.ts';
 import type { MainnetHeight } from './mainnet-height.ts';
 import type { RateLimitBuckets } from './rate-limit.ts';
 import type { ImageFetcher } from './routes/nfts/image-fetch.ts';
@@ -38,33 +39,50 @@ export interface AppContext {
 }
 
 /**
- * The indexed head as one request sees it: read once per request, so every list in a response (and
- * its X-Indexed-Height header) describes the same snapshot. Zeros before the first block is indexed.
+ * The indexed head as one request sees it: every list in a response (and its X-Indexed-Height
+ * header) describes the read models at `height` (see consistent.ts). Zeros before the first block
+ * is indexed. `writing`: a batch is being written over it, so the read models are not at `height`.
  */
 export interface Head {
   height: number;
   txCount: number;
+  writing: boolean;
 }
 
 export async function readHead(models: Pick<Models, 'head'>): Promise<Head> {
   const doc = await models.head.get(HEAD_ID);
-  return doc ? { height: doc.height, txCount: doc.txCount } : { height: 0, txCount: 0 };
+  return doc
+    ? { height: doc.height, txCount: doc.txCount, writing: doc.writing !== undefined }
+    : { height: 0, txCount: 0, writing: false };
 }
 
 /**
- * The head as requests share it: one store read serves every request for `ttlMs` (0: every call
- * reads), and concurrent callers wait on the same read.
+ * The head as requests share it: `current` costs one store read per `ttlMs` (0: every call reads),
+ * concurrent callers waiting on the same read; `fresh` reads after the caller's own reads (callers
+ * in one turn of the event loop share that read), and what it reads is shared from then on. The shared head never goes down: a read older than the one held (a slow answer
+ * overtaken by a newer one) is not kept.
  */
-export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, now: () => number): () => Promise<Head> {
+export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, now: () => number): HeadSource {
   let held: { head: Head; at: number } | undefined;
   let reading: Promise<Head> | undefined;
-  return () => {
-    if (held && ttlMs > 0 && now() - held.at < ttlMs) return Promise.resolve(held.head);
-    return (reading ??= readHead(models)
-      .then((head) => {
-        held = { head, at: now() };
-        return head;
-      })
-      .finally(() => (reading = undefined)));
+  let queued: Promise<Head> | undefined;
+  const keep = (head: Head): Head => {
+    if (!held || head.height >= held.head.height) held = { head, at: now() };
+    return head;
+  };
+  return {
+    current: () => {
+      if (held && ttlMs > 0 && now() - held.at < ttlMs) return Promise.resolve(held.head);
+      return (reading ??= readHead(models)
+        .then(keep)
+        .finally(() => (reading = undefined)));
+    },
+    fresh: () => {
+      // Reads that finish in one turn of the event loop share one head read, issued after all of them.
+      return (queued ??= Promise.resolve().then(() => {
+        queued = undefined;
+        return readHead(models).then(keep);
+      }));
+    },
   };
 }

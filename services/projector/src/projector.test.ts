@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createFileEventLog, createMemoryReadStore, createSqliteCounters } from '@mtc/adapters';
 import { topicNames, type BlockEvent } from '@mtc/domain';
 import type { Counters, EventLog, ReadStore } from '@mtc/ports';
-import { COLLECTIONS, openModels } from '@mtc/read-models';
-import { chainBuilder, stateEventsOf } from '@mtc/read-models/testing';
+import { COLLECTIONS, dumpReadModels, openModels, projectState } from '@mtc/read-models';
+import { chainBuilder, projectInto, stateEventsOf, token } from '@mtc/read-models/testing';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProjector } from './projector.ts';
@@ -77,12 +77,107 @@ describe('createProjector', () => {
   const chain = chainBuilder(NOW - 6 * 3600);
   const blocks = Array.from({ length: 6 }, () => chain.block([{}, {}]));
 
-  it('projects both topics, batch by batch, up to the head', async () => {
+  it('projects the block topic, batch by batch, up to the head', async () => {
     await publish(blocks.slice(0, 4));
     await runUntil(counters(), 4);
     const m = openModels(store);
     expect(await m.blocks.count()).toBe(4);
     expect(await m.txs.count()).toBe(8);
+  });
+
+  describe('makes each batch visible whole', () => {
+    const A = 'MTaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa00000001';
+    const B = 'MTbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb00000002';
+    const C = 'MTcccccccccccccccccccccccccccccc00000003';
+    const NFT = `${'d'.repeat(40)}0001`;
+    /** Wallets, token records, MRC-402 and item owners changing in every block: holders and stats move. */
+    function richChain(): BlockEvent[] {
+      const c = chainBuilder(NOW - 6 * 3600);
+      const out: BlockEvent[] = [];
+      for (let i = 1; i <= 9; i++) {
+        const [from, to] = i % 3 === 0 ? [C, A] : i % 2 === 0 ? [A, B] : [B, C];
+        out.push(
+          c.block([
+            {
+              tokens: [token(5, { owner: A, totalsupply: String(1000 + i) })],
+              wallets: [
+                {
+                  address: from,
+                  balances: [
+                    [0, String(100 - i)],
+                    [5, String(50 - i), 0, String(i % 4)],
+                  ],
+                  mrc402: { [NFT]: [String(i)] },
+                },
+                {
+                  address: to,
+                  balances: [
+                    [0, String(10 + i)],
+                    [5, String(i)],
+                  ],
+                  mrc402: { [NFT]: [String(10 - i)] },
+                },
+              ],
+            },
+            { items: [{ item: NFT, owner: i % 2 === 0 ? A : B }] },
+          ]),
+        );
+      }
+      return out;
+    }
+
+    /**
+     * The read models after the first `height` blocks, settled: projected in one batch, with the
+     * records as written also put from the state topic's messages (whose projection is its own).
+     */
+    async function settledAt(chainBlocks: readonly BlockEvent[], height: number): Promise<string> {
+      const reference = createMemoryReadStore();
+      await projectInto(reference, [chainBlocks.slice(0, height)]);
+      await reference.write(projectState(stateEventsOf(chainBlocks.slice(0, height))));
+      return (await dumpReadModels(reference)).sha256;
+    }
+
+    // A store that applies each document on its own, as MongoDB without transactions does, or each
+    // call at once, as SQLite does; after every document a reader looks. Whenever the head it reads
+    // is not being written, what it sees must be exactly the settled read models at that height.
+    for (const atomic of [false, true]) {
+      it(`on a store whose writes are ${atomic ? '' : 'not '}atomic, every head a reader can see is exact`, async () => {
+        const chainBlocks = richChain();
+        const expected = new Map<number, string>();
+        for (let h = 1; h <= chainBlocks.length; h++) expected.set(h, await settledAt(chainBlocks, h));
+        const inner = createMemoryReadStore();
+        const seen: { height: number; writing: boolean; exact: boolean }[] = [];
+        const look = async (): Promise<void> => {
+          const head = await openModels(inner).head.get('indexed');
+          if (!head) return;
+          const writing = head.writing !== undefined;
+          const exact = writing || (await dumpReadModels(inner)).sha256 === expected.get(head.height);
+          seen.push({ height: head.height, writing, exact });
+        };
+        const through: ReadStore = {
+          ...inner,
+          atomicWrites: atomic,
+          write: async (writes) => {
+            if (atomic) {
+              await inner.write(writes);
+              await look();
+            } else
+              for (const w of writes) {
+                await inner.write([w]);
+                await look();
+              }
+          },
+        };
+        await publish(chainBlocks);
+        store = inner;
+        await runUntil(counters(), chainBlocks.length, through);
+        const wrong = seen.filter((s) => !s.exact);
+        expect(wrong, 'heads a reader saw with read models not at that height').toEqual([]);
+        // Batches of two blocks: the reader saw heads 2, 4, … settled, and (not atomic) batches written.
+        expect(new Set(seen.filter((s) => !s.writing).map((s) => s.height))).toEqual(new Set([2, 4, 6, 8, 9]));
+        expect(seen.some((s) => s.writing)).toBe(!atomic);
+      });
+    }
   });
 
   it('refills the today-so-far counters at start when they lost their data, with no new block', async () => {

@@ -1,11 +1,11 @@
-import { BlockEvent, StateEvent, TOPICS, type TopicNames } from '@mtc/domain';
+import { BlockEvent, TOPICS, type TopicNames } from '@mtc/domain';
 import type { Counters, EventLog, LogRecord, ReadStore, Subscription } from '@mtc/ports';
 import {
   COLLECTION_SPECS,
   loadChainPrior,
   openModels,
   projectChainBatch,
-  projectState,
+  writingWrite,
   type HeadDoc,
   type StatsOptions,
 } from '@mtc/read-models';
@@ -17,10 +17,11 @@ export type ProjectionOptions = StatsOptions;
 const COUNTER_WINDOW_S = 3 * 86_400;
 
 /**
- * The projector: two subscriptions, one per topic. The chain part consumes the block topic (one
- * partition: blocks, transactions, daily counts, the head, the counters); the state part consumes
- * the state topic (partitioned by entity: wallets, tokens), so projector processes in one group
- * share its partitions. A batch's log position is committed only after its writes are durable (the
+ * The projector: one subscription, to the block topic (one partition, so one projector of a group
+ * is active and the others stand by). Block events carry every state write too, so the records as
+ * written (wallets, tokens, NFT records) are projected in the same batch as the facts, holders and
+ * the head, and move with the head; the state topic is for downstream consumers. A batch's log
+ * position is committed only after its writes are durable (the
  * log commits after the handler resolves), and every write is idempotent, so at-least-once
  * delivery gives exactly-once effects. A fault that retrying cannot mend ends the subscription: it
  * crashes loudly instead of skipping an event.
@@ -39,18 +40,15 @@ export interface ProjectorDeps {
 }
 
 export interface Projector {
-  /** Subscribes to both topics; the returned subscription covers both. */
+  /** Subscribes to the block topic. */
   start(): Promise<Subscription>;
 }
 
 export const DEFAULT_PROJECTOR_GROUP = 'mtc-projector';
 
 /** The consumer group of each subscription, derived from the projector's group name. */
-function subscriptions(topics: TopicNames, group: string): Record<'state' | 'chain', { topic: string; group: string }> {
-  return {
-    state: { topic: topics.state, group: `${group}.state` },
-    chain: { topic: topics.blocks, group: `${group}.chain` },
-  };
+function subscriptions(topics: TopicNames, group: string): Record<'chain', { topic: string; group: string }> {
+  return { chain: { topic: topics.blocks, group: `${group}.chain` } };
 }
 
 /** What a projector group has not yet committed, per topic partition (see docs/topics.md). */
@@ -129,10 +127,19 @@ export function createProjector(deps: ProjectorDeps): Projector {
     const lastRecord = records.at(-1);
     if (lastRecord) expectedOffset = BigInt(lastRecord.offset) + 1n;
     const batch = projectChainBatch(events, prior, deps.options);
-    // Each phase durable before the next: the order is what keeps aggregates exact (chain-batch.ts).
-    for (const [i, phase] of batch.phases.entries()) {
-      await retry(`phase ${i + 1}`, () => deps.store.write(phase));
-      crashPoint(`projector.chain.phase-${i + 1}`);
+    const last = events.at(-1);
+    // A batch becomes visible whole (HeadDoc): one call where the store commits a call at once,
+    // else the head says it is being written first. Each call durable before the next: the phase
+    // order is what keeps aggregates exact after a crash (chain-batch.ts).
+    const calls =
+      deps.store.atomicWrites === true
+        ? [batch.phases.flat()]
+        : batch.phases.length > 0 && last
+          ? [[writingWrite(prior.head, last.height)], ...batch.phases]
+          : [];
+    for (const [i, call] of calls.entries()) {
+      await retry(`write ${i + 1}`, () => deps.store.write(call));
+      crashPoint(`projector.chain.write-${i + 1}`);
     }
     // Refilled if they lost their data, then counted, as one step: counters that lose their data
     // in between refuse the batch (retryable), and the next attempt refills them first.
@@ -141,17 +148,10 @@ export function createProjector(deps: ProjectorDeps): Projector {
       await deps.counters.addBlockTxs(batch.counts);
     });
     crashPoint('projector.chain.counted');
-    const last = events.at(-1);
     if (last) {
       logger.debug({ height: last.height, blocks: events.length }, 'projected blocks');
       deps.onProgress?.(last.height, events.length);
     }
-  };
-
-  const projectStateBatch = async (records: readonly LogRecord[]): Promise<void> => {
-    const writes = projectState(records.map((r) => StateEvent.parse(r.value)));
-    await retry('state', () => deps.store.write(writes));
-    crashPoint('projector.state.written');
   };
 
   return {
@@ -159,15 +159,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
       await deps.store.ensureCollections(COLLECTION_SPECS);
       // At start too, not only with the next block: a quiet chain may bring none for a while.
       await restoreCounters(await retry('head', () => models.head.get('indexed')));
-      const subs = subscriptions(topics, group);
-      const state = await deps.log.consume({ ...subs.state, maxBatch }, projectStateBatch);
-      const chain = await deps.log.consume({ ...subs.chain, maxBatch }, projectChain);
-      return {
-        done: Promise.all([state.done, chain.done]).then(() => undefined),
-        stop: async () => {
-          await Promise.all([chain.stop(), state.stop()]);
-        },
-      };
+      return deps.log.consume({ ...subscriptions(topics, group).chain, maxBatch }, projectChain);
     },
   };
 }

@@ -119,6 +119,8 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
   };
 
   return {
+    // Each write call is one transaction, and a reader's statement sees only committed ones (WAL).
+    atomicWrites: true,
     async ensureCollections(specs: readonly CollectionSpec[]) {
       try {
         db.transaction(() => {

@@ -54,6 +54,8 @@ export function createMemoryReadStore(): ReadStore {
   });
 
   return {
+    // A write call runs to its end without yielding: no reader sees part of it.
+    atomicWrites: true,
     ensureCollections: async (specs: readonly CollectionSpec[]) => {
       for (const s of specs) table(s.name);
     },

@@ -29,6 +29,7 @@ export function timeReadStore(store: ReadStore, budgets: Budgets, budget: Budget
   };
   return withRebudget(
     {
+      atomicWrites: store.atomicWrites ?? false,
       ensureCollections: (specs) => budget.mutate('ensureCollections', writeMs, () => store.ensureCollections(specs)),
       collection,
       write: (writes) => budget.mutate('write', writeMs, () => store.write(writes)),

@@ -1,7 +1,16 @@
 import type { RawEntry, TxSummary } from '@mtc/domain';
 import { defineModel } from '../model.ts';
 
-/** `head/indexed`: the last block fully projected. Written after every other write of its batch. */
+/**
+ * `head/indexed`: the last block fully projected, and the version stamp of every read model.
+ *
+ * A batch becomes visible whole. On a store whose write calls are atomic (SQLite), a batch and its
+ * head are one call. On one whose are not (MongoDB without transactions), the projector first
+ * rewrites the head with `writing` set to the height it is about to reach, then writes the batch,
+ * then the new head without `writing`. A reader therefore knows the read models are exactly the
+ * state at `height` while the head it read before its reads is the head it reads after them, with
+ * no `writing` (an optimistic read, validated like a seqlock: see services/api `consistent.ts`).
+ */
 export type HeadDoc = {
   _id: 'indexed';
   pos: string;
@@ -10,6 +19,8 @@ export type HeadDoc = {
   timestamp: number;
   /** Listed transactions indexed so far = next `seq`. */
   txCount: number;
+  /** Set while a batch up to this height is being written over the state at `height`. */
+  writing?: number;
 };
 export const HEAD_ID = 'indexed';
 

@@ -60,6 +60,14 @@ export function headWrite(last: BlockEvent): Write {
   return { op: 'putIfNewer', collection: head.name, doc };
 }
 
+/** The head rewritten to say a batch up to `height` is being written over it (non-atomic stores). */
+export function writingWrite(current: HeadDoc | null, height: number): Write {
+  const doc: HeadDoc = current
+    ? { ...current, writing: height }
+    : { _id: HEAD_ID, pos: '', height: 0, hash: '', timestamp: 0, txCount: 0, writing: height };
+  return { op: 'put', collection: head.name, doc };
+}
+
 function blockDoc(e: BlockEvent): BlockDoc {
   return {
     _id: String(e.height),

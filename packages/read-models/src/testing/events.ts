@@ -15,7 +15,6 @@ import {
 import type { ReadStore } from '@mtc/ports';
 import { loadChainPrior, projectChainBatch } from '../chain-batch.ts';
 import { COLLECTION_SPECS, openModels } from '../registry.ts';
-import { projectState } from '../state.ts';
 
 /**
  * Builders of the events the follower publishes, for specifying projections as "given these
@@ -230,8 +229,8 @@ export function stateEventsOf(blocks: readonly BlockEvent[]): StateEvent[] {
 }
 
 /**
- * Runs both projections over `batches` into `store`, as the projector does: the state topic's
- * writes, then the block topic's phases in order, each phase one store call. `crashAfterWrites`
+ * Runs the block topic's projection over `batches` into `store`, as the projector does on a store
+ * whose calls are not atomic: the phases in order, each phase one store call. `crashAfterWrites`
  * simulates a crash during the last batch after that many of its block-topic writes (a store call
  * that is not atomic across documents, as on MongoDB, may stop anywhere).
  */
@@ -245,7 +244,6 @@ export async function projectInto(
   let writes = 0;
   for (const [b, batch] of batches.entries()) {
     writes = 0;
-    await store.write(projectState(stateEventsOf(batch)));
     const prior = await loadChainPrior(models, batch);
     const { phases } = projectChainBatch(batch, prior, { statsUtcOffsetMinutes: options.statsUtcOffsetMinutes ?? 0 });
     const budget = b === batches.length - 1 ? options.crashAfterWrites : undefined;

@@ -4,7 +4,6 @@ import {
   COLLECTION_SPECS,
   loadChainPrior,
   openModels,
-  projectBlockState,
   projectChainBatch,
   type StatsOptions,
 } from '@mtc/read-models';
@@ -41,7 +40,6 @@ export async function replayToHeight(options: ReplayOptions): Promise<void> {
     if (applied >= height) return; // past the snapshot's height: fetched, never applied
     const events = records.map((r) => BlockEvent.parse(r.value)).filter((e) => e.height <= height);
     if (events.length === 0) return;
-    await store.write(projectBlockState(events));
     const batch = projectChainBatch(events, await loadChainPrior(models, events), options.stats);
     // Each phase durable before the next, as the projector writes them (chain-batch.ts).
     for (const phase of batch.phases) await store.write(phase);
