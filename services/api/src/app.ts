@@ -138,10 +138,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
    * Runs a route's answer at one indexed head (consistent.ts), retried at a newer head when the
    * index moved under its reads; the route sees that head, and X-Indexed-Height names it.
    */
-  const atOneHeight = async <T>(
-    ctx: Koa.ParameterizedContext<ApiState>,
-    run: (head: Head) => Promise<T>,
-  ): Promise<T> =>
+  const atOneHeight = async <T>(ctx: Koa.ParameterizedContext<ApiState>, run: (head: Head) => Promise<T>): Promise<T> =>
     consistent.atOneHeight(await ctx.state.head(), run, {
       deadline: performance.now() + budgetOf(ctx.path),
       onHead: (head) => {

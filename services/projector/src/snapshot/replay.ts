@@ -1,12 +1,6 @@
 import { BlockEvent } from '@mtc/domain';
 import type { EventLog, LogRecord, ReadStore } from '@mtc/ports';
-import {
-  COLLECTION_SPECS,
-  loadChainPrior,
-  openModels,
-  projectChainBatch,
-  type StatsOptions,
-} from '@mtc/read-models';
+import { COLLECTION_SPECS, loadChainPrior, openModels, projectChainBatch, type StatsOptions } from '@mtc/read-models';
 
 /**
  * Replays the block topic from its first message up to `height` into `store` (a scratch store):
