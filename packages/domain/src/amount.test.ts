@@ -31,4 +31,15 @@ describe('amounts', () => {
     expect(amountSortKey(9n) < amountSortKey(10n)).toBe(true);
     expect(amountSortKey(10n ** 30n) > amountSortKey(10n ** 29n)).toBe(true);
   });
+
+  it('orders sort keys like the numbers when they differ in length up to the 40-digit width', () => {
+    // Each neighbour has fewer digits but a larger leading digit than the next: only padding to a
+    // common width puts them in numeric order.
+    const ascending = [7n, 10n ** 20n - 1n, 10n ** 20n, 9n * 10n ** 29n, 10n ** 30n, 9n * 10n ** 38n, 10n ** 39n];
+    const byKey = [...ascending].reverse().sort((a, b) => (amountSortKey(a) < amountSortKey(b) ? -1 : 1));
+    expect(byKey).toEqual(ascending);
+    // The width the stored ranks were written with (HolderDoc.rank): 40 digits.
+    expect(amountSortKey(7n)).toBe(`${'0'.repeat(39)}7`);
+    expect(amountSortKey(10n ** 39n)).toBe(`1${'0'.repeat(39)}`);
+  });
 });

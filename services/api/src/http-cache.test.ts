@@ -2,7 +2,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createMemoryReadStore } from '@mtc/adapters';
 import type { Doc, ReadStore } from '@mtc/ports';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HEAD_TTL_MS, MIN_COMPRESS_BYTES } from './http-cache.ts';
+import { createResponseCache, HEAD_TTL_MS, MIN_COMPRESS_BYTES } from './http-cache.ts';
+import type { CachePolicy } from './route.ts';
 import { buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
 
 /** The caches on, as in production: the head read once per 100 ms, answers kept in memory. */
@@ -94,10 +95,14 @@ describe('HTTP caching by chain state', () => {
     expect(api.calls.filter((c) => c.collection === 'txs' && c.method === 'find')).toHaveLength(1);
   });
 
-  it('reads the head once for many requests within API_HEAD_CACHE_MS', async () => {
+  it('reads the head once for many requests within API_HEAD_CACHE_MS, plus once per answer built to validate it', async () => {
     api = await startTestApi({ fixture, config: cached({ API_HEAD_CACHE_MS: '10000' }) });
-    for (const path of ['/api/blocks', '/api/transactions', '/api/chain', '/api/block/3']) await api.get(path);
-    expect(reads(api, 'head')).toBe(1);
+    const paths = ['/api/blocks', '/api/transactions', '/api/chain', '/api/block/3'];
+    for (const path of paths) await api.get(path);
+    expect(reads(api, 'head')).toBe(1 + paths.length);
+    // Held answers: no reads at all.
+    for (const path of paths) await api.get(path);
+    expect(reads(api, 'head')).toBe(1 + paths.length);
   });
 
   it('does not keep errors', async () => {
@@ -106,6 +111,32 @@ describe('HTTP caching by chain state', () => {
     await api.project(buildChain(31)); // the same chain, one block longer
     await sleep(150);
     expect((await api.get('/api/block/31')).status).toBe(200);
+  });
+});
+
+describe('createResponseCache', () => {
+  type Built = { body: unknown; policy: CachePolicy };
+
+  it('builds a miss at a new head itself when a build of the same key at the previous head is still in flight', async () => {
+    const cache = createResponseCache({ maxBytes: 1 << 20 });
+    const builds: number[] = [];
+    let finishOld: (built: Built) => void = () => {};
+    const old = cache.answer('/api/blocks', 20, () => {
+      builds.push(20);
+      return new Promise<Built>((resolve) => (finishOld = resolve));
+    });
+    // The head moves to 21 while the answer at 20 is still being built.
+    const next = cache.answer('/api/blocks', 21, async () => {
+      builds.push(21);
+      return { body: { head: 21 }, policy: 'head' };
+    });
+    finishOld({ body: { head: 20 }, policy: 'head' });
+    const [atOld, atNext] = await Promise.all([old, next]);
+    expect(atNext.height).toBe(21);
+    expect(JSON.parse(atNext.body.toString())).toEqual({ head: 21 });
+    expect(builds).toEqual([20, 21]);
+    expect(atOld.height).toBe(20);
+    expect(JSON.parse(atOld.body.toString())).toEqual({ head: 20 });
   });
 });
 

@@ -111,12 +111,15 @@ interface FollowOptions {
   topics?: typeof topics;
   metrics?: FollowerMetrics;
   heads?: number[];
+  /** Stops following after this long even if `until` was not published (a test then fails on what it finds). */
+  giveUpMs?: number;
 }
 
 /** Follows until `until` is published; resolves with the node heights onProgress reported. */
 async function follow(log: EventLog, chain: ChainSource, until: number, opts: FollowOptions = {}): Promise<number[]> {
   const controller = new AbortController();
   const heads = opts.heads ?? [];
+  const timer = opts.giveUpMs === undefined ? undefined : setTimeout(() => controller.abort(), opts.giveUpMs);
   const follower = createFollower({
     chain,
     log,
@@ -130,7 +133,11 @@ async function follow(log: EventLog, chain: ChainSource, until: number, opts: Fo
       if (published >= until) controller.abort();
     },
   });
-  await follower.run();
+  try {
+    await follower.run();
+  } finally {
+    clearTimeout(timer);
+  }
   return heads;
 }
 
@@ -284,6 +291,29 @@ describe('createFollower', () => {
     await log.close();
   });
 
+  it('reports the newest block of the log as published from the start when restarted on a caught-up chain', async () => {
+    const log = await openLog();
+    await follow(log, fakeChain(6), 6);
+    const m = recorder();
+    const controller = new AbortController();
+    const run = createFollower({
+      chain: fakeChain(6),
+      log,
+      logger: silentLogger(),
+      signal: controller.signal,
+      topics,
+      options: FAST,
+      metrics: m.metrics,
+    }).run();
+    // Two head polls with no new block: the lag must be 0 in each report, not the whole chain.
+    await vi.waitFor(() => expect(m.heights.length).toBeGreaterThanOrEqual(3));
+    controller.abort();
+    await run;
+    expect(m.heights.filter(([published, head]) => published !== 6 || head !== 6)).toEqual([]);
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6]);
+    await log.close();
+  });
+
   it('refuses to resume on a node whose block at the resume height has another hash', async () => {
     const log = await openLog();
     await follow(log, fakeChain(6), 4);
@@ -324,6 +354,70 @@ describe('createFollower', () => {
     expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(heads.every((h) => h === 10)).toBe(true);
     expect(m.retries).toContain('head_regressed');
+    await log.close();
+  });
+
+  it('acts on the highest head seen when the node answers lower heads: no block fetched twice, no head reported lower', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(20);
+    const fetched: number[] = [];
+    // The node's head, poll after poll: 6, then lower answers (3 while blocks 5–6 are still to
+    // fetch; 0, a failed storage read, and 5 once they are out), then 9 from the fifth poll on.
+    const answers = [6, 3, 0, 5];
+    let polls = 0;
+    const chain = {
+      ...base,
+      height: async () => answers[polls++] ?? 9,
+      block: async (id: number | string) => {
+        fetched.push(Number(id));
+        return base.block(id);
+      },
+    };
+    const heads = await follow(log, chain, 9, { metrics: m.metrics, giveUpMs: 3_000 });
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Every block fetched once, in batches that only move forward.
+    expect(fetched).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(heads).toEqual([6, 6, 9]);
+    // What it reports (published, head) never goes down.
+    const lower = m.heights.filter(
+      ([p, h], i) => h < 6 || p < (m.heights[i - 1]?.[0] ?? 0) || h < (m.heights[i - 1]?.[1] ?? 0),
+    );
+    expect(lower).toEqual([]);
+    await log.close();
+  });
+
+  it('keeps the highest head when the node answers 0 while a batch waits on a block, and follows on to it', async () => {
+    const log = await openLog();
+    const m = recorder();
+    const base = fakeChain(20);
+    let head = 6;
+    let zeros = 0;
+    let served = false;
+    const chain = {
+      ...base,
+      height: async () => {
+        if (head === 0) zeros++;
+        return head;
+      },
+      block: async (id: number | string) => (id === 3 && !served ? null : base.block(id)),
+    };
+    // A short stall limit makes the follower ask for the head every 20 ms while blocks 1–4 wait on 3.
+    const done = follow(log, chain, 6, {
+      metrics: m.metrics,
+      options: { stallAfterMs: 40, missingGiveUpMs: 60_000 },
+      giveUpMs: 3_000,
+    });
+    await vi.waitFor(() => expect(m.retries).toContain('block_missing'));
+    // The node's storage read fails from now on: `GET /block` answers 0.
+    head = 0;
+    // A second answer of 0 is asked for only once the first one has been taken in.
+    await vi.waitFor(() => expect(zeros).toBeGreaterThanOrEqual(2));
+    served = true;
+    const heads = await done;
+    expect(await heights(log)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(heads).toEqual([6, 6]);
+    expect(m.heights.filter(([, reported]) => reported !== 6)).toEqual([]);
     await log.close();
   });
 

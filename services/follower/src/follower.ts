@@ -296,6 +296,9 @@ export function createFollower(deps: FollowerDeps): Follower {
       const last = await log.lastValue(topics.blocks);
       if (last === null || last === undefined) return { height: 1, seq: 0 };
       const event = BlockEvent.parse(last);
+      // The log's newest block is published already: every report from the first head poll on
+      // (lag, readiness, stall) counts from it, not from 0, also while the node is behind the log.
+      published = event.height;
       let warned = false;
       while ((await pollHead()) < event.height && !signal.aborted) {
         metrics.retry?.('node_behind_log');
@@ -318,8 +321,6 @@ export function createFollower(deps: FollowerDeps): Follower {
             `fresh read models.`,
         );
       logger.info({ height: event.height, hash: event.hash }, 'node agrees with the log at the resume height');
-      // Published blocks exist: a lower head from now on is a regression.
-      published = event.height;
       return cursor;
     }
 

@@ -81,14 +81,15 @@ function fetcher(options: ImageFetcherOptions): ImageFetcher {
   return created;
 }
 
-/** Resolves the `.test` names it is given to loopback, and counts its calls. */
-function fakeDns(names: Record<string, string>): Resolve & { calls: string[] } {
+/** Resolves the `.test` names it is given to their address (or addresses, in order), and counts its calls. */
+function fakeDns(names: Record<string, string | readonly string[]>): Resolve & { calls: string[] } {
   const calls: string[] = [];
   const resolve = async (hostname: string) => {
     calls.push(hostname);
-    const address = names[hostname];
-    if (address === undefined) throw Object.assign(new Error(`no such name ${hostname}`), { code: 'ENOTFOUND' });
-    return [{ address, family: address.includes(':') ? (6 as const) : (4 as const) }];
+    const answer = names[hostname];
+    if (answer === undefined) throw Object.assign(new Error(`no such name ${hostname}`), { code: 'ENOTFOUND' });
+    const addresses = typeof answer === 'string' ? [answer] : answer;
+    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
   };
   return Object.assign(resolve, { calls });
 }
@@ -259,6 +260,21 @@ describe('createImageFetcher', () => {
     expect(result.ok || result.message).not.toMatch(/127\.0\.0\.1/);
     expect(await images.fetch(host.url('/a.png', 'mapped.test'))).toMatchObject({ code: 'forbidden_target' });
     expect(dns.calls).toEqual(['images.test', 'mapped.test']);
+    expect(host.requests).toHaveLength(0);
+    expect(host.connections).toBe(0);
+  });
+
+  it.each([
+    ['a public address first, then loopback', ['8.8.8.8', '127.0.0.1']],
+    ['loopback first, then a public address', ['127.0.0.1', '8.8.8.8']],
+    ['a public address and a private one', ['1.1.1.1', '10.0.0.7']],
+    ['a public IPv6 address and IPv6 loopback', ['2606:4700:4700::1111', '::1']],
+  ])('refuses a name when any address it resolves to is not public (%s)', async (_name, addresses) => {
+    const host = await startHost(serve(png, 'image/png'));
+    const dns = fakeDns({ 'images.test': addresses });
+    const result = await fetcher({ resolve: dns }).fetch(host.url('/a.png', 'images.test'));
+    expect(result).toMatchObject({ ok: false, status: 404, code: 'forbidden_target' });
+    expect(dns.calls).toEqual(['images.test']);
     expect(host.requests).toHaveLength(0);
     expect(host.connections).toBe(0);
   });
