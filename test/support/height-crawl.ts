@@ -53,8 +53,8 @@ export async function crawlWhileIndexing(options: {
   const api = `${options.apiUrl}/api`;
   const report: CrawlReport = { requests: 0, within: 0, sameHeight: 0, later: 0, heights: 0, contradictions: [] };
   const heights = new Set<number>();
-  /** Path → the lowest height it was listed at. */
-  const listed = new Map<string, number>();
+  /** Path → the lowest height it was listed at, and by what. */
+  const listed = new Map<string, { at: number; by: string }>();
   const tokens = new Set<number>([0]);
   const mrc402s = new Set<string>();
   const collections = new Set<string>();
@@ -64,10 +64,10 @@ export async function crawlWhileIndexing(options: {
     if (report.contradictions.length < MAX_CONTRADICTIONS) report.contradictions.push(what);
     else report.contradictions[MAX_CONTRADICTIONS - 1] = `… and more (last: ${what})`;
   };
-  const list = (path: string, height: number): void => {
+  const list = (path: string, height: number, by: string): void => {
     if (listed.has(path)) return;
     if (listed.size >= MAX_LISTED) listed.delete(listed.keys().next().value!);
-    listed.set(path, height);
+    listed.set(path, { at: height, by });
   };
 
   async function get<T>(path: string): Promise<Stamped<T>> {
@@ -102,37 +102,42 @@ export async function crawlWhileIndexing(options: {
     const blocks = await get<{ blocks: { height: number }[]; currentBlock: number; totalPages: number }>(
       '/blocks?limit=50',
     );
+    if (blocks.status !== 200) return; // a 5xx is a contradiction already (get)
     report.within++;
     const top = blocks.body.blocks[0]?.height ?? 0;
     if (blocks.body.currentBlock !== blocks.height || top !== blocks.height)
       contradiction(`/blocks at ${blocks.height}: currentBlock ${blocks.body.currentBlock}, first row ${top}`);
     if (blocks.body.blocks.length !== Math.min(50, blocks.height))
       contradiction(`/blocks at ${blocks.height}: page 1 holds ${blocks.body.blocks.length}`);
-    for (const b of blocks.body.blocks.slice(0, 3)) list(`/block/${b.height}`, blocks.height);
+    for (const b of blocks.body.blocks.slice(0, 3)) list(`/block/${b.height}`, blocks.height, '/blocks');
 
     const txs = await get<{ transactions: { id: string; from: string; to: string }[]; currentBlock: number }>(
       '/transactions?limit=20',
     );
+    if (txs.status !== 200) return;
     report.within++;
     if (txs.body.currentBlock !== txs.height)
       contradiction(`/transactions at ${txs.height}: currentBlock ${txs.body.currentBlock}`);
     for (const t of txs.body.transactions.slice(0, 5)) {
-      list(`/tx/${t.id}`, txs.height);
+      list(`/tx/${t.id}`, txs.height, '/transactions');
       // The newest transactions' wallets (a NewWallet's too) resolve at the height that lists them.
-      for (const a of [t.from, t.to]) if (/^MT[0-9A-Za-z]{38}$/.test(a)) list(`/address/${a}`, txs.height);
+      for (const a of [t.from, t.to])
+        if (/^MT[0-9A-Za-z]{38}$/.test(a)) list(`/address/${a}`, txs.height, `/transactions (${t.id})`);
     }
 
     const tokenList = await get<Page<'items', { token: number }>>('/tokens?limit=50');
+    if (tokenList.status !== 200) return;
     fullPage('/tokens', tokenList, tokenList.body.items);
     for (const t of tokenList.body.items) {
       tokens.add(t.token);
-      list(`/token/${t.token}`, tokenList.height);
+      list(`/token/${t.token}`, tokenList.height, '/tokens');
     }
 
     const nfts = await get<Page<'items', { id: string; protocol: string }>>('/nfts?limit=50');
+    if (nfts.status !== 200) return;
     fullPage('/nfts', nfts, nfts.body.items);
     for (const n of nfts.body.items) {
-      list(`/nft/${n.id}`, nfts.height);
+      list(`/nft/${n.id}`, nfts.height, '/nfts');
       if (n.protocol === 'MRC402') mrc402s.add(n.id);
       if (n.protocol === 'MRC401') collections.add(n.id.split('_').slice(0, 2).join('_'));
     }
@@ -153,7 +158,7 @@ export async function crawlWhileIndexing(options: {
     }
     for (const h of r.body.holders) {
       addresses.add(h.address);
-      list(`/address/${h.address}`, r.height);
+      list(`/address/${h.address}`, r.height, path);
     }
     for (const h of some(r.body.holders, 4)) {
       const a = await get<AddressBody>(`/address/${h.address}`);
@@ -179,7 +184,7 @@ export async function crawlWhileIndexing(options: {
         contradiction(`${path} at ${r.height}: rows sum to ${total}, total_balance ${r.body.total_balance}`);
     }
     for (const h of some(r.body.holders, 3)) {
-      list(`/address/${h.address}`, r.height);
+      list(`/address/${h.address}`, r.height, path);
       const a = await get<AddressBody>(`/address/${h.address}`);
       if (a.height !== r.height || a.status !== 200) continue;
       report.sameHeight++;
@@ -202,7 +207,7 @@ export async function crawlWhileIndexing(options: {
       const r = await get<Page<'data', { tx_id: string }>>(path);
       if (r.status === 200) {
         fullPage(path, r, r.body.data);
-        for (const d of r.body.data.slice(0, 2)) list(`/tx/${d.tx_id}`, r.height);
+        for (const d of r.body.data.slice(0, 2)) list(`/tx/${d.tx_id}`, r.height, path);
       }
     }
     const token = pick(tokens);
@@ -217,7 +222,7 @@ export async function crawlWhileIndexing(options: {
       const r = await get<Page<'items', { id: string }>>(path);
       if (r.status === 200) {
         fullPage(path, r, r.body.items);
-        for (const i of r.body.items.slice(0, 2)) list(`/nft/${i.id}`, r.height);
+        for (const i of r.body.items.slice(0, 2)) list(`/nft/${i.id}`, r.height, path);
       }
     }
   }
@@ -225,11 +230,11 @@ export async function crawlWhileIndexing(options: {
   async function laterHeights(): Promise<void> {
     const all = [...listed];
     // The newest listings (a wallet made in the last block), and some older ones.
-    for (const [path, at] of [...all.slice(-3), ...some(all, 4)]) {
+    for (const [path, { at, by }] of [...all.slice(-3), ...some(all, 4)]) {
       const r = await get<unknown>(path);
       if (r.height < at) continue; // another process's older head: the rule is per height
       report.later++;
-      if (r.status !== 200) contradiction(`${path}: listed at ${at}, answered ${r.status} at ${r.height}`);
+      if (r.status !== 200) contradiction(`${path}: listed at ${at} by ${by}, answered ${r.status} at ${r.height}`);
     }
   }
 

@@ -185,7 +185,13 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       if (route.response.kind === 'json') {
         // Keyed by the URL as sent: the same parameters spelt differently are cached apart. A build
         // validates its head itself, so a held answer (and every request joining a build) is one
-        // that was true at its height.
+        // that was true at its height — also while a batch is being written over that height.
+        const first = await ctx.state.head();
+        const held = answers.held(ctx.url, first.height);
+        if (held) {
+          await sendAnswer(ctx, held);
+          return;
+        }
         const answer = await atOneHeight(ctx, (head) =>
           answers.answer(ctx.url, head.height, async () => {
             const result = await route.run({ params: ctx.params, query: ctx.query, head: atHead(head) }, context);

@@ -58,14 +58,36 @@ export function createConsistentReads(heads: HeadSource): ConsistentReads {
     if (!sameHead(head, now)) throw new HeadMoved(now);
   };
 
-  /** The head once no batch is being written over it, or the last one seen at the deadline. */
+  /**
+   * One poll of the head for every request waiting on a batch being written, however many wait:
+   * the store sees one read per WRITING_POLL_MS.
+   */
+  let polling: Promise<Head> | undefined;
+  const settledHead = (): Promise<Head> =>
+    (polling ??= (async () => {
+      try {
+        for (;;) {
+          await delay(WRITING_POLL_MS);
+          const h = await heads.fresh();
+          if (!h.writing) return h;
+        }
+      } finally {
+        polling = undefined;
+      }
+    })());
+
+  /** The head once no batch is being written over it (or `head` as it is, at the deadline). */
   const settled = async (head: Head, deadline: number): Promise<Head> => {
-    let h = head;
-    while (h.writing && performance.now() < deadline) {
-      await delay(WRITING_POLL_MS);
-      h = await heads.fresh();
+    if (!head.writing) return head;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Head>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, deadline - performance.now()), head);
+    });
+    try {
+      return await Promise.race([settledHead(), late]);
+    } finally {
+      clearTimeout(timer);
     }
-    return h;
   };
 
   return {

@@ -58,6 +58,8 @@ export interface ResponseCache {
     height: number,
     build: () => Promise<{ body: unknown; policy: CachePolicy }>,
   ): Promise<CachedAnswer>;
+  /** The answer held for `key` at `height`, if one is still valid; builds nothing. */
+  held(key: string, height: number): CachedAnswer | undefined;
   /** Bytes held (for tests and metrics). */
   size(): number;
 }
@@ -95,6 +97,10 @@ export function createResponseCache(options: { maxBytes: number; now?: () => num
       } finally {
         building.delete(flight);
       }
+    },
+    held(key, height) {
+      const held = store?.get(key);
+      return held && valid(held, height) ? held : undefined;
     },
     size: () => store?.calculatedSize ?? 0,
   };

@@ -26,6 +26,10 @@ const Config = ProjectorBaseConfig.extend({
   OPS_HOST: z.string().default('127.0.0.1'),
   PROJECTOR_GROUP: z.string().min(1).default(DEFAULT_PROJECTOR_GROUP),
   PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** On MongoDB (writes not atomic), readers wait while a batch is written: the writing time a commit aims at. */
+  PROJECTOR_WRITE_WINDOW_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /** On MongoDB, the pause between the commits of one consumer batch in which waiting readers answer. */
+  PROJECTOR_READ_GAP_MS: z.coerce.number().int().min(0).max(10_000).default(20),
   /** Ready while the group's lag, summed over both topics, stays at or below this many messages. */
   READY_MAX_LAG: z.coerce.number().int().min(0).default(1000),
   /** A batch in hand for this long without its writes done is logged and counted as a stall. */
@@ -96,6 +100,8 @@ const subscription = await createProjector({
     statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES,
     group: config.PROJECTOR_GROUP,
     maxBatch: config.PROJECTOR_MAX_BATCH,
+    writeWindowMs: config.PROJECTOR_WRITE_WINDOW_MS,
+    readGapMs: config.PROJECTOR_READ_GAP_MS,
   },
   onProgress: (height, count) => {
     backfill.observe(height, Math.max(backfillTarget, height));

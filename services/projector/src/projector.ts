@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { BlockEvent, TOPICS, type TopicNames } from '@mtc/domain';
 import type { Counters, EventLog, LogRecord, ReadStore, Subscription } from '@mtc/ports';
 import {
@@ -5,6 +6,7 @@ import {
   loadChainPrior,
   openModels,
   projectChainBatch,
+  type ChainPrior,
   writingWrite,
   type HeadDoc,
   type StatsOptions,
@@ -33,7 +35,14 @@ export interface ProjectorDeps {
   logger: Logger;
   signal: AbortSignal;
   topics?: TopicNames;
-  options: ProjectionOptions & { group?: string; maxBatch?: number };
+  options: ProjectionOptions & {
+    group?: string;
+    maxBatch?: number;
+    /** Non-atomic stores: the writing time one commit aims at (ms). */
+    writeWindowMs?: number;
+    /** Non-atomic stores: the pause between commits of one consumer batch, for waiting readers (ms). */
+    readGapMs?: number;
+  };
   onProgress?: (height: number, blocks: number) => void;
   /** Wall clock in unix milliseconds; tests pin it. */
   now?: () => number;
@@ -113,19 +122,37 @@ export function createProjector(deps: ProjectorDeps): Projector {
   /** The block topic's next expected offset in this process; a batch elsewhere is a resume. */
   let expectedOffset: bigint | null = null;
 
-  const projectChain = async (records: readonly LogRecord[]): Promise<void> => {
-    const events = records.map((r) => BlockEvent.parse(r.value));
-    const prior = await retry('load', () => loadChainPrior(models, events));
-    const first = records[0];
-    if (first && BigInt(first.offset) !== expectedOffset)
-      // At start and after the partition moved here: where the committed position put us, beside
-      // the store's head (blocks at or below it are skipped). Fault tests read this line.
-      logger.info(
-        { offset: first.offset, height: events[0]?.height, head: prior.head?.height ?? 0 },
-        'block topic resumed',
-      );
-    const lastRecord = records.at(-1);
-    if (lastRecord) expectedOffset = BigInt(lastRecord.offset) + 1n;
+  /**
+   * On a store whose writes are not atomic, readers wait while a batch is being written (HeadDoc),
+   * so a consumer batch is committed in parts of about `writeWindowMs` of writing each, sized from
+   * the write time per transaction measured so far, with `readGapMs` between parts in which waiting
+   * readers answer. On an atomic store readers never wait: one commit per consumer batch.
+   */
+  const windowMs = deps.options.writeWindowMs ?? 250;
+  const gapMs = deps.options.readGapMs ?? 20;
+  // A cautious start (a cold store, a cold process); the measurements take over within a few commits.
+  let msPerTx = 5;
+  const commitsOf = (events: readonly BlockEvent[]): BlockEvent[][] => {
+    if (deps.store.atomicWrites === true) return [[...events]];
+    const txsPerCommit = Math.max(1, Math.floor(windowMs / msPerTx));
+    const out: BlockEvent[][] = [];
+    let part: BlockEvent[] = [];
+    let txs = 0;
+    for (const e of events) {
+      if (part.length > 0 && txs + e.txs.length > txsPerCommit) {
+        out.push(part);
+        part = [];
+        txs = 0;
+      }
+      part.push(e);
+      txs += e.txs.length;
+    }
+    if (part.length > 0) out.push(part);
+    return out;
+  };
+
+  /** Projects and commits `events` (whole blocks) over the state `prior` holds. */
+  const commit = async (events: readonly BlockEvent[], prior: ChainPrior): Promise<void> => {
     const batch = projectChainBatch(events, prior, deps.options);
     const last = events.at(-1);
     // A batch becomes visible whole (HeadDoc): one call where the store commits a call at once,
@@ -137,10 +164,13 @@ export function createProjector(deps: ProjectorDeps): Projector {
         : batch.phases.length > 0 && last
           ? [[writingWrite(prior.head, last.height)], ...batch.phases]
           : [];
+    const started = performance.now();
     for (const [i, call] of calls.entries()) {
       await retry(`write ${i + 1}`, () => deps.store.write(call));
       crashPoint(`projector.chain.write-${i + 1}`);
     }
+    const txs = events.reduce((n, e) => n + e.txs.length, 0);
+    if (calls.length > 0) msPerTx = 0.7 * msPerTx + (0.3 * (performance.now() - started)) / Math.max(1, txs);
     // Refilled if they lost their data, then counted, as one step: counters that lose their data
     // in between refuse the batch (retryable), and the next attempt refills them first.
     await retry('counters', async () => {
@@ -152,6 +182,25 @@ export function createProjector(deps: ProjectorDeps): Projector {
       logger.debug({ height: last.height, blocks: events.length }, 'projected blocks');
       deps.onProgress?.(last.height, events.length);
     }
+  };
+
+  const projectChain = async (records: readonly LogRecord[]): Promise<void> => {
+    const parts = commitsOf(records.map((r) => BlockEvent.parse(r.value)));
+    for (const [k, events] of parts.entries()) {
+      const prior = await retry('load', () => loadChainPrior(models, events));
+      const first = records[0];
+      if (k === 0 && first && BigInt(first.offset) !== expectedOffset)
+        // At start and after the partition moved here: where the committed position put us, beside
+        // the store's head (blocks at or below it are skipped). Fault tests read this line.
+        logger.info(
+          { offset: first.offset, height: events[0]?.height, head: prior.head?.height ?? 0 },
+          'block topic resumed',
+        );
+      await commit(events, prior);
+      if (k < parts.length - 1) await delay(gapMs);
+    }
+    const lastRecord = records.at(-1);
+    if (lastRecord) expectedOffset = BigInt(lastRecord.offset) + 1n;
   };
 
   return {
