@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs (if missing) and starts the local test servers on 127.0.0.1, then writes .infra/env:
 #   Kafka 3.9 (KRaft, single node)  KAFKA_PORT=9092 (controller KAFKA_CONTROLLER_PORT=9093)
-#   FerretDB 1.24                   MONGO_PORT=27017
+#   FerretDB 1.24                   MONGO_PORT=27017, MONGO_FERRETDB_URL: a second MongoDB stand-in
 #     on PostgreSQL 15 (default)    POSTGRES_PORT=5433, a private cluster under .infra/postgres
 #     or on SQLite                  FERRETDB_BACKEND=sqlite
 #   Redis (Debian redis-server)     REDIS_PORT=6379
-#   mongo-java-server 1.47          MONGO_JAVA_PORT=27018, a second MongoDB stand-in for benchmarks
+#   mongo-java-server 1.47          MONGO_JAVA_PORT=27018, MONGO_URL (and MONGO_JAVA_URL): the default
 #     in memory (default)           MONGO_JAVA_BACKEND=memory, memory-stock, h2 or h2-file
+# MONGO_URL is mongo-java-server because it answers the read models' queries from its indexes;
+# FerretDB 1.24 scans and sorts whole collections for every range or sort (infra/README.md), which
+# a serving API cannot afford. Both pass the ReadStore contract suite.
 # Idempotent: a server that already runs is only checked. See infra/README.md.
 # infra/instance.sh sources this file for its functions (main runs only when it is executed).
 set -euo pipefail
@@ -531,9 +534,10 @@ redis_pong() {
 write_env_file() {
   cat >"$INSTANCE_DIR/env.tmp" <<EOF
 KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
-MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT
+MONGO_URL=mongodb://127.0.0.1:$MONGO_JAVA_PORT
 REDIS_URL=redis://127.0.0.1:$REDIS_PORT
 MONGO_JAVA_URL=mongodb://127.0.0.1:$MONGO_JAVA_PORT
+MONGO_FERRETDB_URL=mongodb://127.0.0.1:$MONGO_PORT
 EOF
   mv -f "$INSTANCE_DIR/env.tmp" "$INSTANCE_DIR/env"
 }

@@ -16,8 +16,10 @@ import {
   expectedNftHoldings,
   nftChain,
   withRecordIds,
+  type ExpectedHolders,
   type NftChain,
 } from '../support/nft-truth.ts';
+import { backfillComparisons } from '../support/during-backfill.ts';
 
 /**
  * Every NFT endpoint against the devnet's ground truth (its world state of collections, items,
@@ -68,8 +70,41 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
     expect(Object.values(world.mrc401s).some((i) => i.owner === 'MELTED')).toBe(true);
   });
 
-  it('indexes the whole history', async () => {
-    explorer = await indexWholeHistory(devnet, dataDir, { CHAIN_NODE_URL: node.url });
+  it('indexes the whole history, every NFT holder list exact at each height seen on the way', async () => {
+    // During the backfill: page 1 of every MRC-402's and every collection's holders at each height
+    // the index shows, held to the chain's world at the height the answer names.
+    const during = backfillComparisons(devnet);
+    type Holders = { total: number; total_balance: string; holders: unknown[] };
+    const page1 = (want: ExpectedHolders, got: Holders) => ({
+      ...want,
+      holders: want.holders.slice(0, got.holders?.length ?? 0), // a 5xx body has none
+    });
+    explorer = await indexWholeHistory(devnet, dataDir, { CHAIN_NODE_URL: node.url }, async (url, height) => {
+      const at = during.world(height);
+      for (const id of [...at.mrc402s, ...at.mrc400s]) {
+        const r = await during.get<Holders>(`${url}/api/nft-holders?id=${id}`);
+        const world = during.world(r.height);
+        const want = id.startsWith('MRC402_')
+          ? expectedMrc402Holders(id, world.wallets)
+          : expectedCollectionHolders(id, world.mrc401s);
+        const got = { total: r.body.total, total_balance: r.body.total_balance, holders: r.body.holders };
+        during.compare(
+          `${id} holders`,
+          r.height,
+          { status: r.status, rows: got.holders?.length, ...got },
+          {
+            status: 200,
+            rows: Math.min(20, want.total),
+            ...page1(want, got),
+          },
+        );
+      }
+    });
+    console.info(
+      `NFTs during the backfill: ${during.compared} holder lists compared at ${during.heights.size} heights`,
+    );
+    expect(during.mismatches).toEqual([]);
+    expect(during.heights.size).toBeGreaterThanOrEqual(3);
     api = explorer.apiUrl;
     // NFT records come with the state topic too: the last item created is the last to arrive.
     const [last] = Object.values(world.mrc401s).sort((a, b) => b.createdate - a.createdate);

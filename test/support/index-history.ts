@@ -14,13 +14,21 @@ export async function indexWholeHistory(
   devnet: Devnet,
   dataDir: string,
   env: Record<string, string>,
+  /** Run at each new height seen during the backfill (the index keeps moving while it runs). */
+  during?: (api: string, height: number) => Promise<void>,
 ): Promise<ExplorerProcess> {
   const explorer = await spawnExplorer({ DATA_DIR: dataDir, FOLLOWER_BLOCK_CONCURRENCY: '8', ...env });
+  let seen = 0;
   await waitFor(
     'the index to reach the node head',
     async () => {
       const { body } = await getJson<{ localBlock: number }>(`${explorer.apiUrl}/api/chain`);
-      return body.localBlock === devnet.height() ? true : undefined;
+      if (body.localBlock === devnet.height()) return true;
+      if (during && body.localBlock > seen) {
+        seen = body.localBlock;
+        await during(explorer.apiUrl, seen);
+      }
+      return undefined;
     },
     600_000,
     250,

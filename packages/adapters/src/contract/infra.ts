@@ -12,10 +12,11 @@ import { describe } from 'vitest';
  * The containers are Kafka, MongoDB and Redis only, so a test of another server is skipped there
  * with a notice, REQUIRE_INFRA or not.
  *
- * MONGO_URL is the FerretDB stand-in (or MongoDB itself in containers), MONGO_JAVA_URL the
- * mongo-java-server one (benchmarks).
+ * MONGO_URL is the default stand-in, mongo-java-server (or MongoDB itself in containers), also
+ * named MONGO_JAVA_URL; MONGO_FERRETDB_URL is FerretDB, a second stand-in the contract suite holds
+ * to the same behaviour.
  */
-export type InfraKey = 'KAFKA_BROKERS' | 'MONGO_URL' | 'REDIS_URL' | 'MONGO_JAVA_URL';
+export type InfraKey = 'KAFKA_BROKERS' | 'MONGO_URL' | 'REDIS_URL' | 'MONGO_JAVA_URL' | 'MONGO_FERRETDB_URL';
 
 /** The servers test/support/global-infra.ts starts in containers. */
 export const CONTAINER_KEYS: readonly InfraKey[] = ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'];

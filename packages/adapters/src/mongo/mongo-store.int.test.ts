@@ -1,18 +1,30 @@
 import { describeReadStoreContract, describeWithInfra, uniqueName } from '../contract/index.ts';
+import { usesContainers } from '../contract/infra.ts';
 import { createMongoReadStore } from './mongo-store.ts';
 
-// FerretDB 1.x, the CI stand-in (write limits chosen by the adapter when it detects it).
-describeWithInfra('MongoDB read store', ['MONGO_URL'], ({ MONGO_URL }) => {
+/** The contract on one MongoDB-compatible server, with the default lanes and with one. */
+function describeOn(name: string, url: string, prefix: string): void {
   // One database per suite; the contract drops it before each test.
-  const database = uniqueName('mtc_contract').replaceAll('-', '_');
-  describeReadStoreContract('mongodb', () => createMongoReadStore({ url: MONGO_URL, database }));
+  const database = uniqueName(prefix).replaceAll('-', '_');
+  describeReadStoreContract(name, () => createMongoReadStore({ url, database }));
   // The default splits writes into concurrent lanes; one lane keeps a call's writes to a
   // collection in one bulk run, as it was before (order per document either way).
-  const lanes = uniqueName('mtc_contract_lanes').replaceAll('-', '_');
-  describeReadStoreContract('mongodb, 1 write lane', () =>
-    createMongoReadStore({ url: MONGO_URL, database: lanes, writeLanes: 1 }),
+  const lanes = uniqueName(`${prefix}_lanes`).replaceAll('-', '_');
+  describeReadStoreContract(`${name}, 1 write lane`, () =>
+    createMongoReadStore({ url, database: lanes, writeLanes: 1 }),
   );
-});
+}
+
+// FerretDB 1.x, the second local stand-in (write limits chosen by the adapter when it detects it).
+describeWithInfra('MongoDB read store on FerretDB', ['MONGO_FERRETDB_URL'], ({ MONGO_FERRETDB_URL }) =>
+  describeOn('ferretdb', MONGO_FERRETDB_URL, 'mtc_contract'),
+);
+
+// MongoDB itself, where the run's servers are containers (locally MONGO_URL is mongo-java-server, below).
+if (usesContainers())
+  describeWithInfra('MongoDB read store', ['MONGO_URL'], ({ MONGO_URL }) =>
+    describeOn('mongodb', MONGO_URL, 'mtc_contract_mongodb'),
+  );
 
 /**
  * mongo-java-server compares strings as Java does, by UTF-16 code unit, so a character above
@@ -25,7 +37,7 @@ const MONGO_JAVA_DEVIATIONS = {
     'mongo-java-server orders strings by UTF-16 code unit, so 😀 sorts before U+FFFD',
 };
 
-// mongo-java-server, the benchmark stand-in: the same contract, with small chunks and several
+// mongo-java-server, the default local stand-in (MONGO_URL): the same contract, with small chunks and several
 // lanes so that chunk boundaries and concurrent bulk calls are crossed too.
 describeWithInfra('MongoDB read store on mongo-java-server', ['MONGO_JAVA_URL'], ({ MONGO_JAVA_URL }) => {
   const database = uniqueName('mtc_contract_java').replaceAll('-', '_');
