@@ -31,6 +31,12 @@ export class HeadMoved extends Error {
   }
 }
 
+/**
+ * Thrown by a build that read a part kept outside the read models (the today-so-far counters) and
+ * found it not at the head: it is built again, once the head or that part has moved.
+ */
+export class NotAtHead extends Error {}
+
 const sameHead = (a: Head, b: Head): boolean => a.height === b.height && !a.writing && !b.writing;
 
 /** How often a request waiting on a batch being written looks at the head again. */
@@ -101,6 +107,10 @@ export function createConsistentReads(heads: HeadSource): ConsistentReads {
           return await build(head);
         } catch (error) {
           if (error instanceof HeadMoved) moved = error;
+          else if (error instanceof NotAtHead) {
+            await delay(WRITING_POLL_MS);
+            moved = new HeadMoved(await heads.fresh());
+          }
           // A server fault says nothing about the data; a client error ("no such …") does, and is checked.
           else if (toErrorResponse(error).status >= 500) throw error;
           else {

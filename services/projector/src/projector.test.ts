@@ -213,11 +213,13 @@ describe('createProjector', () => {
     };
     await publish(blocks.slice(0, 4));
     await runUntil(losing, 4);
-    // Lost while the next batch writes its head: after the batch began, before it counts.
+    // Lost while the next batch marks the head as being written (a store whose writes are not
+    // atomic): after the batch began, before it counts (counted before its new head is written).
     let armed = true;
     const inside = store;
     const through: ReadStore = {
       ...inside,
+      atomicWrites: false,
       write: async (writes) => {
         if (armed && writes.some((w) => w.collection === COLLECTIONS.head)) {
           armed = false;

@@ -164,20 +164,26 @@ export function createProjector(deps: ProjectorDeps): Projector {
         : batch.phases.length > 0 && last
           ? [[writingWrite(prior.head, last.height)], ...batch.phases]
           : [];
+    // Refilled if they lost their data, then counted, as one step: counters that lose their data
+    // in between refuse the batch (retryable), and the next attempt refills them first. Counted
+    // before the head is written: at a head H the counters have counted H or beyond, so a reader
+    // that finds them at exactly H after reading them knows they were at H (routes/stats).
+    const count = async (): Promise<void> => {
+      await retry('counters', async () => {
+        await restoreCounters(prior.head);
+        await deps.counters.addBlockTxs(batch.counts);
+      });
+      crashPoint('projector.chain.counted');
+    };
     const started = performance.now();
     for (const [i, call] of calls.entries()) {
+      if (i === calls.length - 1) await count();
       await retry(`write ${i + 1}`, () => deps.store.write(call));
       crashPoint(`projector.chain.write-${i + 1}`);
     }
+    if (calls.length === 0) await count();
     const txs = events.reduce((n, e) => n + e.txs.length, 0);
     if (calls.length > 0) msPerTx = 0.7 * msPerTx + (0.3 * (performance.now() - started)) / Math.max(1, txs);
-    // Refilled if they lost their data, then counted, as one step: counters that lose their data
-    // in between refuse the batch (retryable), and the next attempt refills them first.
-    await retry('counters', async () => {
-      await restoreCounters(prior.head);
-      await deps.counters.addBlockTxs(batch.counts);
-    });
-    crashPoint('projector.chain.counted');
     if (last) {
       logger.debug({ height: last.height, blocks: events.length }, 'projected blocks');
       deps.onProgress?.(last.height, events.length);

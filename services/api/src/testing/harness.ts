@@ -5,6 +5,7 @@ import type { BlockEvent } from '@mtc/domain';
 import type { ChainSource, Collection, Counters, Doc, Filter, FindOptions, ReadStore } from '@mtc/ports';
 import {
   COLLECTION_SPECS,
+  HEAD_ID,
   loadChainPrior,
   openModels,
   projectChainBatch,
@@ -17,7 +18,7 @@ import type { ApiDeps } from '../context.ts';
 import { ApiConfigSchema, type ApiConfig } from '../config.ts';
 import { address, createChain, type Chain } from './chain.ts';
 
-export { address, createChain, GENESIS_TS, hash, type Chain, type TxView } from './chain.ts';
+export { address, badChecksum, createChain, GENESIS_TS, hash, type Chain, type TxView } from './chain.ts';
 
 /**
  * Test support for the API: chains written as events (`chain.ts`) and projected into a memory
@@ -141,17 +142,23 @@ export function fakeChain(fixture: Chain | null, nodeHeight = fixture?.height ??
   return chain;
 }
 
-/** Counters that answer `count(from, to)` and record every call. */
+/**
+ * Counters that answer `count(from, to)` and record every call. They have counted up to 0, or, once
+ * they `follow` a store, up to its indexed head (as the projector's counters are at every head).
+ */
 export function fakeCounters(count: (fromTs: number, toTs: number) => number = () => 0): Counters & {
   calls: [number, number][];
+  follow(store: ReadStore): void;
 } {
   const calls: [number, number][] = [];
+  let counted = async (): Promise<number> => 0;
   return {
     calls,
-    async addBlockTxs() {},
-    async highestCounted() {
-      return 0;
+    follow(store) {
+      counted = async () => (await openModels(store).head.get(HEAD_ID))?.height ?? 0;
     },
+    async addBlockTxs() {},
+    highestCounted: () => counted(),
     async txCountBetween(fromTs, toTs) {
       calls.push([fromTs, toTs]);
       return count(fromTs, toTs);
@@ -246,6 +253,8 @@ export async function startTestApi(
   }
   const chain = options.chain ?? fakeChain(fixture);
   const counters = options.counters ?? fakeCounters();
+  // At the head of the harness's own store (a store a test passes may be made to fail on purpose).
+  if (!options.store) counters.follow(store);
   const app = createApiApp({
     config,
     logger: options.logger ?? pino({ level: 'silent' }),

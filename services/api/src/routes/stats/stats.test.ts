@@ -63,6 +63,50 @@ describe('GET /api/tx-stats', () => {
     }
   });
 
+  it('answers only once the counters are at the indexed head: behind, then at it', async () => {
+    // The counters have counted one block less than the read models hold for their first two
+    // readings (a batch counted late), then reach the head; their sums follow what they counted.
+    const counters = fakeCounters();
+    let readings = 0;
+    const head = 4; // `daily` has four blocks
+    const sums = { behind: 2, at: 5 };
+    // Sums read after the third reading are at the head.
+    const behind = () => readings <= 2;
+    const api = await startTestApi({
+      now: () => NOW,
+      fixture: daily,
+      counters: {
+        ...counters,
+        highestCounted: async () => (++readings <= 2 ? head - 1 : head),
+        txCountBetween: async () => (behind() ? sums.behind : sums.at),
+      },
+    });
+    try {
+      const { status, body } = await api.get<TxStats>('/api/tx-stats?days=1');
+      expect(status).toBe(200);
+      expect(body.todaySoFar).toBe(sums.at);
+      expect(readings).toBeGreaterThanOrEqual(3);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('answers 503 within its budget when the counters stay behind the indexed head (they lost their data)', async () => {
+    const api = await startTestApi({
+      now: () => NOW,
+      fixture: daily,
+      counters: { ...fakeCounters(), highestCounted: async () => 0 },
+      config: testConfig({ API_REQUEST_TIMEOUT_MS: '300' }),
+    });
+    try {
+      const { status, body } = await api.get('/api/tx-stats?days=1');
+      expect(status).toBe(503);
+      expect(ErrorBody.parse(body).error.code).toBe('unavailable');
+    } finally {
+      await api.close();
+    }
+  });
+
   it('asks the counters for today so far and for yesterday up to the same time', async () => {
     const counters = fakeCounters();
     const api = await startTestApi({ now: () => NOW, counters });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotAtHead } from '../../consistent.ts';
 import { intParam } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { TxStats } from './schemas.ts';
@@ -36,10 +37,11 @@ export const txStatsRoute = defineRoute({
   response: TxStats,
   errors: [400],
   cache: 'head',
-  async handle({ query }, app) {
+  async handle({ query, head }, app) {
     const nowMs = app.now();
     const now = Math.floor(nowMs / 1000);
     const { dates, todayStart } = statsDays(nowMs, app.config.STATS_UTC_OFFSET_MINUTES, query.days);
+    const before = await app.counters.highestCounted();
     const [docs, todaySoFar, yesterdaySameTime] = await Promise.all([
       app.models.dailyTx.getMany(dates),
       // Buckets are whole minutes: count through the current one, or the newest blocks would be
@@ -47,6 +49,13 @@ export const txStatsRoute = defineRoute({
       app.counters.txCountBetween(todayStart, now + 60),
       app.counters.txCountBetween(todayStart - DAY_S, now - DAY_S + 60),
     ]);
+    // The counters live apart from the read models and only grow (the projector counts a batch
+    // before it writes the batch's head): found at exactly the head H before and after the sums
+    // were read, the sums were of H. Ahead (the next batch is on its way) or behind (they lost
+    // their data and are being refilled), the answer is built again.
+    const [after, { height }] = await Promise.all([app.counters.highestCounted(), head()]);
+    if (before !== height || after !== height)
+      throw new NotAtHead(`the today-so-far counters are at ${before}…${after}, the read models at ${height}`);
     const counts = new Map(docs.map((d) => [d._id, d.count]));
     return {
       history: dates.map((date) => ({ date, count: counts.get(date) ?? 0 })),
