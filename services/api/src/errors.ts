@@ -62,13 +62,35 @@ export const badGateway = (message: string): ApiError => new ApiError('bad_gatew
 export const unavailable = (message: string, cause?: unknown): ApiError =>
   new ApiError('unavailable', message, cause === undefined ? undefined : { cause });
 
-/** A 400 that names every offending parameter, e.g. `query.limit: Too big: expected number to be <=50`. */
-export function invalidInput(where: 'path' | 'query', error: z.ZodError): ApiError {
-  const problems = error.issues.map((issue) => {
+/**
+ * The `params` of a zod issue that says a well-formed value names nothing that can exist (an address
+ * whose checksum fails): the request is right by the document's schema, which cannot state such a
+ * rule, so the answer is a 404 like any unknown entity's, not a 400.
+ */
+export const NO_SUCH_ENTITY = { noSuchEntity: true } as const;
+
+const namesNothing = (issue: z.core.$ZodIssue): boolean =>
+  issue.code === 'custom' && (issue.params as { noSuchEntity?: unknown } | undefined)?.noSuchEntity === true;
+
+/** Where a route's input failed to decode: the path's or the query's zod error. */
+export interface InputFailure {
+  where: 'path' | 'query';
+  error: z.ZodError;
+}
+
+/**
+ * The answer to input that did not decode, naming each offending parameter, e.g.
+ * `query.limit: Too big: expected number to be <=50`: a 400 for any malformed or out-of-range value,
+ * else (every issue is a NO_SUCH_ENTITY one) a 404.
+ */
+export function invalidInput(failures: readonly InputFailure[]): ApiError {
+  const issues = failures.flatMap(({ where, error }) => error.issues.map((issue) => ({ where, issue })));
+  const malformed = issues.filter(({ issue }) => !namesNothing(issue));
+  const problems = (malformed.length > 0 ? malformed : issues).map(({ where, issue }) => {
     const name = [where, ...issue.path.map(String)].join('.');
     return `${name}: ${issue.message}`;
   });
-  return badRequest(problems.join('; '));
+  return malformed.length > 0 ? badRequest(problems.join('; ')) : notFound(problems.join('; '));
 }
 
 const INTERNAL_MESSAGE = 'Internal server error';

@@ -4,7 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { buildOpenApiDocument, openApiJson } from './openapi.ts';
-import { ADDRESS_FORMAT } from './params.ts';
+import { ApiError } from './errors.ts';
+import { ADDRESS_FORMAT, NO_SUCH_ADDRESS } from './params.ts';
+import { decodeInput } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import { ALICE, startTestApi } from './testing/harness.ts';
 
@@ -281,6 +283,8 @@ describe('OpenAPI document', () => {
     ...[String(Number.MAX_SAFE_INTEGER), String(Number.MAX_SAFE_INTEGER + 1), '31922604656576589824'],
     ...['', '-1', '1.5', '1e3', ' 1', 'abc', 'x'.repeat(128), 'x'.repeat(129), 'MRC401', 'MRC402'],
     ...[ALICE, `${ALICE.slice(0, -1)}${ALICE.endsWith('0') ? '1' : '0'}`, ALICE.toLowerCase(), `MT${'0'.repeat(38)}`],
+    // Blank and padded text: the white space `trim` removes, next to what it keeps (U+001C, U+200B).
+    ...[' ', '\u00a0', '\ufeff', '\u3000\t\n', ' x ', '\u001c', '\u200b', `${' '.repeat(127)}x`, `${' '.repeat(128)}x`],
     ...[HEX, HEX.toUpperCase(), HEX.slice(1), `${HEX}0`],
     ...[COLLECTION, `MRC402_${'b'.repeat(32)}2`, `${COLLECTION}_${'Z9'.repeat(20)}`, `${COLLECTION}_${'Z'.repeat(39)}`],
   ];
@@ -309,6 +313,40 @@ describe('OpenAPI document', () => {
         }
       }
     }
+  });
+
+  it('answers an address of the documented pattern whose checksum fails with a 404, listed on every operation taking one', () => {
+    // What schemathesis sent (its coverage phase draws from the pattern, not the format): the form, a wrong CRC-32.
+    const noSuch = `MT${'0'.repeat(38)}`;
+    const taking: string[] = [];
+    for (const route of allRoutes()) {
+      const { parameters, responses } = doc.paths[route.path]!.get;
+      for (const param of parameters) {
+        const schema = param.schema as { format?: string; pattern?: string };
+        if (schema.format !== ADDRESS_FORMAT) continue;
+        const where = `${route.path} ${param.in}.${param.name}`;
+        taking.push(where);
+        expect(new RegExp(schema.pattern!).test(noSuch), where).toBe(true);
+        expect(Object.keys(responses), where).toContain('404');
+        const given = { [param.name]: noSuch };
+        const raw = param.in === 'path' ? { params: given, query: {} } : { params: {}, query: given };
+        let thrown: unknown;
+        try {
+          decodeInput(route.params, route.query, { ...raw, head: () => Promise.reject(new Error('unused')) });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, where).toBeInstanceOf(ApiError);
+        expect((thrown as ApiError).status, where).toBe(404);
+        expect((thrown as ApiError).message, where).toBe(`${param.in}.${param.name}: ${NO_SUCH_ADDRESS}`);
+      }
+    }
+    expect(taking.sort()).toEqual([
+      '/api/address/{id} path.id',
+      '/api/address/{id}/txs path.id',
+      '/api/export/address/{address}/activity path.address',
+      '/api/stream query.address',
+    ]);
   });
 
   it('links only to operations that exist, filling their parameters from fields the answer has, of their type', () => {

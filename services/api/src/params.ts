@@ -1,5 +1,6 @@
 import { isAddress } from '@mtc/domain';
 import { z } from 'zod';
+import { NO_SUCH_ENTITY } from './errors.ts';
 
 /**
  * Decoders for path and query parameters. The wire always carries text; these accept only canonical
@@ -45,23 +46,31 @@ export type BlockRef = z.output<typeof BlockRefParam>;
 export const BlockIdParams = z.object({ id: BlockRefParam });
 
 const ADDRESS_MESSAGE = 'must be a Metacoin address: MT, 30 letters or digits, and their CRC-32 in lower-case hex';
+/** The 404's message (after the parameter's name) for an address of the right form whose CRC-32 fails. */
+export const NO_SUCH_ADDRESS = 'no such address: its last 8 characters are not the CRC-32 of the 30 after MT';
 
 /**
  * The OpenAPI `format` of an address parameter. JSON Schema cannot state the checksum, so the document
  * gives the form as a pattern and names this format for the rest (a client or a fuzzer that knows
- * it can tell a valid address from one of the right form with a wrong CRC-32, which is a 400).
+ * it can tell a valid address from one of the right form with a wrong CRC-32).
  */
 export const ADDRESS_FORMAT = 'mtc-address';
 
-/** A Metacoin address: MT + 30 alphanumerics + the CRC-32 of those 30, checked (`isAddress`). */
+/**
+ * A Metacoin address: MT + 30 alphanumerics + the CRC-32 of those 30, checked (`isAddress`). Not of
+ * that form: a 400. Of that form with a wrong CRC-32: a 404, "no such address" — the request matches
+ * the document's pattern, which cannot state the checksum, and no wallet can have that address.
+ */
 export const AddressParam = z
   .string()
-  // The form in the document; `abort` keeps a malformed address to one message.
+  // The form in the document; `abort` keeps a malformed address to one message (and off the 404).
   .regex(/^MT[A-Za-z0-9]{30}[0-9a-f]{8}$/, { message: ADDRESS_MESSAGE, abort: true })
-  .refine(isAddress, ADDRESS_MESSAGE)
+  .refine(isAddress, { message: NO_SUCH_ADDRESS, params: NO_SUCH_ENTITY })
   // The example is a valid address, so a client (or a fuzzer) that cannot compute CRC-32 still has one.
   .meta({ format: ADDRESS_FORMAT, examples: ['MTW95PhgJazSd8DLjkrQc7L4KQCI9GrU94d292b5'] })
-  .describe('Wallet address: MT, 30 letters or digits, and their CRC-32 in lower-case hex (40 characters, checked).');
+  .describe(
+    'Wallet address: MT, 30 letters or digits, and their CRC-32 in lower-case hex (40 characters). Not of that form: 400; a wrong CRC-32: 404.',
+  );
 
 export const AddressParams = z.object({ id: AddressParam });
 

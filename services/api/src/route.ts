@@ -7,7 +7,8 @@ import { badRequest, invalidInput, type ErrorStatus } from './errors.ts';
 /**
  * A route is declared once, as data: its path, the zod schemas of its parameters and of its
  * response, and a handler typed by them. The router decodes parameters through those schemas before
- * the handler runs (a bad one is a 400), and the OpenAPI document is generated from the same
+ * the handler runs (a bad one is a 400; one of the right form that names nothing that can exist, such
+ * as an address whose checksum fails, is a 404: see NO_SUCH_ENTITY), and the OpenAPI document is generated from the same
  * declaration, so the contract and the code cannot disagree.
  *
  * One rule for the query string, on every route: a parameter the route does not declare is a 400, and
@@ -158,9 +159,14 @@ export function decodeInput<P extends Params, Q extends Params>(
   const problems = queryKeyProblems(query, raw.query);
   if (problems.length > 0) throw badRequest(problems.join('; '));
   const p = params.safeParse(raw.params);
-  if (!p.success) throw invalidInput('path', p.error);
   const q = query.safeParse(raw.query);
-  if (!q.success) throw invalidInput('query', q.error);
+  // Both read before answering: a malformed query parameter makes a 400 even when the path names
+  // nothing (which alone is a 404).
+  if (!p.success || !q.success)
+    throw invalidInput([
+      ...(p.success ? [] : [{ where: 'path' as const, error: p.error }]),
+      ...(q.success ? [] : [{ where: 'query' as const, error: q.error }]),
+    ]);
   return { params: p.data, query: q.data, head: raw.head };
 }
 

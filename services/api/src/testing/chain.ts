@@ -47,6 +47,14 @@ export function address(seed: string): string {
   return `MT${body}${addressChecksum(body)}`;
 }
 
+/**
+ * `valid` with its last checksum character changed: of the address form (the OpenAPI document's
+ * pattern accepts it) but naming no address, as its CRC-32 fails.
+ */
+export function badChecksum(valid: string): string {
+  return `${valid.slice(0, -1)}${valid.endsWith('0') ? '1' : '0'}`;
+}
+
 export const GENESIS_TS = 1_700_000_000;
 
 /** A transaction before it has a place in a block: positions are given when its block is cut. */

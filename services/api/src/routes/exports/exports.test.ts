@@ -4,10 +4,12 @@ import type { Collection, Doc, Filter, FindOptions, ReadStore } from '@mtc/ports
 import { COLLECTIONS } from '@mtc/read-models';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../errors.ts';
 import {
   ALICE,
   BOB,
   address,
+  badChecksum,
   createChain,
   GENESIS_TS,
   startTestApi,
@@ -301,6 +303,10 @@ describe('exports', () => {
       ['/api/export/txs?fromHeight=1&format=xml', 400, 'query.format'],
       ['/api/export/txs?fromHeight=1&limit=5', 400, 'unknown parameter'],
       ['/api/export/address/MTnope/activity', 400, 'path.address'],
+      [`/api/export/address/${BOB.toLowerCase()}/activity`, 400, 'path.address'],
+      // Of the address form, with a CRC-32 that fails: no such address.
+      [`/api/export/address/${badChecksum(BOB)}/activity`, 404, 'path.address: no such address'],
+      [`/api/export/address/MT${'0'.repeat(38)}/activity`, 404, 'path.address: no such address'],
       [`/api/export/address/${address('nobody')}/activity`, 404, 'not found'],
       ['/api/export/token/99/holders', 404, 'not found'],
       ['/api/export/token/01/transfers', 400, 'path.id'],
@@ -310,9 +316,12 @@ describe('exports', () => {
       ['/api/export/stats/daily-txs?fromDate=2024-02-30', 400, 'no such day'],
     ];
     for (const [path, status, says] of cases) {
-      const res = await api.get<{ error: { message: string } }>(path);
+      const res = await api.get(path);
       expect(res.status, path).toBe(status);
-      expect(res.body.error.message, path).toContain(says);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      const { error } = ErrorBody.parse(res.body);
+      expect(error.code, path).toBe(status === 404 ? 'not_found' : 'bad_request');
+      expect(error.message, path).toContain(says);
     }
   });
 

@@ -199,7 +199,7 @@ export const exportAddressActivityRoute = defineStreamRoute({
   tag: 'exports',
   summary: "A wallet's activity, streamed (CSV or NDJSON), oldest first",
   description:
-    'Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first). 404 when no such wallet is indexed.',
+    'Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first). 400 when the address is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.',
   params: z.object({ address: AddressParam }),
   query: z.object({ format: FormatQuery }),
   mediaTypes: MEDIA,

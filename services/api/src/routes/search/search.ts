@@ -5,12 +5,21 @@ import type { Head } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import { SearchResponse, type SearchResults } from './schemas.ts';
 
+/**
+ * A character `trim` keeps: anything but ECMAScript's white space and line terminators, spelled out
+ * because the document's readers run other regex engines, whose `\s` differs (Python's takes in
+ * U+001C–U+001F and leaves out U+FEFF), and the document must call blank exactly what is refused.
+ */
+const NOT_BLANK = /[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
 export const SearchQuery = z.object({
+  // Lengths are of what the client sent, as the document states them; the value is then trimmed.
   q: z
     .string()
-    .trim()
     .min(1)
     .max(128)
+    .regex(NOT_BLANK, 'must not be blank')
+    .trim()
     .describe(
       'Block height, block or transaction hash, wallet address, token id, token name or symbol (case-insensitive), or NFT id.',
     ),
