@@ -15,6 +15,9 @@ import { crashPoint, isRetryable, withRetry, type Logger } from '@mtc/runtime';
 
 export type ProjectionOptions = StatsOptions;
 
+/** The fewest transactions a commit of a consumer batch holds on a store whose writes are not atomic. */
+const MIN_TXS_PER_COMMIT = 100;
+
 /** How far back the today-so-far counters reach (today and yesterday at the same time, in any zone). */
 const COUNTER_WINDOW_S = 3 * 86_400;
 
@@ -134,7 +137,9 @@ export function createProjector(deps: ProjectorDeps): Projector {
   let msPerTx = 5;
   const commitsOf = (events: readonly BlockEvent[]): BlockEvent[][] => {
     if (deps.store.atomicWrites === true) return [[...events]];
-    const txsPerCommit = Math.max(1, Math.floor(windowMs / msPerTx));
+    // At least MIN_TXS_PER_COMMIT: on a slow store (FerretDB) parts of a few transactions would
+    // spend their time loading each part's prior state rather than writing.
+    const txsPerCommit = Math.max(MIN_TXS_PER_COMMIT, Math.floor(windowMs / msPerTx));
     const out: BlockEvent[][] = [];
     let part: BlockEvent[] = [];
     let txs = 0;
