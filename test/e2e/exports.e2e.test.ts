@@ -227,7 +227,9 @@ describe('exports end to end: each export equals the paged list at the same heig
     expect(byTime.rows).toEqual(wantTime);
     expect(byTime.rows.map((r) => r['id'])).toEqual(chainTxIds((b) => b.timestamp >= from && b.timestamp <= to));
     expect(byTime.rows.length).toBeGreaterThan(100);
-    expect(byTime.rows.length).toBeLessThan(byHeight.rows.length);
+    // Block timestamps are client times and may run backwards, so the window is not a height range:
+    // it only has to leave out what lies outside it.
+    expect(byTime.rows.length).toBeLessThan(listed.length / 2);
   }, 300_000);
 
   it('exports the activity of the busiest addresses and of a quiet one as /address/{id}/txs, oldest first', async () => {
