@@ -27,7 +27,8 @@ import { fmt, printTable } from './support.ts';
  *   servers of `.infra/env`, on a topic prefix, database, key prefix and consumer group of its own.
  *
  * Also `nodeCeiling`: the devnet's own serving rate for the requests the follower makes (the
- * ceiling of backfill). Standalone: `./node_modules/.bin/node bench/api-load.ts [--quick] [--distributed]`.
+ * ceiling of backfill). Standalone: `./node_modules/.bin/node bench/api-load.ts [--quick] [--distributed]`
+ * (`--distributed-only`: that mode alone; BENCH_DISTRIBUTED_BLOCKS: its history, e.g. 34000 ≈ 100k tx).
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning'];
@@ -80,12 +81,20 @@ function plans(options: BenchOptions): Plan[] {
     ...timing,
     readyTimeoutMs: options.quick ? 180_000 : 300_000,
   };
+  // BENCH_DISTRIBUTED_BLOCKS: a larger distributed history (≈ 3 transactions a block), e.g. 34000 for
+  // the API at 100k transactions; the wait for its backfill grows with it.
+  const distributedBlocks = Number(process.env['BENCH_DISTRIBUTED_BLOCKS'] ?? (options.quick ? 500 : 2_000));
+  if (!Number.isInteger(distributedBlocks) || distributedBlocks < 1)
+    throw new Error(
+      `BENCH_DISTRIBUTED_BLOCKS must be a positive integer, not ${process.env['BENCH_DISTRIBUTED_BLOCKS']}`,
+    );
   const distributed: Plan = {
     mode: 'distributed',
-    historyBlocks: options.quick ? 500 : 2_000,
+    historyBlocks: distributedBlocks,
     ...timing,
-    readyTimeoutMs: options.quick ? 180_000 : 300_000,
+    readyTimeoutMs: Math.max(options.quick ? 180_000 : 300_000, distributedBlocks * 60),
   };
+  if (process.argv.includes('--distributed-only')) return [distributed];
   return options.distributed ? [embedded, distributed] : [embedded];
 }
 
@@ -962,7 +971,7 @@ function printResults(results: readonly Result[], section: SectionResult): void 
 if (import.meta.main) {
   const options: BenchOptions = {
     quick: process.argv.includes('--quick'),
-    distributed: process.argv.includes('--distributed'),
+    distributed: process.argv.includes('--distributed') || process.argv.includes('--distributed-only'),
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {

@@ -9,7 +9,12 @@
  *   balance in `/address`; an MRC-402 holder row = the holding in `/address` `nfts`, and an MRC-400
  *   collection holder's item count = its items in `/address` `nfts`;
  * - across heights: anything listed at H (a block, a transaction, an address, a token, an NFT)
- *   answers 200 at every height ≥ H.
+ *   answers 200 at every height ≥ H, and /search finds it there (a height, a transaction hash, an
+ *   address or an NFT ID redirects to its page);
+ * - every other endpoint, once a round, with ids the crawl has seen (/chain, /tx-stats, raw blocks
+ *   and transactions, templates, token history and locks, NFT history and transactions, images):
+ *   never a 5xx, and its own within-answer rule where the spec gives one (/chain starts at the
+ *   stamped height; a list without paging holds `total` rows).
  *
  * It counts what it compared, so a run that compared nothing cannot pass for a clean one.
  */
@@ -38,6 +43,13 @@ type AddressBody = {
   balances: { tokenId: number; balance: string }[];
   nfts: { id: string; balance: string; parent: string }[];
 };
+type SearchBody = {
+  redirect?: string;
+  blocks?: { height: number }[];
+  transactions?: { id: string }[];
+  nfts?: { id: string }[];
+  addresses?: { address: string }[];
+};
 type Page<K extends string, R> = { total: number; page: number; limit: number } & Record<K, R[]>;
 
 const MAX_LISTED = 5_000;
@@ -59,6 +71,10 @@ export async function crawlWhileIndexing(options: {
   const mrc402s = new Set<string>();
   const collections = new Set<string>();
   const addresses = new Set<string>();
+  const txIds = new Set<string>();
+  const nftIds = new Set<string>();
+  /** Listed things /search must find at every later height: the query and the path it redirects to. */
+  const searchable = new Map<string, { at: number; redirect: string }>();
 
   const contradiction = (what: string): void => {
     if (report.contradictions.length < MAX_CONTRADICTIONS) report.contradictions.push(what);
@@ -68,6 +84,11 @@ export async function crawlWhileIndexing(options: {
     if (listed.has(path)) return;
     if (listed.size >= MAX_LISTED) listed.delete(listed.keys().next().value!);
     listed.set(path, { at: height, by });
+    const [, kind, id] = path.split('/');
+    const redirect =
+      kind === 'block' || kind === 'tx' ? path : kind === 'address' || kind === 'nft' ? `${path}/tx/1` : undefined;
+    if (redirect && id && !searchable.has(id) && searchable.size < MAX_LISTED)
+      searchable.set(id, { at: height, redirect });
   };
 
   async function get<T>(path: string): Promise<Stamped<T>> {
@@ -118,6 +139,7 @@ export async function crawlWhileIndexing(options: {
       contradiction(`/transactions at ${txs.height}: currentBlock ${txs.body.currentBlock}`);
     for (const t of txs.body.transactions.slice(0, 5)) {
       list(`/tx/${t.id}`, txs.height, '/transactions');
+      txIds.add(t.id);
     }
 
     const tokenList = await get<Page<'items', { token: number }>>('/tokens?limit=50');
@@ -133,6 +155,7 @@ export async function crawlWhileIndexing(options: {
     fullPage('/nfts', nfts, nfts.body.items);
     for (const n of nfts.body.items) {
       list(`/nft/${n.id}`, nfts.height, '/nfts');
+      nftIds.add(n.id);
       if (n.protocol === 'MRC402') mrc402s.add(n.id);
       if (n.protocol === 'MRC401') collections.add(n.id.split('_').slice(0, 2).join('_'));
     }
@@ -222,6 +245,88 @@ export async function crawlWhileIndexing(options: {
     }
   }
 
+  /** Every endpoint the rounds above do not read: no 5xx, and the spec's within-answer rules. */
+  async function sweep(): Promise<void> {
+    const chain = await get<{ localBlock: number; blocks: { height: number }[] }>('/chain');
+    if (chain.status === 200) {
+      report.within++;
+      if (chain.body.localBlock !== chain.height || (chain.body.blocks[0]?.height ?? 0) !== chain.height)
+        contradiction(
+          `/chain at ${chain.height}: localBlock ${chain.body.localBlock}, first block ${chain.body.blocks[0]?.height}`,
+        );
+    }
+    await get('/tx-stats?days=7');
+    await get('/mtc-stats');
+    await get(`/rawblock/${Math.max(1, Math.floor(Math.random() * chain.height))}`);
+    const tx = pick(txIds);
+    if (tx !== undefined) {
+      await get(`/rawtx/${tx}`);
+      await get(`/tx/${tx}/templates`);
+    }
+    const token = pick(tokens);
+    if (token !== undefined) {
+      const history = await get<{ total: number; events: unknown[] }>(`/token/${token}/history`);
+      if (history.status === 200) {
+        report.within++;
+        if (history.body.events.length !== history.body.total)
+          contradiction(
+            `/token/${token}/history at ${history.height}: total ${history.body.total}, ${history.body.events.length} events`,
+          );
+      }
+      await get(`/token/${token}/locks`);
+      await bytes(`/v1/token/${token}/image`);
+    }
+    const nft = pick(nftIds);
+    if (nft !== undefined) {
+      const parent = nft.split('_').slice(0, 2).join('_');
+      const history = await get<{ total: number; history: unknown[] }>(`/nft-history?id=${parent}`);
+      if (history.status === 200) {
+        report.within++;
+        if (history.body.history.length !== history.body.total)
+          contradiction(
+            `/nft-history?id=${parent} at ${history.height}: total ${history.body.total}, ${history.body.history.length} entries`,
+          );
+      }
+      const path = `/nft-tx?id=${nft}&limit=20`;
+      const txsOf = await get<{ total: number; items: unknown[] }>(path);
+      if (txsOf.status === 200) fullPage(path, { ...txsOf, body: { ...txsOf.body, limit: 20 } }, txsOf.body.items);
+      await bytes(`/v1/nft/${parent}/image`);
+    }
+    const protocol = Math.random() < 0.5 ? 'MRC401' : 'MRC402';
+    const byProtocol = await get<Page<'items', unknown>>(`/nfts?protocol=${protocol}&limit=20`);
+    if (byProtocol.status === 200) fullPage(`/nfts?protocol=${protocol}`, byProtocol, byProtocol.body.items);
+  }
+
+  /** A binary route (an image): no stamp to check, but never a 5xx. */
+  async function bytes(path: string): Promise<void> {
+    const res = await fetch(`${api}${path}`);
+    report.requests++;
+    await res.arrayBuffer();
+    if (res.status >= 500) contradiction(`${path}: ${res.status}`);
+  }
+
+  /** What was listed at H, searched for at a height ≥ H, redirects to its page. */
+  async function searches(): Promise<void> {
+    for (const [q, { at, redirect }] of some([...searchable], 3)) {
+      const r = await get<SearchBody>(`/search?q=${encodeURIComponent(q)}`);
+      if (r.height < at) continue;
+      report.later++;
+      // One match redirects; a query that names several things (a height that is also a token id)
+      // lists them all, this one among them.
+      const b = r.body;
+      const among =
+        b.redirect === redirect ||
+        (b.blocks ?? []).some((x) => redirect === `/block/${x.height}`) ||
+        (b.transactions ?? []).some((x) => redirect === `/tx/${x.id}`) ||
+        (b.nfts ?? []).some((x) => redirect === `/nft/${x.id}/tx/1`) ||
+        (b.addresses ?? []).some((x) => redirect === `/address/${x.address}/tx/1`);
+      if (r.status !== 200 || !among)
+        contradiction(
+          `/search?q=${q}: listed at ${at}, answered ${r.status} ${JSON.stringify(r.body).slice(0, 200)} at ${r.height}`,
+        );
+    }
+  }
+
   async function laterHeights(): Promise<void> {
     const all = [...listed];
     // The newest listings (a wallet made in the last block), and some older ones.
@@ -241,6 +346,8 @@ export async function crawlWhileIndexing(options: {
       await nftHolders();
       await activity();
       await laterHeights();
+      await sweep();
+      await searches();
     }
   };
   await Promise.all(Array.from({ length: options.workers ?? 4 }, worker));

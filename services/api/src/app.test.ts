@@ -1,6 +1,6 @@
 import { createMemoryReadStore } from '@mtc/adapters';
 import type { Collection, Doc, ReadStore } from '@mtc/ports';
-import { COLLECTIONS } from '@mtc/read-models';
+import { COLLECTIONS, HEAD_ID, openModels, writingWrite } from '@mtc/read-models';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './app.ts';
@@ -100,8 +100,36 @@ describe('createApiApp', () => {
 
   it('reads the head once per request, and once more after its reads to validate the answer', async () => {
     api.calls.length = 0;
-    await api.get('/api/chain');
+    await api.get('/api/address/' + ALICE);
     expect(api.calls.filter((c) => c.collection === COLLECTIONS.head)).toHaveLength(2);
+  });
+
+  it('reads the head once for an answer of blocks and transactions up to its height, which never change', async () => {
+    api.calls.length = 0;
+    await api.get('/api/chain');
+    await api.get('/api/blocks?page=2');
+    expect(api.calls.filter((c) => c.collection === COLLECTIONS.head)).toHaveLength(2);
+  });
+
+  it('answers blocks and transactions at the head while a batch is written over it, and waits on the rest', async () => {
+    const store = createMemoryReadStore();
+    const writing = await startTestApi({ fixture, store, config: testConfig({ API_REQUEST_TIMEOUT_MS: '300' }) });
+    try {
+      // A projector that began writing block 13 and never finished (stuck, or slower than any budget).
+      const head = await openModels(store).head.get(HEAD_ID);
+      await store.write([writingWrite(head, 13)]);
+      for (const path of ['/api/chain', '/api/blocks?limit=5']) {
+        const res = await writing.get(path);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('x-indexed-height'), path).toBe('12');
+      }
+      const chain = (await writing.get('/api/chain')).body as { localBlock: number; blocks: { height: number }[] };
+      expect([chain.localBlock, chain.blocks[0]?.height]).toEqual([12, 12]);
+      // A holder balance read now may straddle the batch: it waits for it, and says so at the deadline.
+      expect((await writing.get(`/api/address/${ALICE}`)).status).toBe(503);
+    } finally {
+      await writing.close();
+    }
   });
 
   it('reports height 0 when nothing is indexed yet', async () => {

@@ -192,12 +192,23 @@ export function createApiApp(deps: ApiDeps): ApiApp {
           await sendAnswer(ctx, held);
           return;
         }
+        const build = (head: Head) => async () => {
+          const result = await route.run({ params: ctx.params, query: ctx.query, head: atHead(head) }, context);
+          if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
+          return { body: result.body, policy: result.policy };
+        };
+        if (route.heightGated) {
+          // Rows at most `first.height` that never change: true at that height whatever the head does.
+          ctx.state.head = atHead(first);
+          ctx.set('X-Indexed-Height', String(first.height));
+          await sendAnswer(ctx, await answers.answer(ctx.url, first.height, build(first)));
+          return;
+        }
         const answer = await atOneHeight(ctx, (head) =>
           answers.answer(ctx.url, head.height, async () => {
-            const result = await route.run({ params: ctx.params, query: ctx.query, head: atHead(head) }, context);
-            if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
+            const answer = await build(head)();
             await consistent.validate(head);
-            return { body: result.body, policy: result.policy };
+            return answer;
           }),
         );
         await sendAnswer(ctx, answer);

@@ -99,10 +99,11 @@ describe('HTTP caching by chain state', () => {
     api = await startTestApi({ fixture, config: cached({ API_HEAD_CACHE_MS: '10000' }) });
     const paths = ['/api/blocks', '/api/transactions', '/api/chain', '/api/block/3'];
     for (const path of paths) await api.get(path);
-    expect(reads(api, 'head')).toBe(1 + paths.length);
+    // /blocks and /chain read only rows up to the head's height, which never change: not validated.
+    expect(reads(api, 'head')).toBe(1 + paths.length - 2);
     // Held answers: no reads at all.
     for (const path of paths) await api.get(path);
-    expect(reads(api, 'head')).toBe(1 + paths.length);
+    expect(reads(api, 'head')).toBe(1 + paths.length - 2);
   });
 
   it('does not keep errors', async () => {

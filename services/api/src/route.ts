@@ -77,6 +77,14 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
    * (a route that fetches from outside, under a deadline of its own).
    */
   timeBudgetMs?: (config: ApiConfig) => number;
+  /**
+   * True when every read of the route selects rows by height at most H (or by sequence below the
+   * head's transaction count) from models that never change once written (blocks, transactions):
+   * such an answer is true at H however the head moves while it is built, so it is not validated
+   * against the head and never waits on a batch being written (consistent.ts). It can then not
+   * starve on a slow store while the index moves. Anything else a route reads makes it false.
+   */
+  heightGated?: boolean;
   cache: CachePolicy | ((result: z.output<R>) => CachePolicy);
   handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<z.output<R>>;
 }
@@ -129,6 +137,8 @@ export interface ApiRoute {
   readonly timeBudgetMs: ((config: ApiConfig) => number) | undefined;
   /** False when every answer is `no-store` (probes): such a route is never served from memory. */
   readonly cacheable: boolean;
+  /** See RouteSpec.heightGated. */
+  readonly heightGated: boolean;
   run(raw: RawInput, app: AppContext): Promise<RouteResult>;
 }
 
@@ -174,12 +184,18 @@ export function decodeInput<P extends Params, Q extends Params>(
 function declared(
   spec: Pick<
     RouteSpec<Params, Params, z.ZodType>,
-    'path' | 'operationId' | 'tag' | 'summary' | 'description' | 'params' | 'query' | 'errors' | 'timeBudgetMs'
+    | 'path'
+    | 'operationId'
+    | 'tag'
+    | 'summary'
+    | 'description'
+    | 'params'
+    | 'query'
+    | 'errors'
+    | 'timeBudgetMs'
+    | 'heightGated'
   > & { links?: RouteSpec<Params, Params, z.ZodType>['links'] },
-): Pick<
-  ApiRoute,
-  'path' | 'operationId' | 'tag' | 'summary' | 'description' | 'params' | 'query' | 'errors' | 'links' | 'timeBudgetMs'
-> {
+): Omit<ApiRoute, 'response' | 'cacheable' | 'run'> {
   return {
     path: spec.path,
     operationId: spec.operationId,
@@ -191,6 +207,7 @@ function declared(
     errors: spec.errors,
     links: spec.links ?? {},
     timeBudgetMs: spec.timeBudgetMs,
+    heightGated: spec.heightGated ?? false,
   };
 }
 

@@ -38,6 +38,8 @@ export const listBlocksRoute = defineRoute({
   response: BlocksPage,
   errors: [400],
   links: linksTo(['getBlock', 'getRawBlock'], { id: '$response.body#/blocks/0/height' }),
+  // Blocks up to the head's height and transactions below its count: written once, never changed.
+  heightGated: true,
   cache: 'head',
   async handle({ query, head }, app) {
     const { height } = await head();

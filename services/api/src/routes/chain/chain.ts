@@ -17,6 +17,8 @@ export const chainRoute = defineRoute({
     ...linksTo(['getBlock', 'getRawBlock'], { id: '$response.body#/blocks/0/height' }),
     ...linksTo(['getTransaction', 'getRawTransaction', 'getTxTemplates'], { id: '$response.body#/transactions/0/id' }),
   },
+  // Blocks up to the head's height and transactions below its count: written once, never changed.
+  heightGated: true,
   cache: 'head',
   async handle({ head }, app) {
     const { height, txCount } = await head();
