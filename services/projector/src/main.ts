@@ -29,7 +29,7 @@ const Config = ProjectorBaseConfig.extend({
   /** On MongoDB (writes not atomic), readers wait while a batch is written: the writing time a commit aims at. */
   PROJECTOR_WRITE_WINDOW_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** On MongoDB, the pause between the commits of one consumer batch in which waiting readers answer. */
-  PROJECTOR_READ_GAP_MS: z.coerce.number().int().min(0).max(10_000).default(20),
+  PROJECTOR_READ_GAP_MS: z.coerce.number().int().min(0).max(10_000).default(50),
   /** Ready while the group's lag, summed over both topics, stays at or below this many messages. */
   READY_MAX_LAG: z.coerce.number().int().min(0).default(1000),
   /** A batch in hand for this long without its writes done is logged and counted as a stall. */

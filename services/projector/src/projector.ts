@@ -132,7 +132,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
    * readers answer. On an atomic store readers never wait: one commit per consumer batch.
    */
   const windowMs = deps.options.writeWindowMs ?? 250;
-  const gapMs = deps.options.readGapMs ?? 20;
+  const gapMs = deps.options.readGapMs ?? 50;
   // A cautious start (a cold store, a cold process); the measurements take over within a few commits.
   let msPerTx = 5;
   const commitsOf = (events: readonly BlockEvent[]): BlockEvent[][] => {
@@ -197,8 +197,10 @@ export function createProjector(deps: ProjectorDeps): Projector {
 
   const projectChain = async (records: readonly LogRecord[]): Promise<void> => {
     const parts = commitsOf(records.map((r) => BlockEvent.parse(r.value)));
+    const load = (events: readonly BlockEvent[]) => retry('load', () => loadChainPrior(models, events));
+    let loaded: ChainPrior | undefined;
     for (const [k, events] of parts.entries()) {
-      const prior = await retry('load', () => loadChainPrior(models, events));
+      const prior = loaded ?? (await load(events));
       const first = records[0];
       if (k === 0 && first && BigInt(first.offset) !== expectedOffset)
         // At start and after the partition moved here: where the committed position put us, beside
@@ -208,7 +210,10 @@ export function createProjector(deps: ProjectorDeps): Projector {
           'block topic resumed',
         );
       await commit(events, prior);
-      if (k < parts.length - 1) await delay(gapMs);
+      // The next part's prior state is read in the gap left to waiting readers: reads hold nobody
+      // up, and that state is what this part's commit left.
+      const next = parts[k + 1];
+      loaded = next ? (await Promise.all([load(next), delay(gapMs)]))[0] : undefined;
     }
     const lastRecord = records.at(-1);
     if (lastRecord) expectedOffset = BigInt(lastRecord.offset) + 1n;
