@@ -10,3 +10,4 @@ export { freePort } from './net.ts';
 export { crashPoint } from './crash-point.ts';
 export { dataDirProblem } from './data-dir.ts';
 export * from './progress.ts';
+export { profileWindows } from './profile-windows.ts';

@@ -27,6 +27,17 @@ export const ExplorerConfigSchema = z
     FOLLOWER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
     FOLLOWER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
     PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+    /**
+     * Diagnostics: CPU profiles of the indexer thread (follower and projector) for PROFILE_SECONDS
+     * from the first time each of these heights is projected (comma-separated), into PROFILE_DIR.
+     */
+    PROFILE_AT_HEIGHTS: z
+      .string()
+      .regex(/^(\d+(,\d+)*)?$/, 'heights separated by commas, e.g. 1000,27000')
+      .default('')
+      .transform((s) => (s === '' ? [] : s.split(',').map(Number))),
+    PROFILE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+    PROFILE_DIR: z.string().min(1).default('profiles'),
   })
   // The built-in devnet's fault injector (DEVNET_FAULT_*), to drill retries; off by default.
   .extend(DevnetFaultConfigSchema.shape)

@@ -1,7 +1,7 @@
 import { createHttpChainSource, topicsOf } from '@mtc/adapters';
 import { createFollower } from '@mtc/follower';
 import { createProjector, openProjectorPorts } from '@mtc/projector';
-import { trackCatchUp } from '@mtc/runtime';
+import { profileWindows, trackCatchUp } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
 import { servePart } from './part-thread.ts';
 
@@ -22,6 +22,14 @@ await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) =
   const projecting = trackCatchUp({ ...show, label: 'projector backfill' });
   shutdown.add('backfill progress', async () => (following.stop(), projecting.stop()));
   let published = 0;
+  const profiles = profileWindows({
+    at: config.PROFILE_AT_HEIGHTS,
+    seconds: config.PROFILE_SECONDS,
+    dir: config.PROFILE_DIR,
+    name: 'indexer',
+    logger,
+  });
+  shutdown.add('cpu profiles', () => profiles.stop());
 
   const projection = await createProjector({
     log,
@@ -31,7 +39,10 @@ await servePart<IndexerData, null>('indexer', async (config, shutdown, logger) =
     signal: shutdown.signal,
     topics: topicsOf(config),
     options: { statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES, maxBatch: config.PROJECTOR_MAX_BATCH },
-    onProgress: (height) => projecting.observe(height, Math.max(published, height)),
+    onProgress: (height) => {
+      projecting.observe(height, Math.max(published, height));
+      profiles.observe(height);
+    },
   }).start();
   shutdown.add('projector', () => projection.stop());
 

@@ -156,6 +156,9 @@ export function createProjector(deps: ProjectorDeps): Projector {
     return out;
   };
 
+  /** How long each prior state took to load, for the batch's log line. */
+  const loadMs = new WeakMap<ChainPrior, number>();
+
   /** Projects and commits `events` (whole blocks) over the state `prior` holds. */
   const commit = async (events: readonly BlockEvent[], prior: ChainPrior): Promise<void> => {
     const batch = projectChainBatch(events, prior, deps.options);
@@ -190,14 +193,37 @@ export function createProjector(deps: ProjectorDeps): Projector {
     const txs = events.reduce((n, e) => n + e.txs.length, 0);
     if (calls.length > 0) msPerTx = 0.7 * msPerTx + (0.3 * (performance.now() - started)) / Math.max(1, txs);
     if (last) {
-      logger.debug({ height: last.height, blocks: events.length }, 'projected blocks');
+      // What the batch cost the store, for finding what grows with history (docs/BENCHMARKS.md):
+      // the documents its prior state loaded and the write operations it sent.
+      logger.debug(
+        {
+          height: last.height,
+          blocks: events.length,
+          txs,
+          loaded: {
+            holders: prior.holders.length,
+            nftHolders: prior.nftHolders.length,
+            stats: prior.holderStats.length + prior.nftHolderStats.length + prior.collectionStats.length,
+            other: prior.itemOwners.length + prior.collectionHolders.length + prior.counters.length,
+          },
+          loadMs: loadMs.get(prior),
+          written: calls.reduce((n, c) => n + c.length, 0),
+          writeMs: Math.round(performance.now() - started),
+        },
+        'projected blocks',
+      );
       deps.onProgress?.(last.height, events.length);
     }
   };
 
   const projectChain = async (records: readonly LogRecord[]): Promise<void> => {
     const parts = commitsOf(records.map((r) => BlockEvent.parse(r.value)));
-    const load = (events: readonly BlockEvent[]) => retry('load', () => loadChainPrior(models, events));
+    const load = async (events: readonly BlockEvent[]): Promise<ChainPrior> => {
+      const started = performance.now();
+      const prior = await retry('load', () => loadChainPrior(models, events));
+      loadMs.set(prior, Math.round(performance.now() - started));
+      return prior;
+    };
     let loaded: ChainPrior | undefined;
     for (const [k, events] of parts.entries()) {
       const prior = loaded ?? (await load(events));
