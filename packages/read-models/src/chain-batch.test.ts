@@ -1,5 +1,5 @@
 import { createMemoryReadStore } from '@mtc/adapters';
-import { addressChecksum, blockPos, toBlockEventV2, type BlockEvent, type KnownActivity } from '@mtc/domain';
+import { addressChecksum, blockPos, chainPos, toBlockEventV2, type BlockEvent, type KnownActivity } from '@mtc/domain';
 import { describe, expect, it } from 'vitest';
 import type { HolderDoc, HolderStatsDoc } from './holders/holders.ts';
 import { holdersPage, lockedHolders } from './holders/holders.ts';
@@ -10,7 +10,7 @@ import { seriesPage, seriesTotal } from './series/series.ts';
 import { addressTxs } from './series/address-txs.ts';
 import { tokenTxs } from './series/token-txs.ts';
 import { chainBuilder, projectInto, token, type EntrySpec } from './testing/events.ts';
-import { loadChainPrior, projectChainBatch } from './chain-batch.ts';
+import { loadChainPrior, projectChainBatch, walletScopes } from './chain-batch.ts';
 import { dumpReadModels } from './dump.ts';
 import { assetSumAt, holdersAt } from './holders/at-height.ts';
 import { holdingAsset } from './holders/changes.ts';
@@ -196,6 +196,82 @@ async function projected(batches: BlockEvent[][], crashAfterWrites?: number) {
   return store;
 }
 
+describe('walletScopes', () => {
+  const entry = (
+    tok: number,
+    balance: string,
+    more: Partial<{ unlockdate: number; sale: string; auction: string }> = {},
+  ) => ({
+    token: tok,
+    balance,
+    unlockdate: more.unlockdate ?? 0,
+    saleamount: more.sale ?? '',
+    auctionamount: more.auction ?? '',
+  });
+  const stored = {
+    _id: A,
+    pos: chainPos(1, 0, 0),
+    regdate: 0,
+    addinfo: '',
+    balances: [
+      entry(0, '50'),
+      entry(1, '100'),
+      entry(2, '200'),
+      entry(2, '5', { unlockdate: 99 }),
+      entry(3, '300'),
+      entry(4, '7', { unlockdate: 10 }),
+    ],
+    mrc402: {
+      [NFT]: { balance: '1', saleamount: '', auctionamount: '' },
+      X: { balance: '2', saleamount: '', auctionamount: '' },
+    },
+  };
+
+  it('names the assets that differ from the stored wallet along the batch’s writes, escrow and locks included', () => {
+    const w1 = {
+      pos: chainPos(2, 0, 0),
+      address: A,
+      // token 1 put on sale, token 2 loses its locked entry, token 3 unchanged, token 4 relocked
+      balances: [
+        entry(0, '50'),
+        entry(1, '100', { sale: '10' }),
+        entry(2, '200'),
+        entry(3, '300'),
+        entry(4, '7', { unlockdate: 20 }),
+      ],
+      mrc402: stored.mrc402,
+    };
+    const w2 = {
+      pos: chainPos(2, 1, 0),
+      address: A,
+      // token 3 dropped (the chaincode drops all-zero entries), token 7 new, the MRC-402 in auction
+      balances: [
+        entry(0, '50'),
+        entry(1, '100', { sale: '10' }),
+        entry(2, '200'),
+        entry(4, '7', { unlockdate: 20 }),
+        entry(7, '1'),
+      ],
+      mrc402: {
+        [NFT]: { balance: '1', saleamount: '', auctionamount: '1' },
+        X: { balance: '2', saleamount: '', auctionamount: '' },
+      },
+    };
+    const scope = walletScopes([stored], [w1, w2]).get(A)!;
+    expect([...scope.tokens].sort()).toEqual([1, 2, 3, 4, 7]);
+    expect([...scope.nfts]).toEqual([NFT]);
+  });
+
+  it('scopes a new address to everything it lists, and leaves out one whose stored wallet is already this batch’s', () => {
+    const w = { pos: chainPos(2, 0, 0), address: B, balances: [entry(0, '0'), entry(4, '1')], mrc402: null };
+    expect(walletScopes([], [w]).get(B)).toEqual({ tokens: new Set([0, 4]), nfts: new Set() });
+    // A crashed run put this write's wallet already: every stored row must be read.
+    const again = { ...stored, _id: B, pos: w.pos };
+    expect(walletScopes([again], [w]).has(B)).toBe(false);
+    expect(walletScopes([{ ...again, pos: chainPos(3, 0, 0) }], [w]).has(B)).toBe(false);
+  });
+});
+
 describe('projectChainBatch', () => {
   it('writes blocks, transactions, daily counts and then the head', async () => {
     const m = openModels(await projected([history()]));
@@ -230,7 +306,11 @@ describe('projectChainBatch', () => {
     const store = createMemoryReadStore();
     await projectInto(store, [[first]]);
     const m = openModels(store);
-    const { phases } = projectChainBatch([second], await loadChainPrior(m, [second]), { statsUtcOffsetMinutes: 0 });
+    const prior = await loadChainPrior(m, [second]);
+    // Only the changed holding's row and stats are read, not the whale's six others.
+    expect(prior.holders.map((r) => r._id)).toEqual([`0:${A}`]);
+    expect(prior.holderStats.map((r) => r._id)).toEqual(['0']);
+    const { phases } = projectChainBatch([second], prior, { statsUtcOffsetMinutes: 0 });
     const rowWrites = phases.flat().filter((w) => w.collection === 'holders');
     expect(rowWrites.map((w) => (w.op === 'put' ? w.doc._id : w.op))).toEqual([`0:${A}`]);
     await projectInto(store, [[second]]);

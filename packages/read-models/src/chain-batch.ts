@@ -1,8 +1,8 @@
-import type { BlockEvent } from '@mtc/domain';
-import type { BlockTxCount, Write } from '@mtc/ports';
+import type { BalanceEntry, BlockEvent } from '@mtc/domain';
+import type { BlockTxCount, Collection, Filter, Write } from '@mtc/ports';
 import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/project.ts';
 import type { HeadDoc } from './chain/docs.ts';
-import { projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
+import { holderId, projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
 import {
   collectionKeys,
   itemWrites,
@@ -13,6 +13,7 @@ import {
   type ItemWrite,
 } from './nfts/collection-holders.ts';
 import {
+  nftHolderId,
   projectNftHolders,
   type Mrc402WalletWrite,
   type NftHolderDoc,
@@ -20,6 +21,7 @@ import {
 } from './nfts/holders.ts';
 import type { Models } from './registry.ts';
 import { projectBlockState } from './state.ts';
+import type { WalletDoc } from './wallets/wallets.ts';
 import { addressTxItems, addressTxs } from './series/address-txs.ts';
 import { counterId, projectSeries, type Appended, type SeriesCounterDoc } from './series/series.ts';
 import { nftActivity, nftActivityItems, nftListItems, nftLists } from './series/nft-activity.ts';
@@ -52,8 +54,21 @@ export interface ChainPrior {
   collectionHolders: CollectionHolderDoc[];
   collectionStats: CollectionStatsDoc[];
   counters: SeriesCounterDoc[];
+  /** The stored wallets of the batch's addresses (what `scopes` were derived from). */
+  wallets?: WalletDoc[];
+  /**
+   * Per address of the batch, the assets its writes change, when only those holder rows were read
+   * (see `walletScopes`); an address not in it had every stored row read. Absent: every row.
+   */
+  scopes?: ReadonlyMap<string, WalletScope>;
   /** What loadChainPrior derived from the batch; projectChainBatch reuses it for the same events. */
   plan?: ChainPlan;
+}
+
+/** The assets a batch's writes of one address change: MRC-010 token ids and MRC-402 ids. */
+export interface WalletScope {
+  tokens: ReadonlySet<number>;
+  nfts: ReadonlySet<string>;
 }
 
 /** A batch's blocks above the head, its wallet writes and its series items, derived once. */
@@ -107,20 +122,97 @@ export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): 
   return events.filter((e) => e.height > after);
 }
 
+/**
+ * A chain wallet write lists every asset of the wallet, so a whale's write lists hundreds that it
+ * did not change. The holder rows a batch must read are those of the assets that differ between
+ * the stored wallet and the batch's writes of it, one after another: any other asset's row stays
+ * as it is. That holds while the stored wallet is the one from before the batch — records are put
+ * in the first phase, rows in the third, so a batch that a crashed run half-wrote finds its own
+ * later write stored: such an address (stored position at or past its first write here) is left
+ * out, and every row it has is read, as for an address with no stored wallet scope at all.
+ */
+export function walletScopes(
+  stored: readonly WalletDoc[],
+  writes: readonly (WalletWrite & Mrc402WalletWrite)[],
+): Map<string, WalletScope> {
+  const versions = new Map<string, { balances: readonly BalanceEntry[]; mrc402: WalletDoc['mrc402'] }[]>();
+  const first = new Map<string, string>();
+  for (const w of writes) {
+    if (!first.has(w.address)) first.set(w.address, w.pos);
+    let v = versions.get(w.address);
+    if (!v) versions.set(w.address, (v = []));
+    v.push(w);
+  }
+  const storedOf = new Map(stored.map((d) => [d._id, d]));
+  const scopes = new Map<string, WalletScope>();
+  for (const [address, written] of versions) {
+    const prev = storedOf.get(address);
+    if (prev && prev.pos >= first.get(address)!) continue;
+    const chain = [prev ?? { balances: [], mrc402: null }, ...written];
+    const tokens = new Set<number>();
+    const nfts = new Set<string>();
+    for (let i = 1; i < chain.length; i++) {
+      differing(entriesByToken(chain[i - 1]!.balances), entriesByToken(chain[i]!.balances), tokens);
+      differing(nftsById(chain[i - 1]!.mrc402), nftsById(chain[i]!.mrc402), nfts);
+    }
+    scopes.set(address, { tokens, nfts });
+  }
+  return scopes;
+}
+
+function entriesByToken(balances: readonly BalanceEntry[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const e of balances)
+    out.set(e.token, `${out.get(e.token) ?? ''}${e.balance},${e.unlockdate},${e.saleamount},${e.auctionamount};`);
+  return out;
+}
+
+function nftsById(mrc402: WalletDoc['mrc402']): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, h] of Object.entries(mrc402 ?? {})) out.set(id, `${h.balance},${h.saleamount},${h.auctionamount}`);
+  return out;
+}
+
+function differing<K>(a: ReadonlyMap<K, string>, b: ReadonlyMap<K, string>, into: Set<K>): void {
+  for (const [k, v] of a) if (b.get(k) !== v) into.add(k);
+  for (const k of b.keys()) if (!a.has(k)) into.add(k);
+}
+
+/** The batch's wallet writes cut to the assets in scope (addresses without a scope stay whole). */
+function scoped(
+  writes: readonly (WalletWrite & Mrc402WalletWrite)[],
+  scopes: ReadonlyMap<string, WalletScope> | undefined,
+): (WalletWrite & Mrc402WalletWrite)[] {
+  if (!scopes) return [...writes];
+  return writes.map((w) => {
+    const scope = scopes.get(w.address);
+    if (!scope) return w;
+    const mrc402 = w.mrc402 && Object.fromEntries(Object.entries(w.mrc402).filter(([id]) => scope.nfts.has(id)));
+    return { ...w, balances: w.balances.filter((e) => scope.tokens.has(e.token)), mrc402 };
+  });
+}
+
 /** Reads what a batch's projection needs from the store. */
 export async function loadChainPrior(models: Models, events: readonly BlockEvent[]): Promise<ChainPrior> {
   const head = await models.head.get('indexed');
   const plan = planChain(events, head);
-  const writes = plan.wallets;
-  const addresses = [...new Set(writes.map((w) => w.address))];
+  const addresses = [...new Set(plan.wallets.map((w) => w.address))];
+  const wallets = addresses.length > 0 ? await models.wallets.getMany(addresses) : [];
+  const scopes = walletScopes(wallets, plan.wallets);
+  const whole = addresses.filter((a) => !scopes.has(a));
+  const writes = scoped(plan.wallets, scopes);
+  const rowIds = (idOf: (scope: WalletScope, address: string) => string[]): string[] =>
+    [...scopes].flatMap(([address, scope]) => idOf(scope, address));
+  const holderIds = rowIds((s, a) => [...s.tokens].map((t) => holderId(t, a)));
+  const nftHolderIds = rowIds((s, a) => [...s.nfts].map((id) => nftHolderId(id, a)));
   const counterIds = new Set<string>();
   SERIES.forEach((s, i) => {
     for (const item of plan.items[i]!) counterIds.add(counterId(s.model.name, item.key));
   });
   const items = [...new Set(plan.nftItems.map((w) => w.item))];
   const [rows, nftRows, counters, itemOwners] = await Promise.all([
-    addresses.length > 0 ? models.holders.find({ address: { $in: addresses } }) : Promise.resolve([]),
-    addresses.length > 0 ? models.nftHolders.find({ address: { $in: addresses } }) : Promise.resolve([]),
+    rowsOf(models.holders, holderIds, whole),
+    rowsOf(models.nftHolders, nftHolderIds, whole),
     counterIds.size > 0 ? models.seriesCounters.getMany([...counterIds]) : Promise.resolve([]),
     items.length > 0 ? models.itemOwners.getMany(items) : Promise.resolve([]),
   ]);
@@ -131,7 +223,7 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
   ]);
   const tokens = new Set(rows.map((r) => String(r.token)));
   const nftIds = new Set(nftRows.map((r) => r.nftId));
-  // Every asset a write lists (a superset of those it holds): one stats read covers them all.
+  // Every asset a write lists in scope (a superset of those it changes): one stats read covers them.
   for (const w of writes) {
     for (const e of w.balances) tokens.add(String(e.token));
     for (const id of Object.keys(w.mrc402 ?? {})) nftIds.add(id);
@@ -150,8 +242,23 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     collectionHolders,
     collectionStats,
     counters,
+    wallets,
+    scopes,
     plan,
   };
+}
+
+/** Rows by id, and every row of the `whole` addresses. */
+async function rowsOf<R extends { _id: string; address: string }>(
+  c: Collection<R>,
+  ids: readonly string[],
+  whole: readonly string[],
+): Promise<R[]> {
+  const [byId, byAddress] = await Promise.all([
+    ids.length > 0 ? c.getMany(ids) : Promise.resolve([]),
+    whole.length > 0 ? c.find({ address: { $in: [...whole] } } as Filter<R>) : Promise.resolve([]),
+  ]);
+  return [...byId, ...byAddress];
 }
 
 export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPrior, options: StatsOptions): ChainBatch {
@@ -169,8 +276,9 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
     seriesRows.push(...rows);
     seriesCounters.push(...counters);
   });
-  const holders = projectHolders(plan.wallets, { rows: prior.holders, stats: prior.holderStats });
-  const nftHolders = projectNftHolders(plan.wallets, { rows: prior.nftHolders, stats: prior.nftHolderStats });
+  const wallets = scoped(plan.wallets, prior.scopes);
+  const holders = projectHolders(wallets, { rows: prior.holders, stats: prior.holderStats });
+  const nftHolders = projectNftHolders(wallets, { rows: prior.nftHolders, stats: prior.nftHolderStats });
   const collections = projectCollectionHolders(plan.nftItems, {
     owners: prior.itemOwners,
     rows: prior.collectionHolders,

@@ -201,6 +201,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
           blocks: events.length,
           txs,
           loaded: {
+            wallets: prior.wallets?.length ?? 0,
             holders: prior.holders.length,
             nftHolders: prior.nftHolders.length,
             stats: prior.holderStats.length + prior.nftHolderStats.length + prior.collectionStats.length,

@@ -122,7 +122,10 @@ export interface WalletWrite {
 }
 
 export interface HolderPrior {
-  /** Stored rows of every address the batch writes. */
+  /**
+   * Stored rows of every token the batch's writes list, for every address they write (the caller
+   * may cut the writes to the tokens they change, and read only those rows: see `walletScopes`).
+   */
   rows: readonly HolderDoc[];
   /** Stored stats of every token those rows and writes name (missing = none yet). */
   stats: readonly HolderStatsDoc[];
