@@ -28,8 +28,9 @@ export const ExplorerConfigSchema = z
     FOLLOWER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
     PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
     /**
-     * Diagnostics: CPU profiles of the indexer thread (follower and projector) for PROFILE_SECONDS
-     * from the first time each of these heights is projected (comma-separated), into PROFILE_DIR.
+     * Diagnostics: CPU profiles of the follower's and the projector's threads for PROFILE_SECONDS
+     * from the first time each of these heights is published, and projected (comma-separated),
+     * into PROFILE_DIR (`follower-at-<height>.cpuprofile`, `projector-at-<height>.cpuprofile`).
      */
     PROFILE_AT_HEIGHTS: z
       .string()

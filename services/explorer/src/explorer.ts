@@ -6,7 +6,7 @@ import { startApi } from '@mtc/api';
 import { createShutdown, type Logger, type Shutdown } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
 import type { DevnetReady } from './devnet-part.ts';
-import type { IndexerData } from './indexer-part.ts';
+import type { IndexerData } from './indexer.ts';
 import { startPart } from './part.ts';
 
 /**
@@ -14,10 +14,10 @@ import { startPart } from './part.ts';
  * read models → API, on the embedded adapters unless Kafka/MongoDB/Redis addresses are configured.
  * The same services also run as separate processes (distributed mode).
  *
- * Three threads, so no part's synchronous work stalls another's event loop: the devnet, the
- * indexer (follower and projector) and, on the main thread, the API. The API opens its own
- * connections to the store and the counters (SQLite in WAL mode lets it read while the indexer
- * writes).
+ * Four threads, so no part's synchronous work stalls another's event loop and a backfill uses
+ * every core: the devnet, the follower, the projector and, on the main thread, the API. Each opens
+ * its own connections to the log, the store and the counters (SQLite in WAL mode lets the API read
+ * while the projector writes; the file log wakes a thread's consumer when another thread appends).
  */
 export interface RunningExplorer {
   apiUrl: string;
@@ -52,11 +52,24 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     logger.info(devnet.value, 'devnet started');
   }
 
-  // The indexer thread's stderr is a pipe to this thread's: it draws its backfill bar when ours is a terminal.
+  // The indexer threads' stderr is a pipe to this thread's: they draw their backfill bars when ours is a terminal.
   const indexerData: IndexerData = { ...config, nodeUrl, progressTty: process.stderr.isTTY === true };
-  const indexer = await startPart<null>('indexer', new URL('./indexer-part.ts', import.meta.url), indexerData, logger);
-  shutdown.add('indexer', () => indexer.stop());
-  fatals.push(indexer.fatal);
+  const projector = await startPart<null>(
+    'projector',
+    new URL('./projector-part.ts', import.meta.url),
+    indexerData,
+    logger,
+  );
+  shutdown.add('projector', () => projector.stop());
+  fatals.push(projector.fatal);
+  const follower = await startPart<null>(
+    'follower',
+    new URL('./follower-part.ts', import.meta.url),
+    indexerData,
+    logger,
+  );
+  shutdown.add('follower', () => follower.stop());
+  fatals.push(follower.fatal);
 
   const store = await openReadStore(config);
   const counters = await openCounters(config);

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
 import type { EventLog, LogRecord, Subscription } from '@mtc/ports';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -245,6 +247,25 @@ describe('createFileEventLog', () => {
       script,
     ]);
     await waitFor(() => records.length === 2, { what: 'the child process’s records' });
+    expect(records.map((r) => r.value)).toEqual([1, 2]);
+  });
+
+  it('wakes a consumer at once when another thread of this process appends, without waiting for its poll', async () => {
+    const dir = freshDir();
+    const reader = open(dir, 3_600_000); // a poll would come an hour later
+    const { records } = await consumeAll(reader, 't', 'g');
+    const module = fileURLToPath(new URL('./file-log.ts', import.meta.url));
+    const worker = new Worker(
+      `(async () => {
+        const { createFileEventLog } = await import(${JSON.stringify(module)});
+        const log = createFileEventLog({ dir: ${JSON.stringify(dir)} });
+        await log.publish('t', [{ key: 'a', value: 1 }, { key: 'b', value: 2 }]);
+        await log.close();
+      })();`,
+      { eval: true },
+    );
+    await once(worker, 'exit');
+    await waitFor(() => records.length === 2, { what: 'the other thread’s records', timeoutMs: 10_000 });
     expect(records.map((r) => r.value)).toEqual([1, 2]);
   });
 

@@ -1,5 +1,5 @@
 import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, ReadOptions, Subscription } from '@mtc/ports';
 
@@ -20,6 +20,9 @@ import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, ReadOptions,
  *   at open would let a reading process cut a line the writing process is still appending.
  * - A group's position is the next offset to deliver, in `<dir>/<group>~<topic>.offset`, replaced
  *   atomically (tmp file, fsync, rename, fsync dir) after the handler resolved.
+ * - Idle consumers wake at once when this instance appends, or another instance on the same
+ *   directory in this process (another thread: a BroadcastChannel named after the directory);
+ *   appends by another process are found by polling (`pollMs`).
  */
 export interface FileEventLogOptions {
   dir: string;
@@ -144,6 +147,16 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
   const topics = new Map<string, Promise<TopicFile>>();
   const active = new Map<string, Subscription>();
   let closed = false;
+  // Appends by the other instances of this process on the directory (other threads): a topic's name.
+  const appended = new BroadcastChannel(`mtc-file-log:${resolve(dir)}`);
+  appended.unref();
+  appended.onmessage = (event: { data: unknown }) => {
+    const topic = typeof event.data === 'string' ? topics.get(event.data) : undefined;
+    void topic?.then(
+      (t) => [...t.waiters].forEach((wake) => wake()),
+      () => {},
+    );
+  };
 
   const topicFile = (topic: string): Promise<TopicFile> => {
     if (closed) return Promise.reject(new Error('file event log is closed'));
@@ -251,6 +264,7 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
         await append(t, lines);
       });
       for (const wake of [...t.waiters]) wake();
+      appended.postMessage(topic);
     },
 
     async lastValue(topic: string) {
@@ -295,6 +309,7 @@ export function createFileEventLog(options: FileEventLogOptions): EventLog {
     async close() {
       if (closed) return;
       closed = true;
+      appended.close();
       await Promise.all([...active.values(), ...readers].map((s) => s.stop()));
       for (const t of await Promise.allSettled(topics.values())) {
         if (t.status === 'fulfilled') await locked(t.value, () => t.value.fh.close());
