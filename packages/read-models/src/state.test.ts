@@ -38,6 +38,17 @@ describe('projectState', () => {
     }
   });
 
+  it('writes each record once, at its newest, however often the events write it', () => {
+    const events = stateEventsOf(history());
+    for (const order of [events, [...events].reverse()]) {
+      const writes = projectState(order);
+      const wallets = writes.filter((w) => w.collection === 'wallets');
+      expect(wallets).toHaveLength(1);
+      expect(wallets[0]).toMatchObject({ op: 'putIfNewer', doc: { _id: A, addinfo: 'memo' } });
+      expect(writes.filter((w) => w.collection === 'tokens')).toMatchObject([{ doc: { url: 'new' } }]);
+    }
+  });
+
   it('never lets a replayed older token write overwrite a newer one', async () => {
     const store = createMemoryReadStore();
     const events = stateEventsOf(history());

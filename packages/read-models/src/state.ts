@@ -21,6 +21,26 @@ export function projectBlockState(events: readonly BlockEvent[]): Write[] {
 }
 
 function projectStateWrites(writes: readonly StateWrite[]): Write[] {
+  return newestOnly(recordWrites(writes));
+}
+
+/**
+ * Of the puts-if-newer of one document, only the newest: the store would keep no other, and a
+ * whale's wallet, written by most transactions of a batch and listing every asset it ever held,
+ * would otherwise be serialised and written once per transaction.
+ */
+function newestOnly(writes: readonly Write[]): Write[] {
+  const newest = new Map<string, Write & { op: 'putIfNewer' }>();
+  for (const w of writes) {
+    if (w.op !== 'putIfNewer') continue;
+    const key = `${w.collection}\u0000${String(w.doc._id)}`;
+    const kept = newest.get(key);
+    if (!kept || kept.doc.pos < w.doc.pos) newest.set(key, w);
+  }
+  return writes.filter((w) => w.op !== 'putIfNewer' || newest.get(`${w.collection}\u0000${String(w.doc._id)}`) === w);
+}
+
+function recordWrites(writes: readonly StateWrite[]): Write[] {
   const out: Write[] = [];
   for (const w of writes) {
     switch (w.kind) {
