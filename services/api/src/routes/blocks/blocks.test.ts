@@ -48,18 +48,13 @@ describe('GET /api/blocks', () => {
     expect(body).toEqual({ blocks: [], currentBlock: H, page: 6, totalPages: 5 });
   });
 
-  it('queries one height range with a limit, never an offset', async () => {
+  it('reads a page of blocks by their keys (heights), never by an offset or a range to sort', async () => {
     api.calls.length = 0;
     await api.get('/api/blocks?page=1000000&limit=50');
     await api.get('/api/blocks?page=2&limit=50');
-    const finds = api.calls.filter((c) => c.collection === 'blocks');
-    expect(finds).toEqual([
-      {
-        collection: 'blocks',
-        method: 'find',
-        args: [{ height: { $gt: 0, $lte: 45 } }, { sort: [['height', -1]], limit: 50 }],
-      },
-    ]);
+    const reads = api.calls.filter((c) => c.collection === 'blocks');
+    const heights = Array.from({ length: 45 }, (_, i) => String(45 - i));
+    expect(reads).toEqual([{ collection: 'blocks', method: 'getMany', args: [heights] }]);
   });
 
   it('accepts limit 50 and rejects limit 51 without clamping', async () => {

@@ -15,10 +15,21 @@ export function toBlockSummary(doc: BlockDoc): BlockSummary {
   return { height: doc.height, hash: doc.hash, txCount: doc.txCount, timestamp: doc.timestamp };
 }
 
+/**
+ * The blocks of heights (from, to], newest first. Heights are contiguous from 1, so they are read by
+ * their keys: every MongoDB-compatible store answers that from its `_id` index, where a range with a
+ * sort has stores (mongo-java-server) scan and sort the whole collection.
+ */
+export async function blocksBetween(models: Models, from: number, to: number): Promise<BlockDoc[]> {
+  if (to <= from) return [];
+  const ids = Array.from({ length: to - Math.max(0, from) }, (_, i) => String(to - i));
+  const docs = await models.blocks.getMany(ids);
+  return docs.sort((a, b) => b.height - a.height);
+}
+
 /** The newest `limit` blocks at or below `height`, newest first. */
-export async function latestBlocks(models: Models, height: number, limit: number): Promise<BlockDoc[]> {
-  if (height <= 0) return [];
-  return models.blocks.find({ height: { $lte: height } }, { sort: [['height', -1]], limit });
+export function latestBlocks(models: Models, height: number, limit: number): Promise<BlockDoc[]> {
+  return blocksBetween(models, Math.max(0, height - limit), height);
 }
 
 export async function findBlock(models: Models, ref: BlockRef): Promise<BlockDoc | null> {
@@ -45,12 +56,7 @@ export const listBlocksRoute = defineRoute({
     const { height } = await head();
     // Heights are contiguous from 1, so list position i is height i + 1.
     const window = newestFirstWindow(height, query);
-    const docs = window
-      ? await app.models.blocks.find(
-          { height: { $gt: window.from, $lte: window.to } },
-          { sort: [['height', -1]], limit: query.limit },
-        )
-      : [];
+    const docs = window ? await blocksBetween(app.models, window.from, window.to) : [];
     return {
       blocks: docs.map(toBlockSummary),
       currentBlock: height,

@@ -25,7 +25,7 @@ export const chainRoute = defineRoute({
     const [mainnet, blocks, txs] = await Promise.all([
       app.mainnet.read(),
       latestBlocks(app.models, height, CHAIN_LATEST),
-      latestTxs(app.models, txCount, CHAIN_LATEST),
+      latestTxs(app.models, height, txCount, CHAIN_LATEST),
     ]);
     return {
       localBlock: height,

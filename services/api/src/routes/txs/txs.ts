@@ -1,6 +1,7 @@
 import type { RawEntry } from '@mtc/domain';
 import type { Models, TokenDoc, TxDoc } from '@mtc/read-models';
 import { notFound } from '../../errors.ts';
+import { blocksBetween } from '../blocks/blocks.ts';
 import { fromNode } from '../../node-calls.ts';
 import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
 import { TxIdParams } from '../../params.ts';
@@ -14,10 +15,27 @@ import {
   type TxSummary,
 } from './schemas.ts';
 
-/** The newest `limit` transactions among the first `txCount` (by seq), newest first. */
-export async function latestTxs(models: Models, txCount: number, limit: number): Promise<TxDoc[]> {
-  if (txCount <= 0) return [];
-  return models.txs.find({ seq: { $lt: txCount } }, { sort: [['seq', -1]], limit });
+/** Blocks read at a time while looking for the newest transactions. */
+const LATEST_TX_BLOCKS = 32;
+/** After this many blocks without enough transactions, one query by seq is cheaper. */
+const LATEST_TX_MAX_BLOCKS = 8 * LATEST_TX_BLOCKS;
+
+/**
+ * The newest `limit` transactions of the blocks up to `height` (whose transactions are the first
+ * `txCount` by seq), newest first. Read by keys — the newest blocks, then their transactions — so
+ * every MongoDB-compatible store answers from its `_id` index; a long run of empty blocks falls back
+ * to the query by seq.
+ */
+export async function latestTxs(models: Models, height: number, txCount: number, limit: number): Promise<TxDoc[]> {
+  const ids: string[] = [];
+  for (let to = height; to > 0 && ids.length < limit; to -= LATEST_TX_BLOCKS) {
+    if (height - to >= LATEST_TX_MAX_BLOCKS)
+      return txCount <= 0 ? [] : models.txs.find({ seq: { $lt: txCount } }, { sort: [['seq', -1]], limit });
+    for (const block of await blocksBetween(models, to - LATEST_TX_BLOCKS, to))
+      for (let i = block.txs.length - 1; i >= 0 && ids.length < limit; i--) ids.push(block.txs[i]!.id);
+  }
+  const byId = new Map((await models.txs.getMany(ids)).map((d) => [d._id, d]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
