@@ -19,10 +19,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 READY_TIMEOUT=${INFRA_READY_TIMEOUT:-90}  # seconds per server
 KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
 FERRETDB_LOG_LEVEL=${FERRETDB_LOG_LEVEL:-warn}
-# The memory backends keep every document on the heap (a few KB each as Java objects).
+# The memory backends keep every document on the heap (a few KB each as Java objects): 2 GB was
+# full at ~50k transactions of a devnet history (full GCs, the projector starved), 8 GB holds the
+# 100k-transaction benchmark; the heap grows only as documents arrive.
 # 1: GIN indexes that serve FerretDB's _id lookups (see configure_ferretdb_id_index); 0: as FerretDB makes them.
 FERRETDB_PG_ID_INDEX=${FERRETDB_PG_ID_INDEX:-0}
-MONGO_JAVA_HEAP_OPTS=${MONGO_JAVA_HEAP_OPTS:--Xms256m -Xmx2g}
+MONGO_JAVA_HEAP_OPTS=${MONGO_JAVA_HEAP_OPTS:--Xms256m -Xmx8g}
 # warn: one line per createIndex of a non-unique index (the library ignores those) and any error.
 MONGO_JAVA_LOG_LEVEL=${MONGO_JAVA_LOG_LEVEL:-warn}
 
