@@ -149,11 +149,13 @@ export function walletScopes(
     const prev = storedOf.get(address);
     if (prev && prev.pos >= first.get(address)!) continue;
     const chain = [prev ?? { balances: [], mrc402: null }, ...written];
+    const byToken = chain.map((v) => entriesByToken(v.balances));
+    const byNft = chain.map((v) => nftsById(v.mrc402));
     const tokens = new Set<number>();
     const nfts = new Set<string>();
     for (let i = 1; i < chain.length; i++) {
-      differing(entriesByToken(chain[i - 1]!.balances), entriesByToken(chain[i]!.balances), tokens);
-      differing(nftsById(chain[i - 1]!.mrc402), nftsById(chain[i]!.mrc402), nfts);
+      differing(byToken[i - 1]!, byToken[i]!, tokens);
+      differing(byNft[i - 1]!, byNft[i]!, nfts);
     }
     scopes.set(address, { tokens, nfts });
   }

@@ -30,14 +30,14 @@ function projectStateWrites(writes: readonly StateWrite[]): Write[] {
  * would otherwise be serialised and written once per transaction.
  */
 function newestOnly(writes: readonly Write[]): Write[] {
+  const keyOf = (w: Write & { op: 'putIfNewer' }): string => `${w.collection}\u0000${String(w.doc._id)}`;
   const newest = new Map<string, Write & { op: 'putIfNewer' }>();
   for (const w of writes) {
     if (w.op !== 'putIfNewer') continue;
-    const key = `${w.collection}\u0000${String(w.doc._id)}`;
-    const kept = newest.get(key);
-    if (!kept || kept.doc.pos < w.doc.pos) newest.set(key, w);
+    const kept = newest.get(keyOf(w));
+    if (!kept || kept.doc.pos < w.doc.pos) newest.set(keyOf(w), w);
   }
-  return writes.filter((w) => w.op !== 'putIfNewer' || newest.get(`${w.collection}\u0000${String(w.doc._id)}`) === w);
+  return writes.filter((w) => w.op !== 'putIfNewer' || newest.get(keyOf(w)) === w);
 }
 
 function recordWrites(writes: readonly StateWrite[]): Write[] {
