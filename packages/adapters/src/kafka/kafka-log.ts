@@ -11,7 +11,7 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, ReadOptions, Subscription } from '@mtc/ports';
-import { sleep } from '@mtc/runtime';
+import { whileTransient } from './transient.ts';
 
 /**
  * EventLog on Kafka. The only module that imports kafkajs.
@@ -52,8 +52,8 @@ export interface KafkaEventLogOptions {
   /** Where kafkajs's own log lines go (as structured fields); default: dropped below WARN. */
   logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
   /**
-   * How long `publish` keeps trying a request the brokers do not take (default 5 minutes, beyond a
-   * broker restart); then it rejects with a retryable error.
+   * How long `publish` and offset lookups keep trying a request the brokers do not take (default 5
+   * minutes, beyond a broker restart); then they reject with a retryable error.
    */
   publishRetryMs?: number;
   /**
@@ -84,19 +84,6 @@ function membershipError(error: unknown): Error | undefined {
   for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e)
     if (typeof e.type === 'string' && REJOIN.has(e.type)) return e as unknown as Error;
   return undefined;
-}
-
-/**
- * A Kafka fault a later attempt may not meet (kafkajs's own rule for restarting a consumer): a
- * retriable error, or kafkajs's retries running out on one.
- */
-function isTransientKafkaError(error: unknown): boolean {
-  let cause: unknown = error;
-  while ((cause as { cause?: unknown } | null)?.cause) cause = (cause as { cause: unknown }).cause;
-  return (
-    (error as { name?: unknown } | null)?.name === 'KafkaJSNumberOfRetriesExceeded' ||
-    (cause as { retriable?: unknown } | null)?.retriable === true
-  );
 }
 
 export async function createKafkaEventLog(options: KafkaEventLogOptions): Promise<EventLog> {
@@ -158,26 +145,10 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       await p.connect();
       return p;
     })());
-  const publishRetryMs = options.publishRetryMs ?? PUBLISH_RETRY_MS;
-  /** Sends one request again while the fault is transient, with capped backoff, up to publishRetryMs. */
-  const sendWithRetry = async (p: Producer, topic: string, messages: { key: string; value: string }[]) => {
-    const deadline = Date.now() + publishRetryMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await p.send({ topic, acks: -1, messages, compression });
-        if (attempt > 1) log?.info({ component: 'kafka', topic, attempt }, 'publish went through again');
-        return;
-      } catch (error) {
-        const transient = isTransientKafkaError(error);
-        if (!transient || Date.now() >= deadline) throw Object.assign(error as Error, { retryable: transient });
-        const delayMs = Math.min(5_000, 250 * 2 ** Math.min(attempt - 1, 5));
-        // The first failure and every tenth after it at warn: a broker down for long must not flood the log.
-        const level = attempt === 1 || attempt % 10 === 0 ? 'warn' : 'debug';
-        log?.[level]({ component: 'kafka', topic, attempt, delayMs, err: error }, 'publish failed, retrying');
-        await sleep(delayMs);
-      }
-    }
-  };
+  const retryMs = options.publishRetryMs ?? PUBLISH_RETRY_MS;
+  /** An offset lookup, again while it fails transiently (a new topic's leader not elected yet, a broker restarting). */
+  const topicOffsets = (topic: string) =>
+    whileTransient({ op: 'offset lookup', topic, retryMs, log }, () => admin.fetchTopicOffsets(topic));
   // Publishes go out one call at a time, so one call's messages stay contiguous in a partition.
   let publishing: Promise<unknown> = Promise.resolve();
   const consumers = new Set<Consumer>();
@@ -189,7 +160,9 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
         await ensureTopic(topic);
         const p = await getProducer();
         for (const chunk of bySize(messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })))) {
-          await sendWithRetry(p, topic, chunk);
+          await whileTransient({ op: 'publish', topic, retryMs, log }, () =>
+            p.send({ topic, acks: -1, messages: chunk, compression }),
+          );
         }
       };
       const sent = publishing.then(send, send);
@@ -199,7 +172,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
 
     async lastValue(topic: string) {
       await ensureTopic(topic);
-      const offsets = await admin.fetchTopicOffsets(topic);
+      const offsets = await topicOffsets(topic);
       if (offsets.length !== 1)
         throw new Error(`lastValue needs a single-partition topic; ${topic} has ${offsets.length}`);
       const high = BigInt(offsets[0]!.high);
@@ -318,7 +291,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       await ensureTopic(opts.topic);
       // Past the end, the reader delivers what is appended from now on: start at the end itself, or
       // it would wait for offset `from` and drop everything appended before it.
-      const end = (await admin.fetchTopicOffsets(opts.topic))[0]?.high ?? '0';
+      const end = (await topicOffsets(opts.topic))[0]?.high ?? '0';
       const from = BigInt(opts.from) > BigInt(end) ? end : opts.from;
       const reader = await startReader(kafka, { ...opts, from }, handler, options.group);
       consumers.add(reader.consumer);
@@ -331,7 +304,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
 
     async endOffset(topic: string) {
       await ensureTopic(topic);
-      const offsets = await admin.fetchTopicOffsets(topic);
+      const offsets = await topicOffsets(topic);
       if (offsets.length !== 1)
         throw new Error(`endOffset needs a single-partition topic; ${topic} has ${offsets.length}`);
       return offsets[0]!.high;
@@ -340,7 +313,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
     async lag(topic: string, group: string) {
       await ensureTopic(topic);
       const [ends, committed] = await Promise.all([
-        admin.fetchTopicOffsets(topic),
+        topicOffsets(topic),
         admin.fetchOffsets({ groupId: group, topics: [topic] }),
       ]);
       const done = new Map(
