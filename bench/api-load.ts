@@ -445,6 +445,14 @@ interface Probed {
   paths: string[];
   bytes: number;
   dropped: number;
+  /** The answers' statuses and how many of each, e.g. "503 ×4, 200 ×1". */
+  statuses: string;
+}
+
+function statusCounts(answers: readonly Answer[]): string {
+  const counts = new Map<number, number>();
+  for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${status} ×${n}`).join(', ');
 }
 
 /** Keeps the paths that answer 2xx (a real id the API does not serve is noted, not measured). */
@@ -452,7 +460,12 @@ async function probe(base: string, paths: readonly string[]): Promise<Probed> {
   const answers = await Promise.all(paths.map(async (path) => ({ path, answer: await get(`${base}${path}`) })));
   const kept = answers.filter((a) => ok(a.answer));
   const bytes = kept.reduce((sum, a) => sum + a.answer.bytes, 0) / Math.max(1, kept.length);
-  return { paths: kept.map((a) => a.path), bytes, dropped: answers.length - kept.length };
+  return {
+    paths: kept.map((a) => a.path),
+    bytes,
+    dropped: answers.length - kept.length,
+    statuses: statusCounts(answers.map((a) => a.answer)),
+  };
 }
 
 export async function planRows(base: string, pools: Pools, notes: string[]): Promise<Row[]> {
@@ -493,7 +506,7 @@ async function planOperation(
   }
   if (!page) {
     const probed = await probe(base, paths);
-    if (probed.paths.length === 0) return 'none of its real ids answered 2xx';
+    if (probed.paths.length === 0) return `none of its real ids answered 2xx (${probed.statuses})`;
     return [
       {
         label: template,
@@ -517,7 +530,8 @@ async function planOperation(
     .filter((f) => ok(f.answer))
     .map((f) => ({ path: f.path, pages: pagesOf(f.answer, defaultLimit) ?? 1 }))
     .sort((a, b) => b.pages - a.pages);
-  if (longest.length === 0) return 'page 1 answered non-2xx for every real id';
+  if (longest.length === 0)
+    return `page 1 answered non-2xx for every real id (${statusCounts(firsts.map((f) => f.answer))})`;
   // Page 1 and the deep page of the same ids, so that the two rows differ only by depth.
   const deepEnough = longest.filter((l) => l.pages >= MIN_DEEP_PAGES).slice(0, IDS_PER_LIST);
   const lists = deepEnough.length > 0 ? deepEnough : longest.slice(0, 1);

@@ -12,7 +12,7 @@ import { tokenTxs } from './series/token-txs.ts';
 import { chainBuilder, projectInto, token, type EntrySpec } from './testing/events.ts';
 import { loadChainPrior, projectChainBatch, walletScopes } from './chain-batch.ts';
 import { dumpReadModels } from './dump.ts';
-import { assetSumAt, holdersAt } from './holders/at-height.ts';
+import { assetSumAt, holdersAt, seriesCountAt } from './holders/at-height.ts';
 import { holdingAsset } from './holders/changes.ts';
 import { statsDay } from './chain/project.ts';
 
@@ -382,6 +382,20 @@ describe('projectChainBatch', () => {
     const m = openModels(await projected([history().slice(0, 3)]));
     expect((await lockedHolders(m.holders, 5, DAY2, 100)).map((r) => r.address)).toEqual([A]);
     expect(await lockedHolders(m.holders, 5, DAY2 + 86_400, 100)).toEqual([]);
+  });
+
+  it("counts a series' rows at or before a chain position, as an export at a past height reads them", async () => {
+    const m = openModels(await projected([history()]));
+    // A's rows are at heights 1, 3 and 4 (the one of block 3 at its first write): at or before counts.
+    const at = (pos: string) => seriesCountAt(m.addressTxs, m.seriesCounters, addressTxs, A, pos);
+    expect(await at(blockPos(0))).toBe(0);
+    expect(await at(blockPos(1))).toBe(1);
+    expect(await at(blockPos(2))).toBe(1);
+    expect(await at(chainPos(3, 0, 0))).toBe(2);
+    expect(await at(blockPos(3))).toBe(2);
+    expect(await at(blockPos(4))).toBe(3);
+    expect(await at(blockPos(99))).toBe(3);
+    expect(await seriesCountAt(m.addressTxs, m.seriesCounters, addressTxs, 'MTnobody', blockPos(99))).toBe(0);
   });
 
   it('numbers each address and token series in chain order and pages it newest first', async () => {

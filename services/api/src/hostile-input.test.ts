@@ -619,13 +619,26 @@ describe('bounded answers', () => {
     }
   });
 
-  it(`asks the store for at most ${MAX_MRC402_HOLDINGS} MRC-402 holdings of an address`, async () => {
-    const api = await startTestApi({ fixture });
+  it(`lists at most ${MAX_MRC402_HOLDINGS} MRC-402 holdings of an address, the lowest ids`, async () => {
+    const chain = createChain();
+    chain.openWallet(ALICE, [{ token: 0, balance: '0' }]);
+    const count = MAX_MRC402_HOLDINGS + 3;
+    // Ids in reverse of creation order, so the lowest ones are the last created.
+    const id = (i: number) => `MRC402_${'a'.repeat(28)}${String(count - i).padStart(5, '0')}`;
+    for (let done = 0; done < count; done += 200) {
+      chain.block(
+        Array.from({ length: Math.min(200, count - done) }, (_, k) =>
+          chain.createMrc402({ id: id(done + k), creator: ALICE, name: `N${done + k}`, totalsupply: '2' }),
+        ),
+      );
+    }
+    const api = await startTestApi({ fixture: chain });
     try {
-      expect((await api.get(`/api/address/${ALICE}`)).status).toBe(200);
-      const holdings = api.calls.filter((c) => c.collection === COLLECTIONS.nftHolders && c.method === 'find');
-      expect(holdings).toHaveLength(1);
-      expect(holdings[0]!.args[1]).toMatchObject({ limit: MAX_MRC402_HOLDINGS });
+      const { status, body } = await api.get<{ nfts: { id: string; balance: string }[] }>(`/api/address/${ALICE}`);
+      expect(status).toBe(200);
+      const ids = Array.from({ length: count }, (_, i) => id(i)).sort();
+      expect(body.nfts.map((n) => n.id)).toEqual(ids.slice(0, MAX_MRC402_HOLDINGS));
+      expect(body.nfts.every((n) => n.balance === '2')).toBe(true);
     } finally {
       await api.close();
     }

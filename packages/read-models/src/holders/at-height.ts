@@ -1,5 +1,5 @@
 import type { Collection } from '@mtc/ports';
-import type { SeriesRow } from '../series/series.ts';
+import { seriesRowId, seriesRows, seriesTotal, type SeriesCounterDoc, type SeriesRow } from '../series/series.ts';
 import { holdingAt, type HoldingChangeDoc } from './changes.ts';
 
 /**
@@ -90,27 +90,41 @@ export async function assetSumAt<R>(
   return sum;
 }
 
-/** How many rows a series key had at `at`: the number of its last row at or before it (one range read). */
-export async function seriesCountAt(rows: Collection<SeriesRow>, key: string, at: string): Promise<number> {
-  const [last] = await rows.find({ _id: { $gte: `${key}:`, $lte: `${key}:${at}` } }, { sort: [['_id', -1]], limit: 1 });
-  return last?.n ?? 0;
+/**
+ * How many rows a series key had at `at`: the number of its last row at or before it. Rows are
+ * numbered in chain order, so that is a binary search over 1 … the key's count, one read by id a
+ * step (about 20 for a million rows).
+ */
+export async function seriesCountAt(
+  rows: Collection<SeriesRow>,
+  counters: Collection<SeriesCounterDoc>,
+  series: { readonly name: string },
+  key: string,
+  at: string,
+): Promise<number> {
+  let lo = 0; // a row number at or before `at` (0: none)
+  let hi = await seriesTotal(counters, series, key); // the highest number that may be
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const row = await rows.get(seriesRowId(key, mid));
+    // A number past a counter's write is stored before the counter: a row missing here is one the
+    // counter read above does not count yet, after `at` as far as this read goes.
+    if (row !== null && row.pos <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
-/** A series key's rows 1 … `count`, oldest first, page by page (keyset on the row number). */
+/** A series key's rows 1 … `count`, oldest first, page by page (each page read by its rows' ids). */
 export async function* seriesRowsUpTo<R extends SeriesRow>(
   rows: Collection<R>,
   key: string,
   count: number,
   pageSize: number,
 ): AsyncGenerator<R[]> {
-  let n = 0;
-  while (n < count) {
-    const page = await (rows as unknown as Collection<SeriesRow>).find(
-      { key, n: { $gt: n, $lte: Math.min(count, n + pageSize) } },
-      { sort: [['n', 1]], limit: pageSize },
-    );
+  for (let n = 0; n < count; n += pageSize) {
+    const page = await seriesRows(rows, key, { from: n + 1, to: Math.min(count, n + pageSize) });
     if (page.length === 0) return;
-    yield page as R[];
-    n = page.at(-1)!.n;
+    yield page;
   }
 }

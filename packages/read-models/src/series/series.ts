@@ -3,16 +3,19 @@ import { defineModel, type ModelSpec } from '../model.ts';
 
 /**
  * An ordered series: per key (an address, a token), rows numbered 1, 2, 3 … in chain order at
- * projection time, and a counter holding the last number. A page of the newest rows is then one
- * range query on (key, n), whatever the page number, and the total is the counter: nothing is
- * counted or skipped per request.
+ * projection time, and a counter holding the last number. A row's id is its key and number, so a
+ * page of the newest rows is the ids of its numbers, read by key whatever the page number (every
+ * MongoDB-compatible store answers a read by `_id` from its index; mongo-java-server answers no
+ * range on a compound index from it), and the total is the counter: nothing is counted or skipped
+ * per request.
  *
  * Rows are written before their counters, each durable before the next: a counter that passed a
- * position proves that position's row is stored; one that did not yields the same number again on
- * a replay (the row id is the chain position, so the row is overwritten with itself).
+ * position proves that position's row is stored; one that did not yields the same numbers again on
+ * a replay for the same positions (numbers follow chain order from the counter), so each row is
+ * overwritten with itself.
  */
 export type SeriesRow = {
-  /** `<key>:<pos>`. */
+  /** `<key>:<n>` (seriesRowId). */
   _id: string;
   key: string;
   /** 1-based, in chain order within the key. */
@@ -31,17 +34,12 @@ export const seriesCounters = defineModel<SeriesCounterDoc>('series_counters');
 
 export const counterId = (series: string, key: string): string => `${series}:${key}`;
 
-/** A series' rows, indexed for newest-first pages by key. */
+/** Row `n` of `key` (a key may hold ':' — the number after the last one is the row's). */
+export const seriesRowId = (key: string, n: number): string => `${key}:${n}`;
+
+/** A series' rows: read by id only (seriesRowId), so no index beyond `_id`. */
 export function defineSeries<R extends SeriesRow>(name: string): ModelSpec<R> {
-  return defineModel<R>(name, [
-    {
-      fields: [
-        ['key', 1],
-        ['n', 1],
-      ] as never,
-      unique: true,
-    },
-  ]);
+  return defineModel<R>(name);
 }
 
 /** A row to append, without its number. Items come in chain order. */
@@ -66,7 +64,7 @@ export function projectSeries<R extends SeriesRow>(
     c.n += 1;
     c.pos = item.pos;
     next.set(id, c);
-    const doc = { ...item.row, _id: `${item.key}:${item.pos}`, key: item.key, n: c.n, pos: item.pos };
+    const doc = { ...item.row, _id: seriesRowId(item.key, c.n), key: item.key, n: c.n, pos: item.pos };
     rows.push({ op: 'put', collection: series.name, doc });
   }
   const counters: Write[] = [...next].map(([id, c]) => ({
@@ -86,6 +84,19 @@ export async function seriesTotal(
   return (await counters.get(counterId(series.name, key)))?.n ?? 0;
 }
 
+/** Rows `from` … `to` of a key (1-based, both included) that are stored, in number order (descending when `newestFirst`). */
+export async function seriesRows<R extends SeriesRow>(
+  rows: Collection<R>,
+  key: string,
+  range: { from: number; to: number; newestFirst?: boolean },
+): Promise<R[]> {
+  const from = Math.max(1, range.from);
+  if (range.to < from) return [];
+  const ids = Array.from({ length: range.to - from + 1 }, (_, i) => seriesRowId(key, from + i));
+  const found = await rows.getMany(ids);
+  return found.sort(range.newestFirst ? (a, b) => b.n - a.n : (a, b) => a.n - b.n);
+}
+
 /** Page `page` (1-based) of a key's rows, newest first, out of `total`. */
 export function seriesPage<R extends SeriesRow>(
   rows: Collection<R>,
@@ -96,8 +107,5 @@ export function seriesPage<R extends SeriesRow>(
 ): Promise<R[]> {
   const to = total - (page - 1) * limit;
   if (to <= 0) return Promise.resolve([]);
-  const from = Math.max(0, to - limit);
-  return (rows as unknown as Collection<SeriesRow>)
-    .find({ key, n: { $gt: from, $lte: to } }, { sort: [['n', -1]], limit })
-    .then((r) => r as R[]);
+  return seriesRows(rows, key, { from: Math.max(1, to - limit + 1), to, newestFirst: true });
 }

@@ -55,9 +55,14 @@ export function tokenWrites(pos: string, t: TokenState, jobType?: string): Write
   ];
 }
 
-/** Tokens with ids in [from, to), ascending: token ids are dense from 0, so a page is an id range. */
-export function tokenRange(c: Collection<TokenDoc>, from: number, to: number): Promise<TokenDoc[]> {
-  return c.find({ token: { $gte: from, $lt: to } }, { sort: [['token', 1]] });
+/**
+ * Tokens with ids in [from, to), ascending: token ids are dense from 0, so a page is the ids of a
+ * range, read by key.
+ */
+export async function tokenRange(c: Collection<TokenDoc>, from: number, to: number): Promise<TokenDoc[]> {
+  if (to <= from) return [];
+  const docs = await c.getMany(Array.from({ length: to - from }, (_, i) => String(from + i)));
+  return docs.sort((a, b) => a.token - b.token);
 }
 
 /** How many tokens exist: ids are dense from 0, so the highest id + 1. */

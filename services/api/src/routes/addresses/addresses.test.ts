@@ -327,21 +327,14 @@ describe('GET /api/address/{id}/txs', () => {
     expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [] });
   });
 
-  it('reads the total from the counter and the page as one range of row numbers', async () => {
+  it("reads the total from the counter and the page's rows by their ids (key and number)", async () => {
     api.calls.length = 0;
     await api.get(`/api/address/${CAROL}/txs?limit=2&page=2`);
     expect(api.calls.filter((c) => c.collection === 'series_counters')).toEqual([
       { collection: 'series_counters', method: 'get', args: [`address_txs:${CAROL}`] },
     ]);
     expect(api.calls.filter((c) => c.collection === 'address_txs')).toEqual([
-      {
-        collection: 'address_txs',
-        method: 'find',
-        args: [
-          { key: CAROL, n: { $gt: 1, $lte: 3 } },
-          { sort: [['n', -1]], limit: 2 },
-        ],
-      },
+      { collection: 'address_txs', method: 'getMany', args: [[`${CAROL}:2`, `${CAROL}:3`]] },
     ]);
     expect(api.calls.some((c) => c.method === 'count')).toBe(false);
   });

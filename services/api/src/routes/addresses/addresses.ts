@@ -1,11 +1,13 @@
 import { parseAmount, collectionOfNft, type BalanceEntry } from '@mtc/domain';
 import {
   addressTxs,
+  mrc402HoldingsOf,
   seriesPage,
   seriesTotal,
   type Models,
   type AddressTxDoc,
   type NftCollectionDoc,
+  type NftItemDoc,
   type TokenDoc,
   type WalletDoc,
 } from '@mtc/read-models';
@@ -94,26 +96,35 @@ async function collectionsById(models: Models, ids: Iterable<string>): Promise<M
   return new Map(docs.map((d) => [d._id, d]));
 }
 
+/** The MRC-401 items `address` owns (by collection, then item id; at most MAX_ITEM_HOLDINGS). */
+function ownedItems(models: Models, address: string): Promise<NftItemDoc[]> {
+  return models.nftItems.find(
+    { owner: address },
+    {
+      sort: [
+        ['mrc400', 1],
+        ['id', 1],
+      ],
+      limit: MAX_ITEM_HOLDINGS,
+    },
+  );
+}
+
 /**
- * A wallet's NFTs: its MRC-402 holdings as its wallet's `mrc402` map holds them (whole units, ascending
- * id; at most MAX_MRC402_HOLDINGS), then the MRC-401 items it owns (by collection, then item id; at most MAX_ITEM_HOLDINGS). An
- * item counts 1 in the amount its state puts it in: on sale, in auction, else held (its owner keeps
- * an offered item, as in /nft-holders). Melted items belong to nobody.
+ * A wallet's NFTs: its MRC-402 holdings as its wallet's `mrc402` map holds them (whole units,
+ * ascending id; at most MAX_MRC402_HOLDINGS) — the very rows the wallet's write gives
+ * /nft-holders —, then `items`, the MRC-401 items it owns. An item counts 1 in the amount its
+ * state puts it in: on sale, in auction, else held (its owner keeps an offered item, as in
+ * /nft-holders). Melted items belong to nobody.
  */
-export async function nftHoldings(models: Models, address: string): Promise<NftHolding[]> {
-  const [held, items] = await Promise.all([
-    models.nftHolders.find({ address }, { sort: [['nftId', 1]], limit: MAX_MRC402_HOLDINGS }),
-    models.nftItems.find(
-      { owner: address },
-      {
-        sort: [
-          ['mrc400', 1],
-          ['id', 1],
-        ],
-        limit: MAX_ITEM_HOLDINGS,
-      },
-    ),
-  ]);
+export async function nftHoldings(
+  models: Models,
+  wallet: WalletDoc,
+  items: readonly NftItemDoc[],
+): Promise<NftHolding[]> {
+  const held = [...mrc402HoldingsOf(wallet._id, wallet.mrc402, wallet.pos).values()]
+    .sort((a, b) => (a.nftId < b.nftId ? -1 : a.nftId > b.nftId ? 1 : 0))
+    .slice(0, MAX_MRC402_HOLDINGS);
   const [tokens, collections] = await Promise.all([
     held.length > 0 ? models.mrc402s.getMany(held.map((h) => h.nftId)) : [],
     collectionsById(
@@ -162,14 +173,17 @@ export const addressRoute = defineRoute({
   links: linksTo(['listAddressTxs'], { id: '$request.path.id' }),
   cache: 'head',
   async handle({ params }, app) {
-    const [wallet, nfts] = await Promise.all([
+    const [wallet, items] = await Promise.all([
       requireWallet(app.models, params.id),
-      nftHoldings(app.models, params.id),
+      ownedItems(app.models, params.id),
     ]);
-    const tokens = await tokensById(
-      app.models,
-      wallet.balances.map((b) => b.token),
-    );
+    const [tokens, nfts] = await Promise.all([
+      tokensById(
+        app.models,
+        wallet.balances.map((b) => b.token),
+      ),
+      nftHoldings(app.models, wallet, items),
+    ]);
     return {
       address: wallet._id,
       regdate: wallet.regdate,

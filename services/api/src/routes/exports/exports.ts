@@ -1,6 +1,7 @@
 import { blockPos } from '@mtc/domain';
 import {
   assetSumAt,
+  addressTxs,
   collectionHolderView,
   holdersAt,
   holdingAsset,
@@ -9,6 +10,7 @@ import {
   seriesRowsUpTo,
   statsDay,
   tokenHolderView,
+  tokenTxs,
   type AddressTxDoc,
   type Models,
   type SeriesRow,
@@ -184,11 +186,12 @@ async function* emptyPages(): AsyncGenerator<never[]> {}
 /** A series key's rows at or below H, counted up front (the cap) and paged oldest first. */
 async function seriesAt<R extends SeriesRow>(
   rows: Collection<R>,
+  series: { readonly name: string },
   key: string,
   height: number,
   app: AppContext,
 ): Promise<AsyncGenerator<R[]>> {
-  const count = await seriesCountAt(rows, key, blockPos(height));
+  const count = await seriesCountAt(rows, app.models.seriesCounters, series, key, blockPos(height));
   if (count > app.config.EXPORT_MAX_ROWS) throw overCap(count, app.config.EXPORT_MAX_ROWS, 'the query');
   return seriesRowsUpTo(rows, key, count, pageRows(app));
 }
@@ -210,7 +213,7 @@ export const exportAddressActivityRoute = defineStreamRoute({
     const { address } = input.params;
     const [{ height }, wallet] = await Promise.all([input.head(), app.models.wallets.get(address)]);
     if (!wallet) throw notFound(`address ${address} not found`);
-    const rows = await seriesAt<AddressTxDoc>(app.models.addressTxs, address, height, app);
+    const rows = await seriesAt<AddressTxDoc>(app.models.addressTxs, addressTxs, address, height, app);
     const pages = mapPages(rows, (page) => toAddressActivity(app.models, page));
     return answer(input, app, `activity-${address}`, height, AddressActivity, { address }, pages);
   },
@@ -232,7 +235,7 @@ export const exportTokenTransfersRoute = defineStreamRoute({
   async handle(input, app) {
     const token = input.params.id;
     const [{ height }] = await Promise.all([input.head(), requireToken(app.models, token)]);
-    const rows = await seriesAt<TokenTxDoc>(app.models.tokenTxs, String(token), height, app);
+    const rows = await seriesAt<TokenTxDoc>(app.models.tokenTxs, tokenTxs, String(token), height, app);
     const pages = mapPages(rows, (page) => page.map(toTokenTransfer));
     return answer(input, app, `token-${token}-transfers`, height, TokenTransfer, { token }, pages);
   },

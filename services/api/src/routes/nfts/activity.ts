@@ -1,5 +1,5 @@
 import { parseNftId } from '@mtc/domain';
-import { nftActivity, seriesPage, seriesTotal, type Models, type NftActivityDoc } from '@mtc/read-models';
+import { nftActivity, seriesPage, seriesRows, seriesTotal, type Models, type NftActivityDoc } from '@mtc/read-models';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
@@ -100,10 +100,7 @@ export const nftHistoryRoute = defineRoute({
       requireNft(models, query.id),
       seriesTotal(models.seriesCounters, nftActivity, query.id),
     ]);
-    const rows = await models.nftActivity.find(
-      { key: query.id, n: { $gte: 1, $lte: Math.min(total, query.limit) } },
-      { sort: [['n', 1]], limit: query.limit },
-    );
+    const rows = await seriesRows(models.nftActivity, query.id, { from: 1, to: Math.min(total, query.limit) });
     const collection = query.id.startsWith('MRC400_') ? await models.nftCollections.get(query.id) : null;
     return {
       total,

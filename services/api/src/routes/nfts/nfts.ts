@@ -1,5 +1,5 @@
 import { parseNftId } from '@mtc/domain';
-import { MELTED, type Models, type NftCollectionDoc, type NftItemDoc } from '@mtc/read-models';
+import { MELTED, seriesRowId, type Models, type NftCollectionDoc, type NftItemDoc } from '@mtc/read-models';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { defineRoute } from '../../route.ts';
@@ -78,7 +78,7 @@ export function itemStatus(item: NftItemDoc): 'held' | 'sale' | 'auction' | 'mel
 
 /** The collection's creator: the owner its creation gave it (the first row of its activity). */
 async function collectionCreator(models: Models, id: string, fallback: string): Promise<string> {
-  const [first] = await models.nftActivity.find({ key: id, n: 1 }, { limit: 1 });
+  const first = await models.nftActivity.get(seriesRowId(id, 1));
   return first?.to || fallback;
 }
 

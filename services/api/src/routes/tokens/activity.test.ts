@@ -64,18 +64,11 @@ describe('GET /api/token/{id}/txs', () => {
     expect(headers.get('cache-control')).toBe('public, max-age=2');
   });
 
-  it('pages back to the registration, reading one range of row numbers and the stored total', async () => {
+  it("pages back to the registration, reading the stored total and the page's rows by their ids", async () => {
     api.calls.length = 0;
     expect((await api.get<TokenTxsPage>('/api/token/1/txs?limit=4&page=2')).body.data).toEqual(GOLD_TXS.slice(4, 8));
     expect(api.calls.filter((c) => c.collection === 'token_txs')).toEqual([
-      {
-        collection: 'token_txs',
-        method: 'find',
-        args: [
-          { key: '1', n: { $gt: 1, $lte: 5 } },
-          { sort: [['n', -1]], limit: 4 },
-        ],
-      },
+      { collection: 'token_txs', method: 'getMany', args: [['1:2', '1:3', '1:4', '1:5']] },
     ]);
     expect(api.calls.filter((c) => c.collection === 'series_counters')).toEqual([
       { collection: 'series_counters', method: 'get', args: ['token_txs:1'] },
@@ -151,14 +144,7 @@ describe('GET /api/token/{id}/history', () => {
     const { body } = await api.get<TokenHistory>('/api/token/2/history');
     expect(body.events.map((e) => e.tx_type)).toEqual(['Token create', 'Token reserve']);
     expect(api.calls.filter((c) => c.collection === 'token_history')).toEqual([
-      {
-        collection: 'token_history',
-        method: 'find',
-        args: [
-          { key: '2', n: { $lte: 2 } },
-          { sort: [['n', 1]], limit: 1000 },
-        ],
-      },
+      { collection: 'token_history', method: 'getMany', args: [['2:1', '2:2']] },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { seriesPage, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
+import { seriesPage, seriesRows, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
@@ -66,13 +66,7 @@ export const tokenHistoryRoute = defineRoute({
       seriesTotal(app.models.seriesCounters, tokenHistory, key),
     ]);
     // Up to the counter: rows past it belong to a batch whose counters are not written yet.
-    const rows =
-      total > 0
-        ? await app.models.tokenHistory.find(
-            { key, n: { $lte: Math.min(total, TOKEN_HISTORY_MAX) } },
-            { sort: [['n', 1]], limit: TOKEN_HISTORY_MAX },
-          )
-        : [];
+    const rows = await seriesRows(app.models.tokenHistory, key, { from: 1, to: Math.min(total, TOKEN_HISTORY_MAX) });
     return {
       token_id: params.id,
       total,
