@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createFileEventLog, createMemoryReadStore, createSqliteCounters } from '@mtc/adapters';
 import { topicNames, type BlockEvent } from '@mtc/domain';
 import type { Counters, EventLog, ReadStore } from '@mtc/ports';
-import { COLLECTIONS, dumpReadModels, openModels, projectState } from '@mtc/read-models';
+import { COLLECTIONS, dumpReadModels, openModels, projectState, READ_MODELS_LAYOUT } from '@mtc/read-models';
 import { chainBuilder, projectInto, stateEventsOf, token } from '@mtc/read-models/testing';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,28 @@ describe('createProjector', () => {
   // Blocks an hour apart, the last ones within the counters' window before NOW.
   const chain = chainBuilder(NOW - 6 * 3600);
   const blocks = Array.from({ length: 6 }, () => chain.block([{}, {}]));
+
+  it('writes its layout into the head, and refuses to extend read models of another layout', async () => {
+    await publish(blocks.slice(0, 2));
+    await runUntil(counters(), 2);
+    const head = openModels(store).head;
+    expect((await head.get('indexed'))?.layout).toBe(READ_MODELS_LAYOUT);
+    // Read models written before layouts were recorded (series rows keyed by chain position).
+    const { layout: _, ...older } = (await head.get('indexed'))!;
+    await store.write([{ op: 'put', collection: COLLECTIONS.head, doc: older }]);
+    const projector = createProjector({
+      log,
+      store,
+      counters: counters(),
+      logger: pino({ level: 'silent' }),
+      signal: new AbortController().signal,
+      topics,
+      now: () => NOW * 1000,
+      options: { statsUtcOffsetMinutes: 0, maxBatch: 2 },
+    });
+    await expect(projector.start()).rejects.toThrow(/written in layout 1 .* layout 2: rebuild them/);
+    expect((await head.get('indexed'))?.height).toBe(2);
+  });
 
   it('projects the block topic, batch by batch, up to the head', async () => {
     await publish(blocks.slice(0, 4));

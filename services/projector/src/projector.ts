@@ -3,6 +3,8 @@ import { BlockEvent, TOPICS, type TopicNames } from '@mtc/domain';
 import type { Counters, EventLog, LogRecord, ReadStore, Subscription } from '@mtc/ports';
 import {
   COLLECTION_SPECS,
+  HEAD_ID,
+  layoutMismatch,
   loadChainPrior,
   openModels,
   projectChainBatch,
@@ -249,8 +251,11 @@ export function createProjector(deps: ProjectorDeps): Projector {
   return {
     async start() {
       await deps.store.ensureCollections(COLLECTION_SPECS);
+      const stored = await retry('head', () => models.head.get(HEAD_ID));
+      const mismatch = layoutMismatch(stored);
+      if (mismatch !== null) throw new Error(mismatch);
       // At start too, not only with the next block: a quiet chain may bring none for a while.
-      await restoreCounters(await retry('head', () => models.head.get('indexed')));
+      await restoreCounters(stored);
       return deps.log.consume({ ...subscriptions(topics, group).chain, maxBatch }, projectChain);
     },
   };

@@ -21,8 +21,25 @@ export type HeadDoc = {
   txCount: number;
   /** Set while a batch up to this height is being written over the state at `height`. */
   writing?: number;
+  /** The layout of the read models under this head (READ_MODELS_LAYOUT when written; absent: 1). */
+  layout?: number;
 };
 export const HEAD_ID = 'indexed';
+
+/**
+ * The read models' layout: raised when a release changes what stored documents look like (2:
+ * series rows keyed by their number). A store written in another layout is rebuilt from the block
+ * topic (`npm run rebuild`), never read or extended as if it were this one.
+ */
+export const READ_MODELS_LAYOUT = 2;
+
+/** Why the read models under `head` cannot be used by this release, or null when they can. */
+export function layoutMismatch(head: HeadDoc | null): string | null {
+  const layout = head?.layout ?? (head === null ? READ_MODELS_LAYOUT : 1);
+  return layout === READ_MODELS_LAYOUT
+    ? null
+    : `the read models were written in layout ${layout} and this release reads and writes layout ${READ_MODELS_LAYOUT}: rebuild them from the block topic (npm run rebuild with REBUILD_DROP=true, or point the store at an empty database)`;
+}
 
 export type BlockDoc = {
   /** The height in decimal. */

@@ -1,6 +1,16 @@
 import { blockPos, slimEntry, type BlockEvent } from '@mtc/domain';
 import type { BlockTxCount, Write } from '@mtc/ports';
-import { blocks, dailyTx, head, HEAD_ID, txs, type BlockDoc, type HeadDoc, type TxDoc } from './docs.ts';
+import {
+  blocks,
+  dailyTx,
+  head,
+  HEAD_ID,
+  READ_MODELS_LAYOUT,
+  txs,
+  type BlockDoc,
+  type HeadDoc,
+  type TxDoc,
+} from './docs.ts';
 
 /**
  * The chain's facts: blocks and transactions put by their natural key, daily counts incremented
@@ -56,6 +66,7 @@ export function headWrite(last: BlockEvent): Write {
     hash: last.hash,
     timestamp: last.timestamp,
     txCount: last.firstTxSeq + last.txs.length,
+    layout: READ_MODELS_LAYOUT,
   };
   return { op: 'putIfNewer', collection: head.name, doc };
 }
@@ -64,7 +75,16 @@ export function headWrite(last: BlockEvent): Write {
 export function writingWrite(current: HeadDoc | null, height: number): Write {
   const doc: HeadDoc = current
     ? { ...current, writing: height }
-    : { _id: HEAD_ID, pos: '', height: 0, hash: '', timestamp: 0, txCount: 0, writing: height };
+    : {
+        _id: HEAD_ID,
+        pos: '',
+        height: 0,
+        hash: '',
+        timestamp: 0,
+        txCount: 0,
+        writing: height,
+        layout: READ_MODELS_LAYOUT,
+      };
   return { op: 'put', collection: head.name, doc };
 }
 
