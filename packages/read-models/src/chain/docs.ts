@@ -29,7 +29,8 @@ export const HEAD_ID = 'indexed';
 /**
  * The read models' layout: raised when a release changes what stored documents look like (2:
  * series rows keyed by their number). A store written in another layout is rebuilt from the block
- * topic (`npm run rebuild`), never read or extended as if it were this one.
+ * topic (`npm run rebuild`), never read or extended as if it were this one. Layout 2 also gave
+ * blocks their `firstSeq`.
  */
 export const READ_MODELS_LAYOUT = 2;
 
@@ -48,6 +49,8 @@ export type BlockDoc = {
   hash: string;
   timestamp: number;
   txCount: number;
+  /** The seq of its first transaction (of the next block's, when it has none). */
+  firstSeq: number;
   txs: { id: string; timestamp: number }[];
 };
 

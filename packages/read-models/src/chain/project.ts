@@ -95,6 +95,7 @@ function blockDoc(e: BlockEvent): BlockDoc {
     hash: e.hash,
     timestamp: e.timestamp,
     txCount: e.txs.length,
+    firstSeq: e.firstTxSeq,
     txs: e.txs.map((t) => ({ id: t.id, timestamp: t.timestamp })),
   };
 }

@@ -48,7 +48,7 @@ export const nftTxRoute = defineRoute({
   operationId: 'listNftTransactions',
   tag: 'nfts',
   summary: "An NFT's transactions, newest first",
-  description: `A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is one range query, total a counter. limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is the rows of one range of numbers, read by key; total a counter. limit is at most ${MAX_LIST_LIMIT}.`,
   query: NftTxQuery,
   response: NftTxPage,
   errors: [400, 404],

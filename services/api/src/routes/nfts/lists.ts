@@ -28,7 +28,7 @@ export const listNftsRoute = defineRoute({
   operationId: 'listNfts',
   tag: 'nfts',
   summary: 'NFTs — MRC-400 collections and MRC-402s — newest first',
-  description: `Numbered by creation at projection time: page p is one range query, total a counter. An unknown protocol is a 400. limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. limit is at most ${MAX_LIST_LIMIT}.`,
   query: NftsQuery,
   response: NftsPage,
   errors: [400],

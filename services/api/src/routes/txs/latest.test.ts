@@ -1,7 +1,7 @@
 import { createMemoryReadStore } from '@mtc/adapters';
 import { openModels, type BlockDoc, type TxDoc } from '@mtc/read-models';
 import { describe, expect, it } from 'vitest';
-import { latestTxs } from './txs.ts';
+import { blockOfSeq, latestTxs, txsBySeq } from './txs.ts';
 
 const txId = (height: number, index: number): string => `${height}`.padStart(8, '0') + `${index}`.padStart(56, '0');
 
@@ -21,6 +21,7 @@ async function chainOf(height: number, txsAt: (h: number) => number) {
         hash: `${h}`,
         timestamp: h,
         txCount: ids.length,
+        firstSeq: seq,
         txs: ids.map((id) => ({ id, timestamp: h })),
       },
     });
@@ -71,5 +72,38 @@ describe('latestTxs', () => {
     // A bounded walk down (8 reads of 32 blocks), then one query by seq: not a read per 32 blocks.
     expect(blockReads).toBe(8);
     expect(await latestTxs(models, 0, 0, 10)).toEqual([]);
+  });
+});
+
+describe('txsBySeq', () => {
+  it('finds the block that holds each seq, past empty blocks before and after it', async () => {
+    const counts = (h: number) => (h % 5 === 0 ? 0 : h % 3);
+    const { models, txCount } = await chainOf(400, counts);
+    let seq = 0;
+    for (let h = 1; h <= 400; h++)
+      for (let i = 0; i < counts(h); i++) expect(await blockOfSeq(models, 400, seq++), `seq ${seq - 1}`).toBe(h);
+    expect(seq).toBe(txCount);
+  });
+
+  it('gives every window of a deep page newest first, as the seq order has it, reading a few blocks by key', async () => {
+    const { models, txCount } = await chainOf(300, (h) => (h % 7 === 0 ? 0 : (h * 5) % 4));
+    const bySeq = (await models.txs.find({}, { sort: [['seq', 1]] })).map((t) => t._id);
+    let blockReads = 0;
+    let seqQueries = 0;
+    const getMany = models.blocks.getMany.bind(models.blocks);
+    models.blocks.getMany = (ids) => (blockReads++, getMany(ids));
+    const find = models.txs.find.bind(models.txs);
+    models.txs.find = (filter, options) => (seqQueries++, find(filter, options));
+    for (let to = txCount; to > -10; to -= 7) {
+      blockReads = 0;
+      const window = { from: to - 7, to };
+      const got = (await txsBySeq(models, { height: 300, txCount }, window)).map((t) => t._id);
+      expect(got, `[${window.from}, ${window.to})`).toEqual(
+        bySeq.slice(Math.max(0, to - 7), Math.max(0, to)).reverse(),
+      );
+      // Two rounds of search over 300 heights, then the page's blocks (32 at a time).
+      expect(blockReads).toBeLessThanOrEqual(4);
+    }
+    expect(seqQueries).toBe(0);
   });
 });

@@ -15,27 +15,85 @@ import {
   type TxSummary,
 } from './schemas.ts';
 
-/** Blocks read at a time while looking for the newest transactions. */
-const LATEST_TX_BLOCKS = 32;
-/** After this many blocks without enough transactions, one query by seq is cheaper. */
-const LATEST_TX_MAX_BLOCKS = 8 * LATEST_TX_BLOCKS;
+/** Blocks read at a time while walking blocks for their transactions, and heights sampled per round of a search. */
+const TX_BLOCKS = 32;
+/** After this many blocks read for one page, one query by seq is cheaper (a long run of empty blocks). */
+const TX_MAX_BLOCKS = 8 * TX_BLOCKS;
 
 /**
- * The newest `limit` transactions of the blocks up to `height` (whose transactions are the first
- * `txCount` by seq), newest first. Read by keys — the newest blocks, then their transactions — so
- * every MongoDB-compatible store answers from its `_id` index; a long run of empty blocks falls back
- * to the query by seq.
+ * The height of the block that holds transaction `seq` (< the head's `txCount`), at or below
+ * `height`: the highest whose `firstSeq` is at or below it (an empty block after it starts past
+ * it). Each round reads TX_BLOCKS evenly spaced heights by key and keeps the gap between two of
+ * them, so a million blocks take four rounds.
  */
-export async function latestTxs(models: Models, height: number, txCount: number, limit: number): Promise<TxDoc[]> {
+export async function blockOfSeq(models: Models, height: number, seq: number): Promise<number> {
+  let lo = 1; // firstSeq(lo) <= seq (block 1's first transaction is seq 0)
+  let hi = height; // the answer is at or below hi
+  while (lo < hi) {
+    const step = Math.max(1, Math.ceil((hi - lo) / TX_BLOCKS));
+    const heights: number[] = [];
+    for (let h = lo + step; h <= hi; h += step) heights.push(h);
+    const sampled = new Map((await models.blocks.getMany(heights.map(String))).map((b) => [b.height, b.firstSeq]));
+    let next = lo;
+    let below = hi;
+    for (const h of heights) {
+      const first = sampled.get(h);
+      if (first === undefined) throw new Error(`block ${h} is not stored below the head ${height}`);
+      if (first <= seq) next = h;
+      else {
+        below = h - 1;
+        break;
+      }
+    }
+    lo = next;
+    hi = Math.min(below, next + step - 1);
+  }
+  return lo;
+}
+
+/**
+ * The transactions with seq in [from, to), newest first, of the blocks up to `height` (whose
+ * transactions are the first `txCount` by seq). Read by keys — the block that holds `to − 1`
+ * (the head's when `to` is `txCount`), the blocks below it, then their transactions — so every
+ * MongoDB-compatible store answers from its `_id` index; a long run of empty blocks falls back to
+ * the query by seq.
+ */
+export async function txsBySeq(
+  models: Models,
+  head: { height: number; txCount: number },
+  window: { from: number; to: number },
+): Promise<TxDoc[]> {
+  const to = Math.min(window.to, head.txCount);
+  const from = Math.max(0, window.from);
+  if (to <= from) return [];
+  const top = to === head.txCount ? head.height : await blockOfSeq(models, head.height, to - 1);
   const ids: string[] = [];
-  for (let to = height; to > 0 && ids.length < limit; to -= LATEST_TX_BLOCKS) {
-    if (height - to >= LATEST_TX_MAX_BLOCKS)
-      return txCount <= 0 ? [] : models.txs.find({ seq: { $lt: txCount } }, { sort: [['seq', -1]], limit });
-    for (const block of await blocksBetween(models, to - LATEST_TX_BLOCKS, to))
-      for (let i = block.txs.length - 1; i >= 0 && ids.length < limit; i--) ids.push(block.txs[i]!.id);
+  let done = false;
+  for (let at = top; at > 0 && !done; at -= TX_BLOCKS) {
+    if (top - at >= TX_MAX_BLOCKS)
+      return models.txs.find({ seq: { $gte: from, $lt: to } }, { sort: [['seq', -1]], limit: to - from });
+    for (const block of await blocksBetween(models, at - TX_BLOCKS, at)) {
+      for (let i = block.txs.length - 1; i >= 0; i--) {
+        const seq = block.firstSeq + i;
+        if (seq < from) {
+          done = true;
+          break;
+        }
+        if (seq < to) ids.push(block.txs[i]!.id);
+      }
+      if (done || block.firstSeq <= from) {
+        done = true;
+        break;
+      }
+    }
   }
   const byId = new Map((await models.txs.getMany(ids)).map((d) => [d._id, d]));
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The newest `limit` transactions at the head, newest first (`/chain`). */
+export function latestTxs(models: Models, height: number, txCount: number, limit: number): Promise<TxDoc[]> {
+  return txsBySeq(models, { height, txCount }, { from: txCount - limit, to: txCount });
 }
 
 /**
@@ -94,12 +152,7 @@ export const listTransactionsRoute = defineRoute({
   async handle({ query, head }, app) {
     const { height, txCount } = await head();
     const window = newestFirstWindow(txCount, query);
-    const docs = window
-      ? await app.models.txs.find(
-          { seq: { $gte: window.from, $lt: window.to } },
-          { sort: [['seq', -1]], limit: query.limit },
-        )
-      : [];
+    const docs = window ? await txsBySeq(app.models, { height, txCount }, window) : [];
     return {
       transactions: await toTxListEntries(app.models, docs),
       currentBlock: height,
