@@ -107,5 +107,5 @@ export function seriesPage<R extends SeriesRow>(
 ): Promise<R[]> {
   const to = total - (page - 1) * limit;
   if (to <= 0) return Promise.resolve([]);
-  return seriesRows(rows, key, { from: Math.max(1, to - limit + 1), to, newestFirst: true });
+  return seriesRows(rows, key, { from: to - limit + 1, to, newestFirst: true });
 }
