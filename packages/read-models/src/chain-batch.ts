@@ -4,6 +4,14 @@ import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/pr
 import type { HeadDoc } from './chain/docs.ts';
 import { holderId, projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
 import {
+  projectRanked,
+  rankListsOf,
+  rankPagesToRead,
+  type RankDirDoc,
+  type RankMove,
+  type RankPageDoc,
+} from './holders/ranked.ts';
+import {
   collectionKeys,
   itemWrites,
   projectCollectionHolders,
@@ -34,11 +42,12 @@ import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
  * writes, each durable before the next starts (the order is what keeps aggregates exact, see
  * `projectHolders` and `projectSeries`):
  *
- *   1. facts (blocks, transactions, daily counts, the holding-change log), series rows and the
+ *   1. facts (blocks, transactions, daily counts, the holding-change log), series rows, the
  *      records as written (wallets, tokens, NFT records: put if newer, from the blocks' state writes,
- *      so they move with the head rather than with another consumer)
- *   2. aggregates: series counters, holder stats (MRC-010, MRC-402, MRC-400 collections)
- *   3. holder rows
+ *      so they move with the head rather than with another consumer), new ranked-list pages
+ *   2. aggregates: series counters, holder stats (MRC-010, MRC-402, MRC-400 collections), ranked
+ *      list directories
+ *   3. holder rows, deletion of the ranked-list pages replaced
  *   4. MRC-401 item owners (what the collection holder deltas are derived from)
  *   5. the head
  *
@@ -54,6 +63,8 @@ export interface ChainPrior {
   collectionHolders: CollectionHolderDoc[];
   collectionStats: CollectionStatsDoc[];
   counters: SeriesCounterDoc[];
+  /** The ranked lists' directories and pages the batch's moves touch. */
+  ranked: { dirs: RankDirDoc[]; pages: RankPageDoc[] };
   /** The stored wallets of the batch's addresses (what `scopes` were derived from). */
   wallets?: WalletDoc[];
   /**
@@ -63,6 +74,24 @@ export interface ChainPrior {
   scopes?: ReadonlyMap<string, WalletScope>;
   /** What loadChainPrior derived from the batch; projectChainBatch reuses it for the same events. */
   plan?: ChainPlan;
+  /** The holdings loadChainPrior projected from this prior (for the ranked moves); reused likewise. */
+  holdings?: Holdings;
+}
+
+type Holdings = ReturnType<typeof projectAllHoldings>;
+
+/** The three holder models' writes and ranked-list moves for a batch. */
+function projectAllHoldings(plan: ChainPlan, prior: ChainPrior) {
+  const wallets = scoped(plan.wallets, prior.scopes);
+  const holders = projectHolders(wallets, { rows: prior.holders, stats: prior.holderStats });
+  const nftHolders = projectNftHolders(wallets, { rows: prior.nftHolders, stats: prior.nftHolderStats });
+  const collections = projectCollectionHolders(plan.nftItems, {
+    owners: prior.itemOwners,
+    rows: prior.collectionHolders,
+    stats: prior.collectionStats,
+  });
+  const moves: RankMove[] = [...holders.moves, ...nftHolders.moves, ...collections.moves];
+  return { holders, nftHolders, collections, moves };
 }
 
 /** The assets a batch's writes of one address change: MRC-010 token ids and MRC-402 ids. */
@@ -234,7 +263,8 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     tokens.size > 0 ? models.holderStats.getMany([...tokens]) : Promise.resolve([]),
     nftIds.size > 0 ? models.nftHolderStats.getMany([...nftIds]) : Promise.resolve([]),
   ]);
-  return {
+  const prior: ChainPrior = {
+    ranked: { dirs: [], pages: [] },
     head,
     holders: rows,
     holderStats,
@@ -248,6 +278,13 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     scopes,
     plan,
   };
+  // The ranked lists' pages are found through their directories: two reads after the rows.
+  const holdings = projectAllHoldings(plan, prior);
+  const lists = rankListsOf(holdings.moves);
+  const dirs = lists.length > 0 ? await models.rankDirs.getMany(lists) : [];
+  const pageIds = rankPagesToRead(holdings.moves, dirs);
+  const pages = pageIds.length > 0 ? await models.rankPages.getMany(pageIds) : [];
+  return { ...prior, ranked: { dirs, pages }, holdings };
 }
 
 /** Rows by id, and every row of the `whole` addresses. */
@@ -278,14 +315,9 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
     seriesRows.push(...rows);
     seriesCounters.push(...counters);
   });
-  const wallets = scoped(plan.wallets, prior.scopes);
-  const holders = projectHolders(wallets, { rows: prior.holders, stats: prior.holderStats });
-  const nftHolders = projectNftHolders(wallets, { rows: prior.nftHolders, stats: prior.nftHolderStats });
-  const collections = projectCollectionHolders(plan.nftItems, {
-    owners: prior.itemOwners,
-    rows: prior.collectionHolders,
-    stats: prior.collectionStats,
-  });
+  const { holders, nftHolders, collections, moves } =
+    plan === prior.plan && prior.holdings ? prior.holdings : projectAllHoldings(plan, prior);
+  const ranked = projectRanked(moves, prior.ranked);
   return {
     phases: [
       [
@@ -295,9 +327,10 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
         ...nftHolders.changes,
         ...collections.changes,
         ...seriesRows,
+        ...ranked.pages,
       ],
-      [...seriesCounters, ...holders.stats, ...nftHolders.stats, ...collections.stats],
-      [...holders.rows, ...nftHolders.rows, ...collections.rows],
+      [...seriesCounters, ...holders.stats, ...nftHolders.stats, ...collections.stats, ...ranked.dirs],
+      [...holders.rows, ...nftHolders.rows, ...collections.rows, ...ranked.retired],
       collections.owners,
       [headWrite(last)],
     ],

@@ -8,6 +8,7 @@ export * from './holders/holders.ts';
 export * from './holders/changes.ts';
 export * from './holders/at-height.ts';
 export * from './holders/views.ts';
+export * from './holders/ranked.ts';
 export * from './series/series.ts';
 export * from './series/address-txs.ts';
 export * from './series/token-txs.ts';

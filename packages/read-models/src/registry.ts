@@ -2,6 +2,7 @@ import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
 import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
 import { holdingChanges, type HoldingChangeDoc } from './holders/changes.ts';
 import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
+import { rankDirs, rankPages, type RankDirDoc, type RankPageDoc } from './holders/ranked.ts';
 import { collectionSpec } from './model.ts';
 import {
   collectionHolders,
@@ -45,6 +46,8 @@ export interface Models {
   holders: Collection<HolderDoc>;
   holderStats: Collection<HolderStatsDoc>;
   holdingChanges: Collection<HoldingChangeDoc>;
+  rankDirs: Collection<RankDirDoc>;
+  rankPages: Collection<RankPageDoc>;
   seriesCounters: Collection<SeriesCounterDoc>;
   addressTxs: Collection<AddressTxDoc>;
   tokenTxs: Collection<TokenTxDoc>;
@@ -74,6 +77,8 @@ export const READ_MODELS = {
   holders,
   holderStats,
   holdingChanges,
+  rankDirs,
+  rankPages,
   seriesCounters,
   addressTxs,
   tokenTxs,
@@ -119,6 +124,8 @@ export function openModels(store: ReadStore): Models {
     holders: open('holders'),
     holderStats: open('holderStats'),
     holdingChanges: open('holdingChanges'),
+    rankDirs: open('rankDirs'),
+    rankPages: open('rankPages'),
     seriesCounters: open('seriesCounters'),
     addressTxs: open('addressTxs'),
     tokenTxs: open('tokenTxs'),

@@ -37,6 +37,12 @@ export class HeadMoved extends Error {
  */
 export class NotAtHead extends Error {}
 
+/** A read that comes back null when its parts disagree (a ranked list read during a batch's writes). */
+export function whole<T>(value: T | null, what: string): T {
+  if (value === null) throw new NotAtHead(`${what} was read while a batch was written over it`);
+  return value;
+}
+
 const sameHead = (a: Head, b: Head): boolean => a.height === b.height && !a.writing && !b.writing;
 
 /** How often a request waiting on a batch being written looks at the head again. */

@@ -30,9 +30,9 @@ export const HEAD_ID = 'indexed';
  * The read models' layout: raised when a release changes what stored documents look like (2:
  * series rows keyed by their number). A store written in another layout is rebuilt from the block
  * topic (`npm run rebuild`), never read or extended as if it were this one. Layout 2 also gave
- * blocks their `firstSeq`.
+ * blocks their `firstSeq`; layout 3 added the ranked lists of holders (`holders/ranked.ts`).
  */
-export const READ_MODELS_LAYOUT = 2;
+export const READ_MODELS_LAYOUT = 3;
 
 /** Why the read models under `head` cannot be used by this release, or null when they can. */
 export function layoutMismatch(head: HeadDoc | null): string | null {

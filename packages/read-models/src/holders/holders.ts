@@ -3,6 +3,8 @@ import type { Collection, Write } from '@mtc/ports';
 import { defineModel } from '../model.ts';
 import { holdingAsset } from './changes.ts';
 import { projectHoldings, type HoldingsSpec } from './keyed.ts';
+import { addressOfKey, lockKey, rankedFrom, rankedRows, rankKey, rowsOfKeys, type RankMove } from './ranked.ts';
+import type { Models } from '../registry.ts';
 
 /**
  * MRC-010 holders: one row per (token, address) that holds the token, and per token its holder
@@ -57,12 +59,6 @@ export const holders = defineModel<HolderDoc>('holders', [
     ],
   },
   { fields: [['address', 1]] },
-  {
-    fields: [
-      ['token', 1],
-      ['lockUntil', 1],
-    ],
-  },
 ]);
 export const holderStats = defineModel<HolderStatsDoc>('holder_stats');
 
@@ -150,6 +146,11 @@ const MRC010_HOLDINGS: HoldingsSpec<number, HolderDoc> = {
   },
   rowsCollection: holders.name,
   changeAsset: (token) => holdingAsset('mrc010', token),
+  listedAs: (token, row) => {
+    const lists = new Map([[holdingAsset('mrc010', token), rankKey(row.rank, row.address)]]);
+    if (row.lockUntil > 0) lists.set(locksList(token), lockKey(row.lockUntil, row.address));
+    return lists;
+  },
 };
 
 /**
@@ -159,7 +160,7 @@ const MRC010_HOLDINGS: HoldingsSpec<number, HolderDoc> = {
 export function projectHolders(
   writes: readonly WalletWrite[],
   prior: HolderPrior,
-): { stats: Write[]; rows: Write[]; changes: Write[] } {
+): { stats: Write[]; rows: Write[]; changes: Write[]; moves: RankMove[] } {
   return projectHoldings(
     MRC010_HOLDINGS,
     writes.map((w) => ({ pos: w.pos, address: w.address, after: holdingsOf(w.address, w.balances, w.pos) })),
@@ -177,22 +178,21 @@ export function projectHolders(
 
 // ---------------------------------------------------------------- queries
 
-/** A page of a token's holders, by balance descending (as integers), then address. */
+/**
+ * A page of a token's holders, by balance descending (as integers), then address, read through its
+ * ranked list; null when read while a batch was written over it (see `rankedRows`).
+ */
 export function holdersPage(
-  c: Collection<HolderDoc>,
+  models: Pick<Models, 'rankDirs' | 'rankPages' | 'holders'>,
   token: number,
   page: { skip: number; limit: number },
-): Promise<HolderDoc[]> {
-  return c.find(
-    { token },
-    {
-      sort: [
-        ['rank', -1],
-        ['address', 1],
-      ],
-      skip: page.skip,
-      limit: page.limit,
-    },
+): Promise<HolderDoc[] | null> {
+  return rankedRows(
+    models,
+    models.holders,
+    holdingAsset('mrc010', token),
+    (k) => holderId(token, addressOfKey(k)),
+    page,
   );
 }
 
@@ -201,18 +201,21 @@ export function holdingsOfAddress(c: Collection<HolderDoc>, address: string): Pr
   return c.find({ address }, { sort: [['token', 1]] });
 }
 
-/** Rows of a token with a lock still ahead of `now`, at most `max`. */
-export function lockedHolders(c: Collection<HolderDoc>, token: number, now: number, max: number): Promise<HolderDoc[]> {
-  return c.find(
-    { token, lockUntil: { $gt: now } },
-    {
-      sort: [
-        ['lockUntil', 1],
-        ['address', 1],
-      ],
-      limit: max,
-    },
-  );
+/** A token's holders with a dated entry, by their latest unlock date (expired ones stay listed). */
+export const locksList = (token: number): string => `locks:mrc010:${token}`;
+
+/**
+ * Rows of a token with a lock still ahead of `now`, soonest latest-unlock first, then address, at
+ * most `max`, read through its list of locks; null as for `holdersPage`.
+ */
+export async function lockedHolders(
+  models: Pick<Models, 'rankDirs' | 'rankPages' | 'holders'>,
+  token: number,
+  now: number,
+  max: number,
+): Promise<HolderDoc[] | null> {
+  const keys = await rankedFrom(models.rankDirs, models.rankPages, locksList(token), lockKey(now + 1, ''), max);
+  return rowsOfKeys(models.holders, keys, (k) => holderId(token, addressOfKey(k)));
 }
 
 /** The locks of a row that are still ahead of `now`. */

@@ -1,5 +1,6 @@
 import type { AnyDoc, Write } from '@mtc/ports';
 import { holdingChangeWrite } from './changes.ts';
+import type { RankMove } from './ranked.ts';
 
 /**
  * The core every holder model shares (MRC-010 token holders, MRC-402 holders): rows per (asset,
@@ -33,6 +34,8 @@ export interface HoldingsSpec<K extends string | number, R extends { _id: string
   rowsCollection: string;
   /** The asset's name in the holding-change log, e.g. `mrc010:5`. */
   changeAsset(asset: K): string;
+  /** The row's entries in ranked lists, list → key (`ranked.ts`): by rank in its asset's, and so on. */
+  listedAs(asset: K, row: R): ReadonlyMap<string, string>;
 }
 
 export interface AssetStats<K> {
@@ -50,11 +53,13 @@ export interface HoldingsWrite<K, R> {
   after: Map<K, R>;
 }
 
+const NONE: ReadonlyMap<string, string> = new Map();
+
 export function projectHoldings<K extends string | number, R extends { _id: string; address: string }>(
   spec: HoldingsSpec<K, R>,
   writes: readonly HoldingsWrite<K, R>[],
   prior: { rows: readonly R[]; stats: readonly AssetStats<K>[] },
-): { stats: Write[]; rows: Write[]; changes: Write[] } {
+): { stats: Write[]; rows: Write[]; changes: Write[]; moves: RankMove[] } {
   const held = new Map<string, Map<K, R>>();
   for (const row of prior.rows) {
     let m = held.get(row.address);
@@ -65,6 +70,7 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
   const stats = new Map(prior.stats.map((s) => [s.asset, { ...s }]));
   const changedStats = new Set<K>();
   const changes: Write[] = [];
+  const moves: RankMove[] = [];
   /** Every (address → assets) pair whose row may have to change: stored or written. */
   const touched = new Map<string, Set<K>>();
 
@@ -82,10 +88,18 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
     if (!t) touched.set(w.address, (t = new Set()));
     for (const asset of new Set([...before.keys(), ...after.keys()])) {
       t.add(asset);
-      if ((storedPos.get(asset) ?? '') >= w.pos) continue;
       const o = before.get(asset);
       const n = after.get(asset);
       if (o === n) continue;
+      // Ranked lists have their own guard (see ranked.ts): their moves are made whatever the stats counted.
+      const was = o ? spec.listedAs(asset, o) : NONE;
+      const is = n ? spec.listedAs(asset, n) : NONE;
+      for (const list of new Set([...was.keys(), ...is.keys()])) {
+        const from = was.get(list) ?? null;
+        const to = is.get(list) ?? null;
+        if (from !== to) moves.push({ list, pos: w.pos, from, to });
+      }
+      if ((storedPos.get(asset) ?? '') >= w.pos) continue;
       changes.push(holdingChangeWrite(spec.changeAsset(asset), w.address, w.pos, n ?? null));
       const dHolders = (n ? 1 : 0) - (o ? 1 : 0);
       const dTotal = (n ? spec.amountOf(n) : 0n) - (o ? spec.amountOf(o) : 0n);
@@ -123,5 +137,5 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
       );
     }
   }
-  return { stats: statWrites, rows: rowWrites, changes };
+  return { stats: statWrites, rows: rowWrites, changes, moves };
 }

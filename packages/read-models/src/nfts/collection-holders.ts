@@ -1,7 +1,10 @@
 import { amountSortKey, type BlockEvent } from '@mtc/domain';
-import type { Collection, Write } from '@mtc/ports';
+import type { Write } from '@mtc/ports';
 import { holdingAsset, holdingChangeWrite } from '../holders/changes.ts';
 import { defineModel } from '../model.ts';
+import { addressOfKey, rankedRows, rankKey, type RankMove } from '../holders/ranked.ts';
+import type { Models } from '../registry.ts';
+import type { NftItemDoc } from './records.ts';
 
 /**
  * MRC-400 holders: per (collection, address) how many of the collection's items the address owns,
@@ -122,7 +125,7 @@ export function collectionKeys(writes: readonly ItemWrite[], owners: readonly It
 export function projectCollectionHolders(
   writes: readonly ItemWrite[],
   prior: CollectionPrior,
-): { stats: Write[]; rows: Write[]; owners: Write[]; changes: Write[] } {
+): { stats: Write[]; rows: Write[]; owners: Write[]; changes: Write[]; moves: RankMove[] } {
   // Owner docs stored before offers were kept read as held.
   const owner = new Map(prior.owners.map((o) => [o._id, { owner: o.owner, offer: o.offer ?? 'held' }]));
   const rows = new Map(prior.rows.map((r) => [r._id, { ...r }]));
@@ -134,11 +137,19 @@ export function projectCollectionHolders(
   const changedOwners = new Map<string, ItemOwnerDoc>();
   /** By row and position: an offer changed by its owner moves the item out of and back into one row. */
   const changes = new Map<string, Write>();
+  const moves: RankMove[] = [];
 
   for (const w of writes) {
     const before = owner.get(w.item) ?? null;
     owner.set(w.item, { owner: w.owner, offer: w.offer });
     changedOwners.set(w.item, { _id: w.item, collection: w.collection, owner: w.owner, offer: w.offer, pos: w.pos });
+    if (before?.owner !== w.owner) {
+      // The item leaves its owner's list of items and joins the new owner's (guarded per list).
+      const key = ownedItemKey(w.collection, w.item);
+      if (before !== null && before.owner !== MELTED)
+        moves.push({ list: ownedItemsList(before.owner), pos: w.pos, from: key, to: null });
+      if (w.owner !== MELTED) moves.push({ list: ownedItemsList(w.owner), pos: w.pos, from: null, to: key });
+    }
     if (before?.owner === w.owner && before.offer === w.offer) continue;
     let dHolders = 0;
     let dItems = 0;
@@ -166,6 +177,13 @@ export function projectCollectionHolders(
         );
       row.rank = amountSortKey(BigInt(row.count));
       row.pos = w.pos;
+      // A row past this write was written after the ranked list had taken its move (see ranked.ts).
+      moves.push({
+        list: holdingAsset('mrc400', w.collection),
+        pos: w.pos,
+        from: was > 0 ? rankKey(amountSortKey(BigInt(was)), address) : null,
+        to: row.count > 0 ? rankKey(row.rank, address) : null,
+      });
       changes.set(
         `${id}:${w.pos}`,
         holdingChangeWrite(holdingAsset('mrc400', w.collection), address, w.pos, row.count > 0 ? { ...row } : null),
@@ -197,24 +215,39 @@ export function projectCollectionHolders(
       doc: changedOwners.get(id)!,
     })),
     changes: [...changes.values()],
+    moves,
   };
 }
 
-/** A page of a collection's holders, by items owned descending, then address. */
+/** The ranked list of the MRC-401 items an address owns, by collection, then item id. */
+export const ownedItemsList = (address: string): string => `items:${address}`;
+export const ownedItemKey = (collection: string, item: string): string => `${collection} ${item}`;
+export const itemOfKey = (key: string): string => key.slice(key.indexOf(' ') + 1);
+
+/**
+ * The first `limit` MRC-401 items `address` owns, by collection, then item id, read through its
+ * list; null when the list and the items disagree (read while a batch was written over them).
+ */
+export async function ownedItemsOf(
+  models: Pick<Models, 'rankDirs' | 'rankPages' | 'nftItems'>,
+  address: string,
+  limit: number,
+): Promise<NftItemDoc[] | null> {
+  const items = await rankedRows(models, models.nftItems, ownedItemsList(address), itemOfKey, { skip: 0, limit });
+  return items && items.every((i) => i.owner === address) ? items : null;
+}
+
+/** A page of a collection's holders, by items owned descending, then address (see `holdersPage`). */
 export function collectionHoldersPage(
-  c: Collection<CollectionHolderDoc>,
+  models: Pick<Models, 'rankDirs' | 'rankPages' | 'collectionHolders'>,
   collection: string,
   page: { skip: number; limit: number },
-): Promise<CollectionHolderDoc[]> {
-  return c.find(
-    { collection, count: { $gt: 0 } },
-    {
-      sort: [
-        ['rank', -1],
-        ['address', 1],
-      ],
-      skip: page.skip,
-      limit: page.limit,
-    },
+): Promise<CollectionHolderDoc[] | null> {
+  return rankedRows(
+    models,
+    models.collectionHolders,
+    holdingAsset('mrc400', collection),
+    (k) => collectionHolderId(collection, addressOfKey(k)),
+    page,
   );
 }

@@ -1,9 +1,11 @@
 import { amountSortKey, formatAmount, parseAmount, type WalletState } from '@mtc/domain';
-import type { Collection, Write } from '@mtc/ports';
+import type { Write } from '@mtc/ports';
 import { signedAmount } from '../holders/holders.ts';
 import { holdingAsset } from '../holders/changes.ts';
 import { projectHoldings, type HoldingsSpec } from '../holders/keyed.ts';
 import { defineModel } from '../model.ts';
+import { addressOfKey, rankedRows, rankKey, type RankMove } from '../holders/ranked.ts';
+import type { Models } from '../registry.ts';
 
 /**
  * MRC-402 holders: one row per (MRC-402, address) whose wallet lists it with a non-zero balance,
@@ -99,6 +101,7 @@ const MRC402_HOLDINGS: HoldingsSpec<string, NftHolderDoc> = {
   },
   rowsCollection: nftHolders.name,
   changeAsset: (id) => holdingAsset('mrc402', id),
+  listedAs: (id, row) => new Map([[holdingAsset('mrc402', id), rankKey(row.rank, row.address)]]),
 };
 
 /** A wallet write of the batch as its MRC-402 holdings, in chain order. */
@@ -112,7 +115,7 @@ export interface Mrc402WalletWrite {
 export function projectNftHolders(
   writes: readonly Mrc402WalletWrite[],
   prior: { rows: readonly NftHolderDoc[]; stats: readonly NftHolderStatsDoc[] },
-): { stats: Write[]; rows: Write[]; changes: Write[] } {
+): { stats: Write[]; rows: Write[]; changes: Write[]; moves: RankMove[] } {
   return projectHoldings(
     MRC402_HOLDINGS,
     writes.map((w) => ({ pos: w.pos, address: w.address, after: mrc402HoldingsOf(w.address, w.mrc402, w.pos) })),
@@ -123,21 +126,17 @@ export function projectNftHolders(
   );
 }
 
-/** A page of an MRC-402's holders, by total descending, then address. */
+/** A page of an MRC-402's holders, by total descending, then address (see `holdersPage`). */
 export function nftHoldersPage(
-  c: Collection<NftHolderDoc>,
+  models: Pick<Models, 'rankDirs' | 'rankPages' | 'nftHolders'>,
   nftId: string,
   page: { skip: number; limit: number },
-): Promise<NftHolderDoc[]> {
-  return c.find(
-    { nftId },
-    {
-      sort: [
-        ['rank', -1],
-        ['address', 1],
-      ],
-      skip: page.skip,
-      limit: page.limit,
-    },
+): Promise<NftHolderDoc[] | null> {
+  return rankedRows(
+    models,
+    models.nftHolders,
+    holdingAsset('mrc402', nftId),
+    (k) => nftHolderId(nftId, addressOfKey(k)),
+    page,
   );
 }

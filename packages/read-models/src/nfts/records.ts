@@ -27,13 +27,6 @@ export const nftItems = defineModel<NftItemDoc>('nft_items', [
       ['owner', 1],
     ],
   },
-  {
-    fields: [
-      ['owner', 1],
-      ['mrc400', 1],
-      ['id', 1],
-    ],
-  },
 ]);
 export const mrc402s = defineModel<Mrc402Doc>('mrc402s', [{ fields: [['nameKey', 1]] }]);
 

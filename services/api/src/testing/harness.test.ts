@@ -10,10 +10,10 @@ describe('projectChain', () => {
   it('fills every read model of the registry from events, so no API test reads a model no projection writes', async () => {
     const store = createMemoryReadStore();
     await projectChain(store, nftEconomy());
-    const { counts } = await dumpReadModels(store);
+    const counts = await Promise.all(Object.values(READ_MODELS).map((m) => store.collection(m.name).count()));
     const empty = Object.values(READ_MODELS)
       .map((m) => m.name)
-      .filter((name) => !counts[name]);
+      .filter((_, i) => counts[i] === 0);
     expect(empty).toEqual([]);
   });
 
@@ -25,7 +25,7 @@ describe('projectChain', () => {
     expect(await m.nftCollections.get(CATS)).toMatchObject({ name: 'Cats', nameKey: 'cats' });
     expect(await m.mrc402s.get(GOLD_NFT)).toMatchObject({ creator: CAROL, totalsupply: '100', meltedamount: '0' });
     expect(await m.nftHolderStats.get(GOLD_NFT)).toMatchObject({ holders: 2, total: '100' });
-    const page = await nftHoldersPage(m.nftHolders, GOLD_NFT, { skip: 0, limit: 10 });
+    const page = (await nftHoldersPage(m, GOLD_NFT, { skip: 0, limit: 10 }))!;
     expect(page.map((h) => [h.address, h.total])).toEqual([
       [CAROL, '70'],
       [DAVE, '30'],

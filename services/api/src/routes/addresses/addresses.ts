@@ -1,6 +1,7 @@
 import { parseAmount, collectionOfNft, type BalanceEntry } from '@mtc/domain';
 import {
   addressTxs,
+  ownedItemsOf,
   mrc402HoldingsOf,
   seriesPage,
   seriesTotal,
@@ -11,6 +12,7 @@ import {
   type TokenDoc,
   type WalletDoc,
 } from '@mtc/read-models';
+import { whole } from '../../consistent.ts';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { AddressParams } from '../../params.ts';
@@ -97,17 +99,8 @@ async function collectionsById(models: Models, ids: Iterable<string>): Promise<M
 }
 
 /** The MRC-401 items `address` owns (by collection, then item id; at most MAX_ITEM_HOLDINGS). */
-function ownedItems(models: Models, address: string): Promise<NftItemDoc[]> {
-  return models.nftItems.find(
-    { owner: address },
-    {
-      sort: [
-        ['mrc400', 1],
-        ['id', 1],
-      ],
-      limit: MAX_ITEM_HOLDINGS,
-    },
-  );
+async function ownedItems(models: Models, address: string): Promise<NftItemDoc[]> {
+  return whole(await ownedItemsOf(models, address, MAX_ITEM_HOLDINGS), 'the list of items owned');
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   nftHoldersPage,
   percent,
 } from '@mtc/read-models';
+import { whole } from '../../consistent.ts';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { defineRoute } from '../../route.ts';
@@ -38,30 +39,30 @@ export const nftHoldersRoute = defineRoute({
       const [token, stats, rows] = await Promise.all([
         models.mrc402s.get(query.id),
         models.nftHolderStats.get(query.id),
-        nftHoldersPage(models.nftHolders, query.id, { skip, limit: query.limit }),
+        nftHoldersPage(models, query.id, { skip, limit: query.limit }),
       ]);
       if (!token) throw notFound(`MRC-402 ${query.id} not found`);
-      const whole = BigInt(stats?.total ?? '0');
+      const all = BigInt(stats?.total ?? '0');
       return {
         total: stats?.holders ?? 0,
         total_balance: mrc402Quantity(stats?.total ?? '0'),
-        holders: rows.map((r) => mrc402HolderView(r, whole)),
+        holders: whole(rows, 'the holder list').map((r) => mrc402HolderView(r, all)),
       };
     }
     const [collection, stats, rows] = await Promise.all([
       models.nftCollections.get(query.id),
       models.collectionStats.get(query.id),
-      collectionHoldersPage(models.collectionHolders, query.id, { skip, limit: query.limit }),
+      collectionHoldersPage(models, query.id, { skip, limit: query.limit }),
     ]);
     if (!collection) throw notFound(`collection ${query.id} not found`);
-    const whole = BigInt(stats?.items ?? 0);
+    const all = BigInt(stats?.items ?? 0);
     return {
       nftId: query.id,
       total: stats?.holders ?? 0,
       total_balance: String(stats?.items ?? 0),
       page: query.page,
       limit: query.limit,
-      holders: rows.map((r) => collectionHolderView(r, whole)),
+      holders: whole(rows, 'the holder list').map((r) => collectionHolderView(r, all)),
     };
   },
 });

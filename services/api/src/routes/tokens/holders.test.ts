@@ -87,23 +87,14 @@ describe('GET /api/token/{id}/holders', () => {
     expect(api.calls.filter((c) => c.collection === 'holder_stats')).toEqual([
       { collection: 'holder_stats', method: 'get', args: ['1'] },
     ]);
+    // The page's window is found through the token's ranked list, and its rows read by id.
     expect(api.calls.filter((c) => c.collection === 'holders')).toEqual([
-      {
-        collection: 'holders',
-        method: 'find',
-        args: [
-          { token: 1 },
-          {
-            sort: [
-              ['rank', -1],
-              ['address', 1],
-            ],
-            skip: 2,
-            limit: 2,
-          },
-        ],
-      },
+      { collection: 'holders', method: 'getMany', args: [GOLD_HOLDERS.slice(2).map((h) => `1:${h.address}`)] },
     ]);
+    expect(api.calls.filter((c) => c.collection === 'rank_dirs')).toEqual([
+      { collection: 'rank_dirs', method: 'get', args: ['mrc010:1'] },
+    ]);
+    expect(api.calls.some((c) => c.method === 'find')).toBe(false);
     expect(api.calls.some((c) => c.method === 'count')).toBe(false);
     const past = await api.get<TokenHoldersPage>('/api/token/1/holders?limit=2&page=3');
     expect(past.body).toMatchObject({ total: 4, total_balance: '10000', holders: [] });

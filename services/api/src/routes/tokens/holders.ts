@@ -1,4 +1,5 @@
 import { holdersPage, lockedHolders, lockedPart, tokenHolderView } from '@mtc/read-models';
+import { whole } from '../../consistent.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute, linksTo } from '../../route.ts';
@@ -29,7 +30,7 @@ export const tokenHoldersRoute = defineRoute({
     const [, stats, rows] = await Promise.all([
       requireToken(app.models, params.id),
       app.models.holderStats.get(String(params.id)),
-      holdersPage(app.models.holders, params.id, { skip, limit: query.limit }),
+      holdersPage(app.models, params.id, { skip, limit: query.limit }),
     ]);
     const now = nowSeconds(app.now());
     return {
@@ -38,7 +39,7 @@ export const tokenHoldersRoute = defineRoute({
       total_balance: stats?.totalBalance ?? '0',
       page: query.page,
       limit: query.limit,
-      holders: rows.map((row) => tokenHolderView(row, now)),
+      holders: whole(rows, 'the holder list').map((row) => tokenHolderView(row, now)),
     };
   },
 });
@@ -57,10 +58,11 @@ export const tokenLocksRoute = defineRoute({
   async handle({ params }, app) {
     const now = nowSeconds(app.now());
     const max = app.config.TOKEN_LOCKS_MAX;
-    const [, rows] = await Promise.all([
+    const [, listed] = await Promise.all([
       requireToken(app.models, params.id),
-      lockedHolders(app.models.holders, params.id, now, max),
+      lockedHolders(app.models, params.id, now, max),
     ]);
+    const rows = whole(listed, 'the list of locks');
     const locks = rows
       .map((row) => ({ address: row.address, ...lockedPart(row, now) }))
       .filter((group) => group.locks.length > 0);

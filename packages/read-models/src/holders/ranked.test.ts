@@ -1,0 +1,283 @@
+import { createMemoryReadStore } from '@mtc/adapters';
+import { amountSortKey } from '@mtc/domain';
+import type { ReadStore, Write } from '@mtc/ports';
+import { describe, expect, it } from 'vitest';
+import { dumpReadModels } from '../dump.ts';
+import { COLLECTION_SPECS, openModels } from '../registry.ts';
+import {
+  projectRanked,
+  addressOfKey,
+  lockKey,
+  rankedFrom,
+  rankedEntries,
+  rankedRows,
+  rankedWindow,
+  rankKey,
+  rankListsOf,
+  rankPagesToRead,
+  type RankMove,
+} from './ranked.ts';
+
+const LIST = 'mrc010:7';
+const address = (i: number) => `MT${String(i).padStart(6, '0')}`;
+const key = (balance: number, i: number) => rankKey(amountSortKey(BigInt(balance)), address(i));
+
+/** Holdings as a test world: address index → balance; its moves, and the list it must leave. */
+class World {
+  readonly held = new Map<number, number>();
+  private seq = 0;
+  set(i: number, balance: number | null): RankMove {
+    const before = this.held.get(i);
+    if (balance === null) this.held.delete(i);
+    else this.held.set(i, balance);
+    const pos = String(++this.seq).padStart(8, '0');
+    return {
+      list: LIST,
+      pos,
+      from: before === undefined ? null : key(before, i),
+      to: balance === null ? null : key(balance, i),
+    };
+  }
+  /** The list as it must read: balance descending, then address — sorted here without rankKey. */
+  expected(): string[] {
+    return [...this.held]
+      .sort(([a, x], [b, y]) => y - x || (address(a) < address(b) ? -1 : 1))
+      .map(([i, balance]) => key(balance, i));
+  }
+}
+
+/** Applies a batch's moves as the projector does: read what they need, then the three phases. */
+async function applyBatch(store: ReadStore, moves: RankMove[], crashAfterWrites?: number): Promise<boolean> {
+  const m = openModels(store);
+  const dirs = await m.rankDirs.getMany(rankListsOf(moves));
+  const pages = await m.rankPages.getMany(rankPagesToRead(moves, dirs));
+  const out = projectRanked(moves, { dirs, pages });
+  const writes: Write[][] = [out.pages, out.dirs, out.retired];
+  let budget = crashAfterWrites ?? Infinity;
+  for (const phase of writes) {
+    if (phase.length > budget) {
+      await store.write(phase.slice(0, budget));
+      return false;
+    }
+    await store.write(phase);
+    budget -= phase.length;
+  }
+  return true;
+}
+
+async function freshStore(): Promise<ReadStore> {
+  const store = createMemoryReadStore();
+  await store.ensureCollections(COLLECTION_SPECS);
+  return store;
+}
+
+async function listOf(store: ReadStore): Promise<string[]> {
+  const m = openModels(store);
+  const dir = await m.rankDirs.get(LIST);
+  return dir ? (await rankedEntries(m.rankPages, dir))! : [];
+}
+
+/** A deterministic shuffle of 0..n−1 (no two runs of a test differ). */
+function shuffled(n: number, seed: number): number[] {
+  const out = Array.from({ length: n }, (_, i) => i);
+  let s = seed;
+  for (let i = n - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+describe('ranked lists', () => {
+  it('orders entries by rank descending, then address ascending', () => {
+    const keys = [key(5, 2), key(10, 3), key(5, 1), key(1_000_000, 9), key(0, 0)];
+    expect([...keys].sort()).toEqual([key(1_000_000, 9), key(10, 3), key(5, 1), key(5, 2), key(0, 0)]);
+  });
+
+  it('keeps a list of 3,000 holders in order across batches of inserts, moves and removals, in pages of at most 512', async () => {
+    const store = await freshStore();
+    const world = new World();
+    await applyBatch(
+      store,
+      shuffled(3000, 1).map((i) => world.set(i, (i * 7919) % 1000)),
+    );
+    for (let round = 0; round < 5; round++) {
+      const moves = shuffled(3000, round + 2)
+        .slice(0, 400)
+        .map((i, k) => world.set(i, k % 5 === 0 ? null : (i * round + k) % 5000));
+      await applyBatch(store, moves);
+    }
+    expect(await listOf(store)).toEqual(world.expected());
+    const dir = (await openModels(store).rankDirs.get(LIST))!;
+    expect(dir.pages.every((p) => p.n > 0 && p.n <= 512)).toBe(true);
+    expect(dir.pages.reduce((n, p) => n + p.n, 0)).toBe(world.held.size);
+    // Every page the directory replaced is gone: the pages stored are the ones it names.
+    expect((await openModels(store).rankPages.find({})).map((p) => p._id).sort()).toEqual(
+      dir.pages.map((p) => p.id).sort(),
+    );
+  });
+
+  it('reads any window, within a page or across pages, as the slice of the whole list', async () => {
+    const store = await freshStore();
+    const world = new World();
+    await applyBatch(
+      store,
+      shuffled(1500, 3).map((i) => world.set(i, i % 97)),
+    );
+    const m = openModels(store);
+    const all = world.expected();
+    for (const [skip, limit] of [
+      [0, 100],
+      [250, 100],
+      [470, 100],
+      [1400, 100],
+      [1450, 100],
+      [1500, 100],
+      [0, 1500],
+    ] as const)
+      expect(await rankedWindow(m.rankDirs, m.rankPages, LIST, { skip, limit }), `${skip}+${limit}`).toEqual(
+        all.slice(skip, skip + limit),
+      );
+    expect(await rankedWindow(m.rankDirs, m.rankPages, 'mrc010:8', { skip: 0, limit: 10 })).toEqual([]);
+  });
+
+  it('reads the first entries at or after a key, from the page it falls in on', async () => {
+    const store = await freshStore();
+    const LOCKS = 'locks:mrc010:7';
+    const dates = shuffled(1200, 5).map((i) => ({ i, until: 1_000 + (i % 400) }));
+    const moves = dates.map(({ i, until }, k) => ({
+      list: LOCKS,
+      pos: String(k + 1).padStart(8, '0'),
+      from: null,
+      to: lockKey(until, address(i)),
+    }));
+    await applyBatch(store, moves);
+    const m = openModels(store);
+    const all = dates
+      .sort((a, b) => a.until - b.until || (address(a.i) < address(b.i) ? -1 : 1))
+      .map(({ i, until }) => lockKey(until, address(i)));
+    expect((await m.rankDirs.get(LOCKS))!.pages.length).toBeGreaterThan(2);
+    for (const [now, limit] of [
+      [0, 10],
+      [1_000, 10],
+      [1_150, 500],
+      [1_398, 100],
+      [1_399, 100],
+      [1_500, 100],
+    ] as const) {
+      const expected = all.filter((k) => Number(k.slice(0, 40)) > now).slice(0, limit);
+      expect(await rankedFrom(m.rankDirs, m.rankPages, LOCKS, lockKey(now + 1, ''), limit), `${now}`).toEqual(expected);
+    }
+    // From near the end of each page: the window needs the pages after it.
+    let start = 0;
+    for (const page of (await m.rankDirs.get(LOCKS))!.pages) {
+      start += page.n;
+      const from = all[start - 2]!;
+      const expected = all.slice(start - 2, start + 298);
+      expect(await rankedFrom(m.rankDirs, m.rankPages, LOCKS, from, 300), from).toEqual(expected);
+    }
+  });
+
+  it('skips the moves its directory has applied: a replayed batch changes nothing', async () => {
+    const store = await freshStore();
+    const world = new World();
+    const first = [1, 2, 3].map((i) => world.set(i, i * 10));
+    await applyBatch(store, first);
+    const second = [world.set(2, null), world.set(4, 5)];
+    await applyBatch(store, second);
+    const m = openModels(store);
+    const dirs = await m.rankDirs.getMany([LIST]);
+    const replay = [...first, ...second];
+    const out = projectRanked(replay, { dirs, pages: await m.rankPages.getMany(rankPagesToRead(replay, dirs)) });
+    expect(out.pages).toEqual([]);
+    expect(out.dirs).toEqual([]);
+    expect(await listOf(store)).toEqual(world.expected());
+  });
+
+  it('treats entries as a set: removing an absent entry or adding a present one leaves the others', async () => {
+    const store = await freshStore();
+    const world = new World();
+    await applyBatch(
+      store,
+      [1, 2, 3].map((i) => world.set(i, i * 10)),
+    );
+    await applyBatch(store, [
+      { list: LIST, pos: '90000001', from: key(15, 9), to: null },
+      { list: LIST, pos: '90000002', from: null, to: key(20, 2) },
+    ]);
+    expect(await listOf(store)).toEqual(world.expected());
+  });
+
+  it('never rewrites a page its stored directory names: new pages get new ids', async () => {
+    const store = await freshStore();
+    const world = new World();
+    await applyBatch(
+      store,
+      shuffled(600, 4).map((i) => world.set(i, i)),
+    );
+    const m = openModels(store);
+    const named = new Set((await m.rankDirs.get(LIST))!.pages.map((p) => p.id));
+    const moves = [world.set(5, 100_000), world.set(599, null)];
+    const dirs = await m.rankDirs.getMany([LIST]);
+    const out = projectRanked(moves, { dirs, pages: await m.rankPages.getMany(rankPagesToRead(moves, dirs)) });
+    const written = out.pages.map((w) => (w.op === 'put' ? w.doc._id : ''));
+    expect(written.length).toBeGreaterThan(0);
+    for (const id of written) expect(named.has(id), id).toBe(false);
+  });
+
+  it('ends as the uninterrupted run after a crash at any write, replayed with other batch boundaries', async () => {
+    const world = new World();
+    const batches = [0, 1, 2].map((b) =>
+      shuffled(700, b + 10)
+        .slice(0, 500)
+        .map((i) => world.set(i, b === 2 && i % 3 === 0 ? null : (i * (b + 3)) % 811)),
+    );
+    const expected = world.expected();
+    const clean = await freshStore();
+    for (const b of batches) await applyBatch(clean, b);
+    const cleanDump = await dumpReadModels(clean);
+    let crashes = 0;
+    for (let crashAt = 0; ; crashAt++) {
+      const store = await freshStore();
+      await applyBatch(store, batches[0]!);
+      await applyBatch(store, batches[1]!);
+      if (await applyBatch(store, batches[2]!, crashAt)) break;
+      crashes++;
+      // The replay starts one batch earlier and cuts the rest elsewhere.
+      const rest = [...batches[1]!, ...batches[2]!];
+      await applyBatch(store, rest.slice(0, 333));
+      await applyBatch(store, rest.slice(333));
+      expect(await listOf(store), `crash after ${crashAt} writes`).toEqual(expected);
+      expect((await dumpReadModels(store)).sha256, `crash after ${crashAt} writes`).toBe(cleanDump.sha256);
+      // No page is left behind that the directory does not name.
+      const dir = (await openModels(store).rankDirs.get(LIST))!;
+      expect((await openModels(store).rankPages.find({})).map((p) => p._id).sort()).toEqual(
+        dir.pages.map((p) => p.id).sort(),
+      );
+    }
+    // Pages, the directory, deletions: each phase was cut somewhere.
+    expect(crashes).toBeGreaterThanOrEqual(5);
+  });
+
+  it("reads a window's rows by id in list order, and says when a page the directory names is missing", async () => {
+    const store = await freshStore();
+    const world = new World();
+    await applyBatch(
+      store,
+      [3, 1, 2].map((i) => world.set(i, 10 * i)),
+    );
+    const m = openModels(store);
+    const rowId = (a: string) => `7:${a}`;
+    const rowOfKey = (k: string) => rowId(addressOfKey(k));
+    await store.write([1, 2, 3].map((i) => ({ op: 'put', collection: 'holders', doc: { _id: rowId(address(i)), i } })));
+    const rows = await rankedRows(m, m.holders, LIST, rowOfKey, { skip: 0, limit: 10 });
+    expect(rows?.map((r) => r._id)).toEqual([3, 2, 1].map((i) => rowId(address(i))));
+    // A row the list names but the store lacks: not a short page, null (read again).
+    await store.write([{ op: 'delete', collection: 'holders', id: rowId(address(2)) }]);
+    expect(await rankedRows(m, m.holders, LIST, rowOfKey, { skip: 0, limit: 10 })).toBeNull();
+    const dir = (await m.rankDirs.get(LIST))!;
+    await store.write([{ op: 'delete', collection: 'rank_pages', id: dir.pages[0]!.id }]);
+    expect(await rankedWindow(m.rankDirs, m.rankPages, LIST, { skip: 0, limit: 10 })).toBeNull();
+  });
+});

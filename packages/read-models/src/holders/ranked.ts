@@ -1,0 +1,314 @@
+import type { Collection, Write } from '@mtc/ports';
+import { defineModel } from '../model.ts';
+
+/**
+ * Ranked lists: an asset's holders in page order (largest first, then address) kept as documents a
+ * reader finds by `_id` — per list a directory of pages (each page's first entry and size), and
+ * the pages of entries. A page of holders is then three reads by `_id` (directory, the one or two
+ * pages that hold its window, the holder rows), the same at page 1 and page 10,000, on any
+ * MongoDB-compatible store: mongo-java-server serves nothing but `_id` and unique equality from an
+ * index, so a sort by balance over the holder rows scans the collection there.
+ *
+ * An entry is `rankKey(rank, address)`: the 40-digit rank with each digit complemented, so that
+ * ascending string order is rank descending, then the address ascending.
+ *
+ * Pages are copy-on-write, which keeps a list exact under crashes and replays with any batch
+ * boundaries: a batch writes the pages it changed under new ids (phase 1), then the directory that
+ * names them (phase 2, with the aggregates), then deletes the pages it replaced (phase 3). So a
+ * directory only ever names complete pages. The directory carries the position of the last move
+ * it applied and a replay skips moves at or before it, as holder stats skip deltas; a move's
+ * "from" is the holder row before the write, which is still the pre-batch row whenever the move is
+ * not skipped, because rows are written (phase 3) only after the directory (phase 2).
+ */
+export type RankPageRef = { id: string; first: string; n: number };
+
+export type RankDirDoc = {
+  /** The list: `mrc010:<token>`, `mrc402:<id>`, `mrc400:<collection>` (as the holding-change log). */
+  _id: string;
+  /** The last move applied. */
+  pos: string;
+  /** The next page number to give out. */
+  next: number;
+  pages: RankPageRef[];
+  /** Pages the last write replaced: deleted after it, and again by the next write (after a crash). */
+  retired: string[];
+};
+
+export type RankPageDoc = {
+  /** `<list>#<n>`. */
+  _id: string;
+  entries: string[];
+};
+
+export const rankDirs = defineModel<RankDirDoc>('rank_dirs');
+export const rankPages = defineModel<RankPageDoc>('rank_pages');
+
+/** A page is split once it holds more than this; a run of rewritten pages is cut near half of it. */
+const PAGE_MAX = 512;
+const PAGE_TARGET = 256;
+const RANK_WIDTH = 40;
+
+/** An entry's key in a list of locks: the latest unlock date ascending, then address. */
+export const lockKey = (lockUntil: number, address: string): string =>
+  String(lockUntil).padStart(RANK_WIDTH, '0') + address;
+
+/** An entry's key: descending rank, then address. */
+export function rankKey(rank: string, address: string): string {
+  if (rank.length !== RANK_WIDTH) throw new Error(`a rank is ${RANK_WIDTH} digits, got "${rank}"`);
+  let out = '';
+  for (let i = 0; i < RANK_WIDTH; i++) out += String(9 - (rank.charCodeAt(i) - 48));
+  return out + address;
+}
+
+export const addressOfKey = (key: string): string => key.slice(RANK_WIDTH);
+
+/** A holding that changed rank at a wallet or item write: `from`/`to` are entry keys, null when not listed. */
+export interface RankMove {
+  list: string;
+  pos: string;
+  from: string | null;
+  to: string | null;
+}
+
+/** The page of `refs` that a key belongs in: the last whose first entry is at or below it (else the first). */
+function pageIndex(refs: readonly RankPageRef[], key: string): number {
+  let lo = 0;
+  let hi = refs.length - 1;
+  let found = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (refs[mid]!.first <= key) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+function sortedIndex(entries: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The moves a directory has not applied yet, by list, in chain order. */
+function pendingMoves(moves: readonly RankMove[], dirs: ReadonlyMap<string, RankDirDoc>): Map<string, RankMove[]> {
+  const out = new Map<string, RankMove[]>();
+  for (const m of [...moves].sort((a, b) => (a.pos < b.pos ? -1 : a.pos > b.pos ? 1 : 0))) {
+    if ((dirs.get(m.list)?.pos ?? '') >= m.pos) continue;
+    let list = out.get(m.list);
+    if (!list) out.set(m.list, (list = []));
+    list.push(m);
+  }
+  return out;
+}
+
+/** The directories a batch's moves need (to read first). */
+export const rankListsOf = (moves: readonly RankMove[]): string[] => [...new Set(moves.map((m) => m.list))];
+
+/** The pages a batch's moves touch, given the stored directories (to read second). */
+export function rankPagesToRead(moves: readonly RankMove[], dirs: readonly RankDirDoc[]): string[] {
+  const byList = new Map(dirs.map((d) => [d._id, d]));
+  const ids = new Set<string>();
+  for (const [list, pending] of pendingMoves(moves, byList)) {
+    const refs = byList.get(list)?.pages ?? [];
+    if (refs.length === 0) continue;
+    for (const m of pending)
+      for (const key of [m.from, m.to]) if (key !== null) ids.add(refs[pageIndex(refs, key)]!.id);
+  }
+  return [...ids];
+}
+
+/**
+ * A batch's writes to the ranked lists its moves name: new pages (phase 1), directories (phase 2),
+ * deletions of the pages replaced (phase 3). `prior` holds the stored directories of those lists
+ * and the pages `rankPagesToRead` named.
+ */
+export function projectRanked(
+  moves: readonly RankMove[],
+  prior: { dirs: readonly RankDirDoc[]; pages: readonly RankPageDoc[] },
+): { pages: Write[]; dirs: Write[]; retired: Write[] } {
+  const dirs = new Map(prior.dirs.map((d) => [d._id, d]));
+  const stored = new Map(prior.pages.map((p) => [p._id, p.entries]));
+  const out = { pages: [] as Write[], dirs: [] as Write[], retired: [] as Write[] };
+  const todo = pendingMoves(moves, dirs);
+  for (const list of rankListsOf(moves).sort()) {
+    const dir = dirs.get(list) ?? { _id: list, pos: '', next: 0, pages: [], retired: [] };
+    const pending = todo.get(list);
+    if (!pending) {
+      // Every move applied already (a replay): finish the deletions a crash may have cut short.
+      for (const id of dir.retired) out.retired.push({ op: 'delete', collection: rankPages.name, id });
+      continue;
+    }
+    const refs = dir.pages.length > 0 ? dir.pages : [{ id: '', first: '', n: 0 }];
+    /** Copies of the pages this batch changes, by index in `refs`. */
+    const open = new Map<number, string[]>();
+    const pageOf = (key: string): string[] => {
+      const i = pageIndex(refs, key);
+      let entries = open.get(i);
+      if (!entries) {
+        const ref = refs[i]!;
+        const found = ref.id === '' ? [] : stored.get(ref.id);
+        if (!found) throw new Error(`ranked list ${list}: page ${ref.id} was not loaded`);
+        open.set(i, (entries = [...found]));
+      }
+      return entries;
+    };
+    for (const m of pending) {
+      if (m.from !== null) {
+        const entries = pageOf(m.from);
+        const at = sortedIndex(entries, m.from);
+        if (entries[at] === m.from) entries.splice(at, 1);
+      }
+      if (m.to !== null) {
+        const entries = pageOf(m.to);
+        const at = sortedIndex(entries, m.to);
+        if (entries[at] !== m.to) entries.splice(at, 0, m.to);
+      }
+    }
+    // Each run of adjacent changed pages is joined and cut again: pages stay near PAGE_TARGET.
+    let next = dir.next;
+    const pages: RankPageRef[] = [];
+    const replaced: string[] = [];
+    for (let i = 0; i < refs.length;) {
+      if (!open.has(i)) {
+        pages.push(refs[i]!);
+        i++;
+        continue;
+      }
+      const run: string[] = [];
+      for (; open.has(i); i++) {
+        run.push(...open.get(i)!);
+        if (refs[i]!.id !== '') replaced.push(refs[i]!.id);
+      }
+      const count = run.length <= PAGE_MAX ? Math.min(run.length, 1) : Math.ceil(run.length / PAGE_TARGET);
+      for (let k = 0; k < count; k++) {
+        const entries = run.slice(Math.floor((k * run.length) / count), Math.floor(((k + 1) * run.length) / count));
+        const id = `${list}#${next++}`;
+        out.pages.push({ op: 'put', collection: rankPages.name, doc: { _id: id, entries } });
+        pages.push({ id, first: entries[0]!, n: entries.length });
+      }
+    }
+    const doc: RankDirDoc = { _id: list, pos: pending.at(-1)!.pos, next, pages, retired: replaced };
+    out.dirs.push({ op: 'putIfNewer', collection: rankDirs.name, doc });
+    for (const id of [...dir.retired, ...replaced]) out.retired.push({ op: 'delete', collection: rankPages.name, id });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- queries
+
+/**
+ * The entry keys at positions [skip, skip + limit) of a list, in order; null when a page the
+ * directory names is missing (a store read while a batch was written over it: read again).
+ */
+export async function rankedWindow(
+  dirs: Collection<RankDirDoc>,
+  pages: Collection<RankPageDoc>,
+  list: string,
+  window: { skip: number; limit: number },
+): Promise<string[] | null> {
+  const dir = await dirs.get(list);
+  if (!dir || window.limit <= 0) return [];
+  const end = window.skip + window.limit;
+  const wanted: { id: string; from: number; to: number }[] = [];
+  let start = 0;
+  for (const ref of dir.pages) {
+    const stop = start + ref.n;
+    if (stop > window.skip && start < end)
+      wanted.push({ id: ref.id, from: Math.max(0, window.skip - start), to: Math.min(ref.n, end - start) });
+    if (stop >= end) break;
+    start = stop;
+  }
+  if (wanted.length === 0) return [];
+  const found = new Map((await pages.getMany(wanted.map((w) => w.id))).map((p) => [p._id, p.entries]));
+  const out: string[] = [];
+  for (const w of wanted) {
+    const entries = found.get(w.id);
+    if (!entries) return null;
+    out.push(...entries.slice(w.from, w.to));
+  }
+  return out;
+}
+
+/** Every entry of a list in order (snapshots and the canonical dump): null as for `rankedWindow`. */
+export async function rankedEntries(pages: Collection<RankPageDoc>, dir: RankDirDoc): Promise<string[] | null> {
+  const found = new Map((await pages.getMany(dir.pages.map((p) => p.id))).map((p) => [p._id, p.entries]));
+  const out: string[] = [];
+  for (const ref of dir.pages) {
+    const entries = found.get(ref.id);
+    if (!entries) return null;
+    out.push(...entries);
+  }
+  return out;
+}
+
+/**
+ * The first `limit` entry keys at or after `from`, in order; null as for `rankedWindow`. Pages
+ * before the one `from` falls in are not read.
+ */
+export async function rankedFrom(
+  dirs: Collection<RankDirDoc>,
+  pages: Collection<RankPageDoc>,
+  list: string,
+  from: string,
+  limit: number,
+): Promise<string[] | null> {
+  const dir = await dirs.get(list);
+  if (!dir || dir.pages.length === 0 || limit <= 0) return [];
+  const start = pageIndex(dir.pages, from);
+  // The first page may hold entries before `from`: read on until `limit` more are certain.
+  const wanted: RankPageRef[] = [];
+  let after = -dir.pages[start]!.n;
+  for (let i = start; i < dir.pages.length && after < limit; i++) {
+    wanted.push(dir.pages[i]!);
+    after += dir.pages[i]!.n;
+  }
+  const found = new Map((await pages.getMany(wanted.map((w) => w.id))).map((p) => [p._id, p.entries]));
+  const out: string[] = [];
+  for (const w of wanted) {
+    const entries = found.get(w.id);
+    if (!entries) return null;
+    for (const e of entries) if (e >= from && out.length < limit) out.push(e);
+  }
+  return out;
+}
+
+/**
+ * The rows a list's keys name, in the keys' order, read by `_id`; null when one is missing (the list
+ * was read while a batch was written over it: read again). A holder list's keys end with the
+ * address (`addressOfKey`).
+ */
+export async function rowsOfKeys<R extends { _id: string }>(
+  rows: Collection<R>,
+  keys: readonly string[] | null,
+  rowIdOfKey: (key: string) => string,
+): Promise<R[] | null> {
+  if (keys === null) return null;
+  if (keys.length === 0) return [];
+  const ids = keys.map(rowIdOfKey);
+  const byId = new Map((await rows.getMany(ids)).map((r) => [r._id, r]));
+  const out: R[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) return null;
+    out.push(row);
+  }
+  return out;
+}
+
+/** The rows at positions [skip, skip + limit) of a ranked list (`rankedWindow`, `rowsOfKeys`). */
+export async function rankedRows<R extends { _id: string }>(
+  lists: { rankDirs: Collection<RankDirDoc>; rankPages: Collection<RankPageDoc> },
+  rows: Collection<R>,
+  list: string,
+  rowIdOfKey: (key: string) => string,
+  window: { skip: number; limit: number },
+): Promise<R[] | null> {
+  return rowsOfKeys(rows, await rankedWindow(lists.rankDirs, lists.rankPages, list, window), rowIdOfKey);
+}
