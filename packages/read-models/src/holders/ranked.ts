@@ -85,17 +85,6 @@ function pageIndex(refs: readonly RankPageRef[], key: string): number {
   return found;
 }
 
-function sortedIndex(entries: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (entries[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The moves a directory has not applied yet, by list, in chain order. */
 function pendingMoves(moves: readonly RankMove[], dirs: ReadonlyMap<string, RankDirDoc>): Map<string, RankMove[]> {
   const out = new Map<string, RankMove[]>();
@@ -146,30 +135,31 @@ export function projectRanked(
       continue;
     }
     const refs = dir.pages.length > 0 ? dir.pages : [{ id: '', first: '', n: 0 }];
-    /** Copies of the pages this batch changes, by index in `refs`. */
-    const open = new Map<number, string[]>();
-    const pageOf = (key: string): string[] => {
+    /**
+     * Per page this batch changes (by index in `refs`), each key's presence after its last move:
+     * entries are a set, so a removal of an absent key or an insertion of a present one does nothing.
+     */
+    const changed = new Map<number, Map<string, boolean>>();
+    const mark = (key: string, present: boolean): void => {
       const i = pageIndex(refs, key);
-      let entries = open.get(i);
-      if (!entries) {
-        const ref = refs[i]!;
-        const found = ref.id === '' ? [] : stored.get(ref.id);
-        if (!found) throw new Error(`ranked list ${list}: page ${ref.id} was not loaded`);
-        open.set(i, (entries = [...found]));
-      }
-      return entries;
+      let marks = changed.get(i);
+      if (!marks) changed.set(i, (marks = new Map()));
+      marks.set(key, present);
     };
     for (const m of pending) {
-      if (m.from !== null) {
-        const entries = pageOf(m.from);
-        const at = sortedIndex(entries, m.from);
-        if (entries[at] === m.from) entries.splice(at, 1);
-      }
-      if (m.to !== null) {
-        const entries = pageOf(m.to);
-        const at = sortedIndex(entries, m.to);
-        if (entries[at] !== m.to) entries.splice(at, 0, m.to);
-      }
+      if (m.from !== null) mark(m.from, false);
+      if (m.to !== null) mark(m.to, true);
+    }
+    /** The pages changed, as they end: one sort per page, whatever the number of moves. */
+    const open = new Map<number, string[]>();
+    for (const [i, marks] of changed) {
+      const ref = refs[i]!;
+      const found = ref.id === '' ? [] : stored.get(ref.id);
+      if (!found) throw new Error(`ranked list ${list}: page ${ref.id} was not loaded`);
+      const kept = found.filter((e) => marks.get(e) !== false);
+      const had = new Set(found);
+      for (const [key, present] of marks) if (present && !had.has(key)) kept.push(key);
+      open.set(i, kept.sort());
     }
     // Each run of adjacent changed pages is joined and cut again: pages stay near PAGE_TARGET.
     let next = dir.next;
