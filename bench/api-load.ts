@@ -358,6 +358,8 @@ export interface Row {
   bodyBytes: number;
   /** Paths left out because they did not answer 2xx when probed. */
   dropped: number;
+  /** The probe's statuses, e.g. "200 ×23, 404 ×1" (said when some were dropped). */
+  statuses?: string;
   /** Deep rows: the pages requested. */
   pages?: string;
   callsNode: boolean;
@@ -515,6 +517,7 @@ async function planOperation(
         paths: probed.paths,
         bodyBytes: probed.bytes,
         dropped: probed.dropped,
+        statuses: probed.statuses,
         callsNode,
       },
     ];
@@ -554,6 +557,7 @@ async function planOperation(
       paths: first.paths,
       bodyBytes: first.bytes,
       dropped: first.dropped,
+      statuses: first.statuses,
       callsNode,
     },
     {
@@ -563,6 +567,7 @@ async function planOperation(
       paths: deep.paths,
       bodyBytes: deep.bytes,
       dropped: deep.dropped,
+      statuses: deep.statuses,
       pages: `${pageNumbers.slice(0, 8).join(',')}${pageNumbers.length > 8 ? ',…' : ''} of ${lists.map((l) => l.pages).join('/')}`,
       callsNode,
     },
@@ -631,7 +636,7 @@ async function measureApi(base: string, plan: Plan, notes: string[]): Promise<Re
   notes.push(
     `${plan.mode}: ceilings by body size: ${buckets.map(([b, rps]) => `${b} B ${fmt(rps)} req/s`).join(', ')}`,
   );
-  const dropped = rows.filter((r) => r.dropped > 0).map((r) => `${r.label} ${r.dropped}`);
+  const dropped = rows.filter((r) => r.dropped > 0).map((r) => `${r.label} ${r.dropped} (${r.statuses ?? '?'})`);
   if (dropped.length > 0)
     notes.push(`${plan.mode}: real ids left out for not answering 2xx when probed: ${dropped.join(', ')}`);
   const viaNode = rows.filter((r) => r.callsNode && r.kind !== 'deep').map((r) => r.label);
