@@ -1,9 +1,18 @@
 import { amountSortKey, formatAmount, parseAmount, type BalanceEntry } from '@mtc/domain';
-import type { Collection, Write } from '@mtc/ports';
+import type { Write } from '@mtc/ports';
 import { defineModel } from '../model.ts';
 import { holdingAsset } from './changes.ts';
 import { projectHoldings, type HoldingsSpec } from './keyed.ts';
-import { addressOfKey, lockKey, rankedFrom, rankedRows, rankKey, rowsOfKeys, type RankMove } from './ranked.ts';
+import {
+  addressOfKey,
+  lockKey,
+  rankedFrom,
+  rankedRows,
+  rankKey,
+  rowsOfKeys,
+  type ListedRows,
+  type RankMove,
+} from './ranked.ts';
 import type { Models } from '../registry.ts';
 
 /**
@@ -147,8 +156,8 @@ const MRC010_HOLDINGS: HoldingsSpec<number, HolderDoc> = {
   rowsCollection: holders.name,
   changeAsset: (token) => holdingAsset('mrc010', token),
   listedAs: (token, row) => {
-    const lists = new Map([[holdingAsset('mrc010', token), rankKey(row.rank, row.address)]]);
-    if (row.lockUntil > 0) lists.set(locksList(token), lockKey(row.lockUntil, row.address));
+    const lists = new Map([[holdingAsset('mrc010', token), rankKeyOf(row)]]);
+    if (row.lockUntil > 0) lists.set(locksList(token), lockKeyOf(row));
     return lists;
   },
 };
@@ -187,18 +196,18 @@ export function holdersPage(
   token: number,
   page: { skip: number; limit: number },
 ): Promise<HolderDoc[] | null> {
-  return rankedRows(
-    models,
-    models.holders,
-    holdingAsset('mrc010', token),
-    (k) => holderId(token, addressOfKey(k)),
-    page,
-  );
+  return rankedRows(models, holdingAsset('mrc010', token), tokenHolders(models, token, rankKeyOf), page);
 }
 
-/** An address's holdings, every token. */
-export function holdingsOfAddress(c: Collection<HolderDoc>, address: string): Promise<HolderDoc[]> {
-  return c.find({ address }, { sort: [['token', 1]] });
+const rankKeyOf = (row: HolderDoc): string => rankKey(row.rank, row.address);
+const lockKeyOf = (row: HolderDoc): string => lockKey(row.lockUntil, row.address);
+
+function tokenHolders(
+  models: Pick<Models, 'holders'>,
+  token: number,
+  keyOf: (row: HolderDoc) => string,
+): ListedRows<HolderDoc> {
+  return { rows: models.holders, idOf: (k) => holderId(token, addressOfKey(k)), keyOf };
 }
 
 /** A token's holders with a dated entry, by their latest unlock date (expired ones stay listed). */
@@ -215,7 +224,7 @@ export async function lockedHolders(
   max: number,
 ): Promise<HolderDoc[] | null> {
   const keys = await rankedFrom(models.rankDirs, models.rankPages, locksList(token), lockKey(now + 1, ''), max);
-  return rowsOfKeys(models.holders, keys, (k) => holderId(token, addressOfKey(k)));
+  return rowsOfKeys(tokenHolders(models, token, lockKeyOf), keys);
 }
 
 /** The locks of a row that are still ahead of `now`. */

@@ -260,7 +260,7 @@ describe('ranked lists', () => {
     expect(crashes).toBeGreaterThanOrEqual(5);
   });
 
-  it("reads a window's rows by id in list order, and says when a page the directory names is missing", async () => {
+  it("reads a window's rows by id in list order, and says when the list and the rows disagree", async () => {
     const store = await freshStore();
     const world = new World();
     await applyBatch(
@@ -268,14 +268,26 @@ describe('ranked lists', () => {
       [3, 1, 2].map((i) => world.set(i, 10 * i)),
     );
     const m = openModels(store);
-    const rowId = (a: string) => `7:${a}`;
-    const rowOfKey = (k: string) => rowId(addressOfKey(k));
-    await store.write([1, 2, 3].map((i) => ({ op: 'put', collection: 'holders', doc: { _id: rowId(address(i)), i } })));
-    const rows = await rankedRows(m, m.holders, LIST, rowOfKey, { skip: 0, limit: 10 });
-    expect(rows?.map((r) => r._id)).toEqual([3, 2, 1].map((i) => rowId(address(i))));
-    // A row the list names but the store lacks: not a short page, null (read again).
-    await store.write([{ op: 'delete', collection: 'holders', id: rowId(address(2)) }]);
-    expect(await rankedRows(m, m.holders, LIST, rowOfKey, { skip: 0, limit: 10 })).toBeNull();
+    type Row = { _id: string; balance: number; i: number };
+    const rowId = (i: number) => `7:${address(i)}`;
+    const listed = {
+      rows: store.collection<Row>('holders'),
+      idOf: (k: string) => `7:${addressOfKey(k)}`,
+      keyOf: (r: Row) => key(r.balance, r.i),
+    };
+    const write = (i: number, balance: number) =>
+      store.write([{ op: 'put', collection: 'holders', doc: { _id: rowId(i), balance, i } }]);
+    for (const i of [1, 2, 3]) await write(i, 10 * i);
+    const page = () => rankedRows(m, LIST, listed, { skip: 0, limit: 10 });
+    expect((await page())?.map((r) => r._id)).toEqual([3, 2, 1].map(rowId));
+    // A row whose balance moved past the list (read between a batch's writes): null, read again.
+    await write(2, 25);
+    expect(await page()).toBeNull();
+    await write(2, 20);
+    expect(await page()).not.toBeNull();
+    // A row the list names but the store lacks: not a short page, null.
+    await store.write([{ op: 'delete', collection: 'holders', id: rowId(2) }]);
+    expect(await page()).toBeNull();
     const dir = (await m.rankDirs.get(LIST))!;
     await store.write([{ op: 'delete', collection: 'rank_pages', id: dir.pages[0]!.id }]);
     expect(await rankedWindow(m.rankDirs, m.rankPages, LIST, { skip: 0, limit: 10 })).toBeNull();

@@ -143,7 +143,7 @@ export function projectRanked(
     const mark = (key: string, present: boolean): void => {
       const i = pageIndex(refs, key);
       let marks = changed.get(i);
-      if (!marks) changed.set(i, (marks = new Map()));
+      if (!marks) changed.set(i, (marks = new Map<string, boolean>()));
       marks.set(key, present);
     };
     for (const m of pending) {
@@ -269,24 +269,30 @@ export async function rankedFrom(
   return out;
 }
 
+/** Where a list's rows are: their collection, the row a key names, and the key a row has now. */
+export interface ListedRows<R extends { _id: string }> {
+  rows: Collection<R>;
+  idOf(key: string): string;
+  keyOf(row: R): string;
+}
+
 /**
- * The rows a list's keys name, in the keys' order, read by `_id`; null when one is missing (the list
- * was read while a batch was written over it: read again). A holder list's keys end with the
- * address (`addressOfKey`).
+ * The rows a list's keys name, in the keys' order, read by `_id`; null when one is missing or no
+ * longer has the key it is listed by (the list was read while a batch was written over it: read
+ * again). A holder list's keys end with the address (`addressOfKey`).
  */
 export async function rowsOfKeys<R extends { _id: string }>(
-  rows: Collection<R>,
+  listed: ListedRows<R>,
   keys: readonly string[] | null,
-  rowIdOfKey: (key: string) => string,
 ): Promise<R[] | null> {
   if (keys === null) return null;
   if (keys.length === 0) return [];
-  const ids = keys.map(rowIdOfKey);
-  const byId = new Map((await rows.getMany(ids)).map((r) => [r._id, r]));
+  const ids = keys.map((k) => listed.idOf(k));
+  const byId = new Map((await listed.rows.getMany(ids)).map((r) => [r._id, r]));
   const out: R[] = [];
-  for (const id of ids) {
+  for (const [i, id] of ids.entries()) {
     const row = byId.get(id);
-    if (!row) return null;
+    if (!row || listed.keyOf(row) !== keys[i]) return null;
     out.push(row);
   }
   return out;
@@ -295,10 +301,9 @@ export async function rowsOfKeys<R extends { _id: string }>(
 /** The rows at positions [skip, skip + limit) of a ranked list (`rankedWindow`, `rowsOfKeys`). */
 export async function rankedRows<R extends { _id: string }>(
   lists: { rankDirs: Collection<RankDirDoc>; rankPages: Collection<RankPageDoc> },
-  rows: Collection<R>,
   list: string,
-  rowIdOfKey: (key: string) => string,
+  listed: ListedRows<R>,
   window: { skip: number; limit: number },
 ): Promise<R[] | null> {
-  return rowsOfKeys(rows, await rankedWindow(lists.rankDirs, lists.rankPages, list, window), rowIdOfKey);
+  return rowsOfKeys(listed, await rankedWindow(lists.rankDirs, lists.rankPages, list, window));
 }

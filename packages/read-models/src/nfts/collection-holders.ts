@@ -233,8 +233,17 @@ export async function ownedItemsOf(
   address: string,
   limit: number,
 ): Promise<NftItemDoc[] | null> {
-  const items = await rankedRows(models, models.nftItems, ownedItemsList(address), itemOfKey, { skip: 0, limit });
-  return items && items.every((i) => i.owner === address) ? items : null;
+  return rankedRows(
+    models,
+    ownedItemsList(address),
+    {
+      rows: models.nftItems,
+      idOf: itemOfKey,
+      // An item that changed hands is listed by nobody's key but its owner's.
+      keyOf: (item) => (item.owner === address ? ownedItemKey(item.mrc400, item._id) : ''),
+    },
+    { skip: 0, limit },
+  );
 }
 
 /** A page of a collection's holders, by items owned descending, then address (see `holdersPage`). */
@@ -245,9 +254,12 @@ export function collectionHoldersPage(
 ): Promise<CollectionHolderDoc[] | null> {
   return rankedRows(
     models,
-    models.collectionHolders,
     holdingAsset('mrc400', collection),
-    (k) => collectionHolderId(collection, addressOfKey(k)),
+    {
+      rows: models.collectionHolders,
+      idOf: (k) => collectionHolderId(collection, addressOfKey(k)),
+      keyOf: (row) => (row.count > 0 ? rankKey(row.rank, row.address) : ''),
+    },
     page,
   );
 }

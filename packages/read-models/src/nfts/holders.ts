@@ -134,9 +134,12 @@ export function nftHoldersPage(
 ): Promise<NftHolderDoc[] | null> {
   return rankedRows(
     models,
-    models.nftHolders,
     holdingAsset('mrc402', nftId),
-    (k) => nftHolderId(nftId, addressOfKey(k)),
+    {
+      rows: models.nftHolders,
+      idOf: (k) => nftHolderId(nftId, addressOfKey(k)),
+      keyOf: (row) => rankKey(row.rank, row.address),
+    },
     page,
   );
 }
