@@ -270,6 +270,37 @@ describe('createFollower', () => {
     await inner.close();
   });
 
+  it('fetches the next batch from the node while the batch before it is being published', async () => {
+    const file = await openLog();
+    const order: string[] = [];
+    const chain = fakeChain(12);
+    const block = chain.block.bind(chain);
+    chain.block = async (id) => {
+      order.push(`fetch ${String(id)}`);
+      return block(id);
+    };
+    const log: EventLog = Object.assign(Object.create(file) as EventLog, {
+      publish: async (topic: string, records: Parameters<EventLog['publish']>[1]) => {
+        if (topic !== topics.blocks) return file.publish(topic, records);
+        const heights = records.map((r) => r.key).join(',');
+        order.push(`publishing ${heights}`);
+        await new Promise((r) => setTimeout(r, 50));
+        await file.publish(topic, records);
+        order.push(`published ${heights}`);
+      },
+    });
+    await follow(log, chain, 12);
+    expect(await heights(file)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    // Batches of 4: blocks 5–8 are asked for while 1–4 are being published, 9–12 while 5–8 are.
+    for (const [published, next] of [
+      ['1,2,3,4', 5],
+      ['5,6,7,8', 9],
+    ] as const)
+      expect(order.indexOf(`fetch ${next}`), order.join(' | ')).toBeLessThan(order.indexOf(`published ${published}`));
+    // Every block once.
+    expect(order.filter((o) => o.startsWith('fetch')).length).toBe(12);
+  });
+
   it('counts job types the decoder does not know and publishes them as generic activity', async () => {
     const log = await openLog();
     const m = recorder();

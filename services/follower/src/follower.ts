@@ -351,9 +351,20 @@ export function createFollower(deps: FollowerDeps): Follower {
       };
     }
 
+    type Fetched = { heights: number[]; blocks: Promise<{ block: RawBlock; txs: RawTransaction[] }[]> };
+    const fetchRange = (from: number, to: number): Fetched => {
+      const heights = range(from, to);
+      const blocks = mapWithConcurrency(heights, options.blockConcurrency, fetchBlock);
+      // Awaited when its turn comes; a stop before that leaves it unread, not unhandled.
+      blocks.catch(() => undefined);
+      return { heights, blocks };
+    };
+
     async function follow(): Promise<void> {
       let cursor = await resume();
       logger.info({ from: cursor.height }, 'following');
+      /** The next batch, fetched while the one before it is published (a backfill's node time overlaps its log time). */
+      let prefetched: Fetched | undefined;
       while (!signal.aborted) {
         await pollHead();
         if (cursor.height > head) {
@@ -362,10 +373,13 @@ export function createFollower(deps: FollowerDeps): Follower {
           await sleep(options.pollIntervalMs, signal);
           continue;
         }
-        const last = Math.min(head, cursor.height + options.batchBlocks - 1);
-        const heights = range(cursor.height, last);
-        const fetched = await mapWithConcurrency(heights, options.blockConcurrency, fetchBlock);
+        const batch = prefetched ?? fetchRange(cursor.height, Math.min(head, cursor.height + options.batchBlocks - 1));
+        prefetched = undefined;
+        const { heights } = batch;
+        const last = heights.at(-1)!;
+        const fetched = await batch.blocks;
         if (signal.aborted) break;
+        if (last < head) prefetched = fetchRange(last + 1, Math.min(head, last + options.batchBlocks));
         const events: BlockEventV1[] = [];
         for (const { block, txs } of fetched) {
           const event = toEvent(cursor, block, txs);
