@@ -90,9 +90,21 @@ function shuffled(n: number, seed: number): number[] {
 }
 
 describe('ranked lists', () => {
-  it('orders entries by rank descending, then address ascending', () => {
-    const keys = [key(5, 2), key(10, 3), key(5, 1), key(1_000_000, 9), key(0, 0)];
-    expect([...keys].sort()).toEqual([key(1_000_000, 9), key(10, 3), key(5, 1), key(5, 2), key(0, 0)]);
+  it('orders entries by rank descending as integers of any size, then address ascending', () => {
+    const huge = (digits: number) => rankKey(amountSortKey(10n ** BigInt(digits)), address(1));
+    const keys = [key(5, 2), key(10, 3), key(5, 1), key(1_000_000, 9), key(0, 0), huge(45), huge(39), huge(40)];
+    expect([...keys].sort()).toEqual([
+      huge(45),
+      huge(40),
+      huge(39),
+      key(1_000_000, 9),
+      key(10, 3),
+      key(5, 1),
+      key(5, 2),
+      key(0, 0),
+    ]);
+    expect(keys.map(addressOfKey).slice(0, 5)).toEqual([2, 3, 1, 9, 0].map(address));
+    expect(addressOfKey(lockKey(1_700_000_000, address(4)))).toBe(address(4));
   });
 
   it('keeps a list of 3,000 holders in order across batches of inserts, moves and removals, in pages of at most 512', async () => {
@@ -166,7 +178,7 @@ describe('ranked lists', () => {
       [1_399, 100],
       [1_500, 100],
     ] as const) {
-      const expected = all.filter((k) => Number(k.slice(0, 40)) > now).slice(0, limit);
+      const expected = all.filter((k) => Number(k.slice(0, k.indexOf(' '))) > now).slice(0, limit);
       expect(await rankedFrom(m.rankDirs, m.rankPages, LOCKS, lockKey(now + 1, ''), limit), `${now}`).toEqual(expected);
     }
     // From near the end of each page: the window needs the pages after it.

@@ -9,8 +9,8 @@ import { defineModel } from '../model.ts';
  * MongoDB-compatible store: mongo-java-server serves nothing but `_id` and unique equality from an
  * index, so a sort by balance over the holder rows scans the collection there.
  *
- * An entry is `rankKey(rank, address)`: the 40-digit rank with each digit complemented, so that
- * ascending string order is rank descending, then the address ascending.
+ * An entry is a string key whose order is the list's: `rankKey` (rank descending as integers, then
+ * address), `lockKey` (latest unlock date, then address), an item's collection and id.
  *
  * Pages are copy-on-write, which keeps a list exact under crashes and replays with any batch
  * boundaries: a batch writes the pages it changed under new ids (phase 1), then the directory that
@@ -46,21 +46,32 @@ export const rankPages = defineModel<RankPageDoc>('rank_pages');
 /** A page is split once it holds more than this; a run of rewritten pages is cut near half of it. */
 const PAGE_MAX = 512;
 const PAGE_TARGET = 256;
-const RANK_WIDTH = 40;
+/** The widest unlock date a lock key holds (seconds; a JS number has at most 16 digits). */
+const DATE_WIDTH = 20;
 
-/** An entry's key in a list of locks: the latest unlock date ascending, then address. */
-export const lockKey = (lockUntil: number, address: string): string =>
-  String(lockUntil).padStart(RANK_WIDTH, '0') + address;
-
-/** An entry's key: descending rank, then address. */
-export function rankKey(rank: string, address: string): string {
-  if (rank.length !== RANK_WIDTH) throw new Error(`a rank is ${RANK_WIDTH} digits, got "${rank}"`);
+/** Complements each decimal digit (9 − d): ascending order of the result is descending of the input. */
+const complement = (digits: string): string => {
   let out = '';
-  for (let i = 0; i < RANK_WIDTH; i++) out += String(9 - (rank.charCodeAt(i) - 48));
-  return out + address;
+  for (let i = 0; i < digits.length; i++) out += String(57 - digits.charCodeAt(i));
+  return out;
+};
+
+/**
+ * An entry's key in a holder list: rank descending as integers (of any size: its digit count
+ * complemented first, then its digits), then the address after a space (below every digit).
+ */
+export function rankKey(rank: string, address: string): string {
+  const digits = rank.replace(/^0+(?=.)/, '');
+  if (!/^[0-9]{1,999}$/.test(digits)) throw new Error(`a rank is an integer string, got "${rank}"`);
+  return `${complement(String(digits.length).padStart(3, '0'))}${complement(digits)} ${address}`;
 }
 
-export const addressOfKey = (key: string): string => key.slice(RANK_WIDTH);
+/** An entry's key in a list of locks: the latest unlock date ascending, then the address. */
+export const lockKey = (lockUntil: number, address: string): string =>
+  `${String(lockUntil).padStart(DATE_WIDTH, '0')} ${address}`;
+
+/** The address a holder or lock key ends with. */
+export const addressOfKey = (key: string): string => key.slice(key.indexOf(' ') + 1);
 
 /** A holding that changed rank at a wallet or item write: `from`/`to` are entry keys, null when not listed. */
 export interface RankMove {
