@@ -130,6 +130,19 @@ describe('ranked lists', () => {
     );
   });
 
+  it('takes a first batch of 300,000 holders into an empty list', async () => {
+    const moves = Array.from({ length: 300_000 }, (_, i) => ({
+      list: LIST,
+      pos: String(i + 1).padStart(8, '0'),
+      from: null,
+      to: key(i % 1000, i),
+    }));
+    const out = projectRanked(moves, { dirs: [], pages: [] });
+    const pages = out.pages.map((w) => (w.op === 'put' ? (w.doc['entries'] as string[]) : []));
+    expect(pages.reduce((n, p) => n + p.length, 0)).toBe(300_000);
+    expect(pages.every((p) => p.length > 0 && p.length <= 512)).toBe(true);
+  });
+
   it('reads any window, within a page or across pages, as the slice of the whole list', async () => {
     const store = await freshStore();
     const world = new World();

@@ -184,7 +184,7 @@ export function projectRanked(
       }
       const run: string[] = [];
       for (; open.has(i); i++) {
-        run.push(...open.get(i)!);
+        for (const e of open.get(i)!) run.push(e); // no spread: a first batch may list 100,000s
         if (refs[i]!.id !== '') replaced.push(refs[i]!.id);
       }
       const count = run.length <= PAGE_MAX ? Math.min(run.length, 1) : Math.ceil(run.length / PAGE_TARGET);
@@ -197,6 +197,8 @@ export function projectRanked(
     }
     const doc: RankDirDoc = { _id: list, pos: pending.at(-1)!.pos, next, pages, retired: replaced };
     out.dirs.push({ op: 'putIfNewer', collection: rankDirs.name, doc });
+    // (Pages a crashed run wrote beyond what its replay writes are named by no directory: a leak of
+    // a few pages per crash, never read, and not part of the dump.)
     for (const id of [...dir.retired, ...replaced]) out.retired.push({ op: 'delete', collection: rankPages.name, id });
   }
   return out;
