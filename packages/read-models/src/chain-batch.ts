@@ -312,8 +312,8 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
   const seriesCounters: Write[] = [];
   SERIES.forEach((s, i) => {
     const { rows, counters } = projectSeries(s.model as never, plan.items[i]!, stored);
-    seriesRows.push(...rows);
-    seriesCounters.push(...counters);
+    for (const w of rows) seriesRows.push(w); // no spread: a large batch has 100,000s of rows
+    for (const w of counters) seriesCounters.push(w);
   });
   const { holders, nftHolders, collections, moves } =
     plan === prior.plan && prior.holdings ? prior.holdings : projectAllHoldings(plan, prior);
