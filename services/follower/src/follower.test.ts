@@ -552,13 +552,14 @@ describe('createFollower', () => {
     };
     const done = follow(log, chain, 9, {
       metrics: m.metrics,
-      options: { stallAfterMs: 40, missingGiveUpMs: 60_000 },
+      // Long enough that no batch after the wait takes it on a loaded machine (40 ms did in CI).
+      options: { stallAfterMs: 300, missingGiveUpMs: 60_000 },
     });
     await vi.waitFor(() => expect(m.retries).toContain('block_missing'));
     // The node moves on while blocks 1–4 wait on block 3: the lag must show it.
     head = 9;
     await vi.waitFor(() => expect(m.heights.at(-1)).toEqual([0, 9]));
-    await vi.waitFor(() => expect(m.stalls).toEqual([true]));
+    await vi.waitFor(() => expect(m.stalls).toEqual([true]), { timeout: 5000 });
     served = true;
     await done;
     expect(m.stalls).toEqual([true, false]);
