@@ -352,8 +352,9 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
 
     type Fetched = { heights: number[]; blocks: Promise<{ block: RawBlock; txs: RawTransaction[] }[]> };
-    const fetchRange = (from: number, to: number): Fetched => {
-      const heights = range(from, to);
+    /** The batch that starts at `from`: up to batchBlocks blocks, not past the node's head. */
+    const fetchBatch = (from: number): Fetched => {
+      const heights = range(from, Math.min(head, from + options.batchBlocks - 1));
       const blocks = mapWithConcurrency(heights, options.blockConcurrency, fetchBlock);
       // Awaited when its turn comes; a stop before that leaves it unread, not unhandled.
       blocks.catch(() => undefined);
@@ -373,13 +374,13 @@ export function createFollower(deps: FollowerDeps): Follower {
           await sleep(options.pollIntervalMs, signal);
           continue;
         }
-        const batch = prefetched ?? fetchRange(cursor.height, Math.min(head, cursor.height + options.batchBlocks - 1));
+        const batch = prefetched ?? fetchBatch(cursor.height);
         prefetched = undefined;
         const { heights } = batch;
         const last = heights.at(-1)!;
         const fetched = await batch.blocks;
         if (signal.aborted) break;
-        if (last < head) prefetched = fetchRange(last + 1, Math.min(head, last + options.batchBlocks));
+        if (last < head) prefetched = fetchBatch(last + 1);
         const events: BlockEventV1[] = [];
         for (const { block, txs } of fetched) {
           const event = toEvent(cursor, block, txs);

@@ -229,24 +229,30 @@ export async function rankedWindow(
     start = stop;
   }
   if (wanted.length === 0) return [];
-  const found = new Map((await pages.getMany(wanted.map((w) => w.id))).map((p) => [p._id, p.entries]));
-  const out: string[] = [];
-  for (const w of wanted) {
-    const entries = found.get(w.id);
-    if (!entries) return null;
-    out.push(...entries.slice(w.from, w.to));
-  }
-  return out;
+  const entries = await pageEntries(
+    pages,
+    wanted.map((w) => w.id),
+  );
+  return entries && wanted.flatMap((w, i) => entries[i]!.slice(w.from, w.to));
 }
 
-/** Every entry of a list in order (snapshots and the canonical dump): null as for `rankedWindow`. */
+/** Every entry of a list in order (the canonical dump): null as for `rankedWindow`. */
 export async function rankedEntries(pages: Collection<RankPageDoc>, dir: RankDirDoc): Promise<string[] | null> {
-  const found = new Map((await pages.getMany(dir.pages.map((p) => p.id))).map((p) => [p._id, p.entries]));
-  const out: string[] = [];
-  for (const ref of dir.pages) {
-    const entries = found.get(ref.id);
+  const entries = await pageEntries(
+    pages,
+    dir.pages.map((p) => p.id),
+  );
+  return entries && entries.flat();
+}
+
+/** The entries of pages `ids`, in that order; null when one is missing. */
+async function pageEntries(pages: Collection<RankPageDoc>, ids: readonly string[]): Promise<string[][] | null> {
+  const found = new Map((await pages.getMany(ids)).map((p) => [p._id, p.entries]));
+  const out: string[][] = [];
+  for (const id of ids) {
+    const entries = found.get(id);
     if (!entries) return null;
-    out.push(...entries);
+    out.push(entries);
   }
   return out;
 }
@@ -272,13 +278,13 @@ export async function rankedFrom(
     wanted.push(dir.pages[i]!);
     after += dir.pages[i]!.n;
   }
-  const found = new Map((await pages.getMany(wanted.map((w) => w.id))).map((p) => [p._id, p.entries]));
+  const entries = await pageEntries(
+    pages,
+    wanted.map((w) => w.id),
+  );
+  if (!entries) return null;
   const out: string[] = [];
-  for (const w of wanted) {
-    const entries = found.get(w.id);
-    if (!entries) return null;
-    for (const e of entries) if (e >= from && out.length < limit) out.push(e);
-  }
+  for (const page of entries) for (const e of page) if (e >= from && out.length < limit) out.push(e);
   return out;
 }
 
