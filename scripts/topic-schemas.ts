@@ -1,4 +1,4 @@
-import { ActivityEvent, BlockEvent, BlockEventV1, StateEvent, TOPICS } from '@mtc/domain';
+import { ActivityEvent, BlockEvent, BlockEventV1, BlockEventV2, StateEvent, TOPICS } from '@mtc/domain';
 import { z } from 'zod';
 
 /** JSON Schema (draft 2020-12) of every topic's message value, keyed by output file name. */
@@ -10,6 +10,7 @@ export function topicSchemaDocuments(): Record<string, unknown> {
   });
   return {
     [`${TOPICS.blocks}.json`]: doc(TOPICS.blocks, BlockEvent),
+    [`${TOPICS.blocksV2}.json`]: doc(TOPICS.blocksV2, BlockEventV2),
     [`${TOPICS.blocksV1}.json`]: doc(TOPICS.blocksV1, BlockEventV1),
     [`${TOPICS.state}.json`]: doc(TOPICS.state, StateEvent),
     [`${TOPICS.activity}.json`]: doc(TOPICS.activity, ActivityEvent),

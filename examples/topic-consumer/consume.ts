@@ -1,6 +1,6 @@
 /**
  * A downstream consumer of the explorer's topics, written as a third party would write one: it
- * reads `mtc.blocks.v2` (and, if asked, `mtc.state.v1` and `mtc.activity.v1`) with its own consumer
+ * reads `mtc.blocks.v3` (and, if asked, `mtc.state.v1` and `mtc.activity.v1`) with its own consumer
  * group, checks every message value against the published JSON Schemas (docs/schemas/, the
  * contract in docs/topics.md) and prints one line per block and per activity. It skips, without
  * failing, what the contract lets a newer producer add: an activity or a state write of a `kind` it
@@ -18,7 +18,7 @@ import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { z } from 'zod';
 
 /** The topics, without the deployment's prefix. */
-export const TOPICS = { blocks: 'mtc.blocks.v2', state: 'mtc.state.v1', activity: 'mtc.activity.v1' } as const;
+export const TOPICS = { blocks: 'mtc.blocks.v3', state: 'mtc.state.v1', activity: 'mtc.activity.v1' } as const;
 export type TopicKind = keyof typeof TOPICS;
 
 /** Where the published schemas are: `<topic>.json` in this folder. */
@@ -26,7 +26,7 @@ export const DEFAULT_SCHEMA_DIR = new URL('../../docs/schemas/', import.meta.url
 
 /** The fields of a block message this example reads (the schema describes all of them). */
 export interface BlockMessage {
-  schemaVersion: 2;
+  schemaVersion: 3;
   eventId: string;
   height: number;
   hash: string;

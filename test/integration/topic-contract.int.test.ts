@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { AdapterConfigSchema, createHttpChainSource, openEventLog, topicsOf } from '@mtc/adapters';
 import { describeWithInfra, uniqueName, waitFor } from '@mtc/adapters/contract';
 import { createDevnet, startDevnetServer, type DevnetServer } from '@mtc/devnet';
-import { activityKey, BlockEvent, chainPos, type ActivityEvent } from '@mtc/domain';
+import { activityKey, BlockEvent, chainPos, TOPICS, type ActivityEvent } from '@mtc/domain';
 import { createFollower } from '@mtc/follower';
 import type { EventLog } from '@mtc/ports';
 import { silentLogger } from '@mtc/runtime';
@@ -48,6 +48,8 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
   let log: EventLog;
   const blocks: (ConsumedMessage & { kind: 'blocks' })[] = [];
   let stateCount = 0;
+  /** The last height of each batch the follower published. */
+  const batchEnds: number[] = [];
   const children = new Set<ChildProcess>();
 
   beforeAll(async () => {
@@ -62,7 +64,10 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
       logger: silentLogger(),
       signal: stop.signal,
       topics,
-      onProgress: (height) => (published = height),
+      onProgress: (height) => {
+        published = height;
+        batchEnds.push(height);
+      },
     }).run();
     try {
       // onProgress runs after the publish resolved, i.e. once the brokers hold the messages.
@@ -112,12 +117,24 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(seq, 'the devnet history has transactions').toBeGreaterThan(0);
   }, 60_000);
 
-  it('publishes one state message per write of the block events, keyed by write.key, in chain order per key', async () => {
+  it('publishes each key’s newest write of a batch of the block events, keyed by write.key, in chain order per key', async () => {
     expect(blocks, 'needs the block messages of the test before').toHaveLength(BLOCKS);
     const expected = new Map<string, string>(); // eventId → key
-    for (const { value } of blocks)
-      for (const tx of value.txs) for (const w of tx.writes) expected.set(`state:${w.pos}`, w.key);
+    let writes = 0;
+    for (const [i, end] of batchEnds.entries()) {
+      const newest = new Map<string, string>(); // key → pos, within the batch
+      for (const { value } of blocks)
+        if (value.height > (batchEnds[i - 1] ?? 0) && value.height <= end)
+          for (const tx of value.txs)
+            for (const w of tx.writes) {
+              newest.set(w.key, w.pos);
+              writes++;
+            }
+      for (const [key, pos] of newest) expected.set(`state:${pos}`, key);
+    }
+    // Compaction at the source drops a good part of the writes (a busy wallet is written by most transactions).
     expect(expected.size).toBeGreaterThan(0);
+    expect(expected.size).toBeLessThan(writes);
 
     const states: StateMessage[] = [];
     const lastPos = new Map<string, string>();
@@ -249,7 +266,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     const validators = await loadValidators();
     const block = blocks.find((b) => b.value.txs.length > 0)!.value;
     const broken: BlockMessage[] = [
-      { ...block, schemaVersion: 1 as 2 },
+      { ...block, schemaVersion: 2 as 3 },
       { ...block, height: 0 },
       { ...block, txs: [{ ...block.txs[0]!, summary: { ...block.txs[0]!.summary, amount: '1.5' } }] },
     ];
@@ -262,7 +279,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
   it('stops at the first message that breaks the contract, without committing it', async () => {
     const prefix = `${uniqueName('it-bad')}.`;
     const [first, second] = blocks.map((b) => b.value);
-    await log.publish(`${prefix}mtc.blocks.v2`, [
+    await log.publish(`${prefix}${TOPICS.blocks}`, [
       { key: '1', value: first },
       { key: '2', value: second },
       { key: '3', value: { ...second, height: 3, hash: 42 } },

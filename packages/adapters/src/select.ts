@@ -71,15 +71,16 @@ export const AdapterConfigSchema = z.object({
     .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, . _ - only')
     .default(''),
   /**
-   * Also publish the superseded `mtc.blocks.v1` (whole written values in every entry, about twice
-   * the bytes of v2), for downstream consumers that have not moved to v2 yet.
+   * Also publish the superseded `mtc.blocks.v1` (whole written values in every entry) and
+   * `mtc.blocks.v2` (every wallet write whole), for downstream consumers that have not moved yet.
    */
   PUBLISH_BLOCKS_V1: z.stringbool().default(false),
+  PUBLISH_BLOCKS_V2: z.stringbool().default(false),
 });
 export type AdapterConfig = z.infer<typeof AdapterConfigSchema>;
 
 export const topicsOf = (config: AdapterConfig): TopicNames =>
-  topicNames(config.TOPIC_PREFIX, { blocksV1: config.PUBLISH_BLOCKS_V1 });
+  topicNames(config.TOPIC_PREFIX, { blocksV1: config.PUBLISH_BLOCKS_V1, blocksV2: config.PUBLISH_BLOCKS_V2 });
 
 /** The topics and their layout: part of the public topic contract (docs/topics.md). */
 export function topicSpecs(topics: TopicNames): TopicSpec[] {
@@ -93,10 +94,10 @@ export function topicSpecs(topics: TopicNames): TopicSpec[] {
     // Keyed by asset, so one asset's history stays in order and consumers share partitions. Kept
     // for ever like the blocks: every activity is history, not a newer version of an older one.
     { name: topics.activity, partitions: 12, retentionMs: -1, cleanupPolicy: 'delete' },
-    // The superseded block stream, laid out as it always was, while a deployment still publishes it.
-    ...(topics.blocksV1
-      ? [{ name: topics.blocksV1, partitions: 1, retentionMs: -1, cleanupPolicy: 'delete' as const }]
-      : []),
+    // The superseded block streams, laid out as they always were, while a deployment still publishes them.
+    ...[topics.blocksV1, topics.blocksV2]
+      .filter((name) => name !== undefined)
+      .map((name) => ({ name, partitions: 1, retentionMs: -1, cleanupPolicy: 'delete' as const })),
   ];
 }
 

@@ -18,7 +18,7 @@ import type {
   NftItemState,
   StateWrite,
   TokenState,
-  TxEvent,
+  TxEventV2,
   TxSummary,
   WalletState,
 } from './events.ts';
@@ -30,7 +30,7 @@ export type { EntryView } from './decode/family.ts';
 export { decodedJobTypes, FAMILIES, IGNORED, isKnownJobType } from './decode/registry.ts';
 
 /**
- * Decodes one listed transaction (its node entries) into the parts of a TxEvent. Pure.
+ * Decodes one listed transaction (its node entries) into the parts of a TxEventV2. Pure.
  *
  * The core does what holds for every job type: state from the written `values` (last write wins
  * per key), validity, and putting together what the job families (decode/, one module each,
@@ -55,7 +55,7 @@ export interface TxPosition {
   timestamp: number;
 }
 
-export function decodeTransaction(pos: TxPosition, entries: readonly RawEntry[]): TxEvent {
+export function decodeTransaction(pos: TxPosition, entries: readonly RawEntry[]): TxEventV2 {
   const valid = entries.every(isValidEntry);
   return {
     id: pos.id,

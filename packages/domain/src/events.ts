@@ -8,8 +8,10 @@ import { RawEntry } from './node.ts';
  * Amounts are integer strings; ids are plain strings here (validated where they enter: the node).
  */
 export const SCHEMA_VERSION = 1;
-/** `schemaVersion` of `mtc.blocks.v2` messages (state and activity messages stay at 1). */
-export const BLOCKS_SCHEMA_VERSION = 2;
+/** `schemaVersion` of `mtc.blocks.v3` messages (state and activity messages stay at 1). */
+export const BLOCKS_SCHEMA_VERSION = 3;
+/** `schemaVersion` of `mtc.blocks.v2` messages. */
+export const BLOCKS_V2_SCHEMA_VERSION = 2;
 
 const amount = z.string().regex(/^(0|[1-9][0-9]*)$/);
 
@@ -32,6 +34,7 @@ export const BalanceEntry = z.object({
 export type BalanceEntry = z.infer<typeof BalanceEntry>;
 
 export const Mrc402Holding = z.object({ balance: amount, saleamount: escrowAmount, auctionamount: escrowAmount });
+export type Mrc402Holding = z.infer<typeof Mrc402Holding>;
 
 export const WalletState = z.object({
   address: z.string(),
@@ -183,6 +186,63 @@ export const StateWrite = z.discriminatedUnion('kind', [
   }),
 ]);
 export type StateWrite = z.infer<typeof StateWrite>;
+
+/** A splice of a list: `remove` items at `at`, `insert` in their place (see `wallet-change.ts`). */
+export interface Splice<T> {
+  /** Index in the list as the splices before this one left it. */
+  at: number;
+  remove: number;
+  insert: T[];
+}
+
+const splice = <T extends z.ZodType>(item: T) =>
+  z.object({
+    at: z.number().int().nonnegative(),
+    remove: z.number().int().nonnegative(),
+    insert: z.array(item),
+  });
+
+export const Mrc402Item = z.tuple([z.string(), Mrc402Holding]);
+export type Mrc402Item = z.infer<typeof Mrc402Item>;
+
+/**
+ * A wallet write as a change to the wallet's previous write (`mtc.blocks.v3`; see
+ * `wallet-change.ts` for why and how it is made and applied).
+ */
+export const WalletChangeWrite = z.object({
+  kind: z.literal('walletChange'),
+  key: z.string(),
+  pos: z.string(),
+  jobType: z.string(),
+  /** `pos` of this wallet's previous write, the one the change is relative to. */
+  base: z.string(),
+  regdate: z.number().int(),
+  addinfo: z.string(),
+  /** MRC-010 tokens whose entries this write changed, ascending. */
+  tokens: z.array(z.number().int().nonnegative()),
+  /** Every entry of those tokens after the write, in wallet order (none: the wallet has none left). */
+  balances: z.array(BalanceEntry),
+  /** MRC-402 ids whose holding this write changed, ascending. */
+  nfts: z.array(z.string()),
+  /** The holdings of those ids after the write (an id not here is no longer held). */
+  mrc402: z.record(z.string(), Mrc402Holding),
+  /**
+   * The written lists from the base's, spliced in order: `balances`, and `mrc402` as `[id, holding]`
+   * pairs in the record's order (null: the record's `mrc402` is null after the write).
+   */
+  edits: z.object({
+    balances: z.array(splice(BalanceEntry)),
+    mrc402: z.array(splice(Mrc402Item)).nullable(),
+  }),
+});
+export type WalletChangeWrite = z.infer<typeof WalletChangeWrite>;
+
+/**
+ * A state write on `mtc.blocks.v3`: as on the state topic, except that a wallet written before
+ * (since the follower started) comes as a change to its previous write (`walletChange`).
+ */
+export const BlockWrite = z.discriminatedUnion('kind', [...StateWrite.options, WalletChangeWrite]);
+export type BlockWrite = z.infer<typeof BlockWrite>;
 
 /**
  * What a transaction did, in business terms (valid transactions only): one typed event per kind, so
@@ -540,7 +600,7 @@ export function slimEntry(entry: RawEntry): RawEntry {
   return { ...entry, values };
 }
 
-export const TxEvent = z.object({
+const txFields = {
   id: z.string(),
   index: z.number().int().nonnegative(),
   /** Position of the transaction among all listed transactions of the chain, from 0. */
@@ -553,10 +613,15 @@ export const TxEvent = z.object({
    * `DETAIL_VALUE_FIELDS` (on `mtc.blocks.v1`: the whole written value).
    */
   entries: z.array(RawEntry),
-  writes: z.array(StateWrite),
-  activity: z.array(Activity),
-});
+};
+
+/** A transaction on `mtc.blocks.v3`: its wallet writes may be changes (`BlockWrite`). */
+export const TxEvent = z.object({ ...txFields, writes: z.array(BlockWrite), activity: z.array(Activity) });
 export type TxEvent = z.infer<typeof TxEvent>;
+
+/** A transaction on `mtc.blocks.v1` and `v2`: every write whole. */
+export const TxEventV2 = z.object({ ...txFields, writes: z.array(StateWrite), activity: z.array(Activity) });
+export type TxEventV2 = z.infer<typeof TxEventV2>;
 
 const blockFields = {
   eventId: z.string(),
@@ -565,29 +630,47 @@ const blockFields = {
   timestamp: z.number().int(),
   /** `seq` of this block's first listed transaction (= number of transactions before it). */
   firstTxSeq: z.number().int().nonnegative(),
-  txs: z.array(TxEvent),
 };
 
 /**
- * Topic `mtc.blocks.v2`, key = height: one message per block, in chain order. Entries carry only the
- * fields of their written values that the transaction shows: the written records travel once, as
- * `writes` (v1 carried each twice, and a wallet's record grows with its history).
+ * Topic `mtc.blocks.v3`, key = height: one message per block, in chain order. As v2, except that
+ * a wallet the follower wrote before comes as a change to its previous write (`walletChange`):
+ * a wallet's record grows with its history, and v2 carried it whole on every write.
  */
-export const BlockEvent = z.object({ schemaVersion: z.literal(BLOCKS_SCHEMA_VERSION), ...blockFields });
+export const BlockEvent = z.object({
+  schemaVersion: z.literal(BLOCKS_SCHEMA_VERSION),
+  ...blockFields,
+  txs: z.array(TxEvent),
+});
 export type BlockEvent = z.infer<typeof BlockEvent>;
 
 /**
- * Topic `mtc.blocks.v1` (superseded by v2; published only when a deployment asks for it): as v2,
- * with every entry exactly as the node served it, written values whole.
+ * Topic `mtc.blocks.v2` (superseded by v3; published only when a deployment asks for it): every
+ * write whole; entries carry only the fields of their written values that the transaction shows.
  */
-export const BlockEventV1 = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...blockFields });
+export const BlockEventV2 = z.object({
+  schemaVersion: z.literal(BLOCKS_V2_SCHEMA_VERSION),
+  ...blockFields,
+  txs: z.array(TxEventV2),
+});
+export type BlockEventV2 = z.infer<typeof BlockEventV2>;
+
+/**
+ * Topic `mtc.blocks.v1` (superseded; published only when a deployment asks for it): as v2, with
+ * every entry exactly as the node served it, written values whole.
+ */
+export const BlockEventV1 = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  ...blockFields,
+  txs: z.array(TxEventV2),
+});
 export type BlockEventV1 = z.infer<typeof BlockEventV1>;
 
 /** The v2 message of a block decoded from the node's entries as served (which is the v1 message). */
-export function toBlockEventV2(v1: BlockEventV1 | BlockEvent): BlockEvent {
+export function toBlockEventV2(v1: BlockEventV1 | BlockEventV2): BlockEventV2 {
   return {
     ...v1,
-    schemaVersion: BLOCKS_SCHEMA_VERSION,
+    schemaVersion: BLOCKS_V2_SCHEMA_VERSION,
     txs: v1.txs.map((tx) => ({ ...tx, entries: tx.entries.map(slimEntry) })),
   };
 }
@@ -631,26 +714,32 @@ export interface TopicNames {
   blocks: string;
   state: string;
   activity: string;
-  /** `mtc.blocks.v1`, published beside v2 only when set (for consumers that have not moved yet). */
+  /** `mtc.blocks.v1` and `v2`, published beside v3 only when set (for consumers that have not moved yet). */
   blocksV1?: string;
+  blocksV2?: string;
 }
 
 export const TOPICS = {
-  blocks: 'mtc.blocks.v2',
+  blocks: 'mtc.blocks.v3',
   state: 'mtc.state.v1',
   activity: 'mtc.activity.v1',
   blocksV1: 'mtc.blocks.v1',
+  blocksV2: 'mtc.blocks.v2',
 } as const satisfies Required<TopicNames>;
 
 /**
  * The topic names under a deployment prefix (tests and side-by-side deployments); `mtc.blocks.v1`
- * among them only when it is to be published.
+ * and `v2` among them only when they are to be published.
  */
-export function topicNames(prefix = '', options: { blocksV1?: boolean } = {}): TopicNames {
+export function topicNames(prefix = '', options: { blocksV1?: boolean; blocksV2?: boolean } = {}): TopicNames {
   return {
     blocks: `${prefix}${TOPICS.blocks}`,
     state: `${prefix}${TOPICS.state}`,
     activity: `${prefix}${TOPICS.activity}`,
     ...(options.blocksV1 ? { blocksV1: `${prefix}${TOPICS.blocksV1}` } : {}),
+    ...(options.blocksV2 ? { blocksV2: `${prefix}${TOPICS.blocksV2}` } : {}),
   };
 }
+
+/** Whether a block topic write is whole, as on the state topic (not a wallet change). */
+export const isStateWrite = (w: BlockWrite): w is StateWrite => w.kind !== 'walletChange';

@@ -1,5 +1,18 @@
 import { createMemoryReadStore } from '@mtc/adapters';
-import { addressChecksum, blockPos, chainPos, toBlockEventV2, type BlockEvent, type KnownActivity } from '@mtc/domain';
+import {
+  addressChecksum,
+  blockPos,
+  chainPos,
+  isStateWrite,
+  PublishedWallets,
+  slimEntry,
+  walletChange,
+  type BalanceEntry,
+  type BlockEvent,
+  type BlockWrite,
+  type KnownActivity,
+  type WalletState,
+} from '@mtc/domain';
 import { describe, expect, it } from 'vitest';
 import type { HolderDoc, HolderStatsDoc } from './holders/holders.ts';
 import { holdersPage, lockedHolders } from './holders/holders.ts';
@@ -10,7 +23,7 @@ import { seriesPage, seriesTotal } from './series/series.ts';
 import { addressTxs } from './series/address-txs.ts';
 import { tokenTxs } from './series/token-txs.ts';
 import { chainBuilder, projectInto, token, type EntrySpec } from './testing/events.ts';
-import { loadChainPrior, projectChainBatch, walletScopes } from './chain-batch.ts';
+import { loadChainPrior, projectChainBatch, resolveWallets } from './chain-batch.ts';
 import { dumpReadModels } from './dump.ts';
 import { assetSumAt, holdersAt, seriesCountAt } from './holders/at-height.ts';
 import { holdingAsset } from './holders/changes.ts';
@@ -196,12 +209,25 @@ async function projected(batches: BlockEvent[][], crashAfterWrites?: number) {
   return store;
 }
 
-describe('walletScopes', () => {
+/** The history as the follower publishes it on mtc.blocks.v3: wallets written before as changes. */
+function asV3(blocks: readonly BlockEvent[]): BlockEvent[] {
+  const published = new PublishedWallets();
+  return blocks.map((b) => {
+    const v3 = published.toBlockEventV3({
+      ...b,
+      schemaVersion: 2,
+      txs: b.txs.map((t) => ({ ...t, writes: t.writes.filter(isStateWrite) })),
+    });
+    return v3;
+  });
+}
+
+describe('resolveWallets', () => {
   const entry = (
     tok: number,
     balance: string,
     more: Partial<{ unlockdate: number; sale: string; auction: string }> = {},
-  ) => ({
+  ): BalanceEntry => ({
     token: tok,
     balance,
     unlockdate: more.unlockdate ?? 0,
@@ -226,49 +252,116 @@ describe('walletScopes', () => {
       X: { balance: '2', saleamount: '', auctionamount: '' },
     },
   };
-
-  it('names the assets that differ from the stored wallet along the batch’s writes, escrow and locks included', () => {
-    const w1 = {
-      pos: chainPos(2, 0, 0),
-      address: A,
-      // token 1 put on sale, token 2 loses its locked entry, token 3 unchanged, token 4 relocked
-      balances: [
-        entry(0, '50'),
-        entry(1, '100', { sale: '10' }),
-        entry(2, '200'),
-        entry(3, '300'),
-        entry(4, '7', { unlockdate: 20 }),
-      ],
-      mrc402: stored.mrc402,
-    };
-    const w2 = {
-      pos: chainPos(2, 1, 0),
-      address: A,
-      // token 3 dropped (the chaincode drops all-zero entries), token 7 new, the MRC-402 in auction
-      balances: [
-        entry(0, '50'),
-        entry(1, '100', { sale: '10' }),
-        entry(2, '200'),
-        entry(4, '7', { unlockdate: 20 }),
-        entry(7, '1'),
-      ],
-      mrc402: {
-        [NFT]: { balance: '1', saleamount: '', auctionamount: '1' },
-        X: { balance: '2', saleamount: '', auctionamount: '' },
+  const wallet = (balances: BalanceEntry[], mrc402: WalletState['mrc402'], address = A): WalletState => ({
+    address,
+    regdate: 0,
+    addinfo: '',
+    balances,
+    mrc402,
+  });
+  // token 1 put on sale, token 2 loses its locked entry, token 3 unchanged, token 4 relocked
+  const w1 = wallet(
+    [
+      entry(0, '50'),
+      entry(1, '100', { sale: '10' }),
+      entry(2, '200'),
+      entry(3, '300'),
+      entry(4, '7', { unlockdate: 20 }),
+    ],
+    stored.mrc402,
+  );
+  // token 3 dropped (the chaincode drops all-zero entries), token 7 new, the MRC-402 in auction
+  const w2 = wallet(
+    [
+      entry(0, '50'),
+      entry(1, '100', { sale: '10' }),
+      entry(2, '200'),
+      entry(4, '7', { unlockdate: 20 }),
+      entry(7, '1'),
+    ],
+    {
+      [NFT]: { balance: '1', saleamount: '', auctionamount: '1' },
+      X: { balance: '2', saleamount: '', auctionamount: '' },
+    },
+  );
+  const p1 = chainPos(2, 0, 0);
+  const p2 = chainPos(2, 1, 0);
+  const whole = (pos: string, w: WalletState): BlockWrite => ({
+    kind: 'wallet',
+    key: w.address,
+    pos,
+    jobType: 'transfer',
+    wallet: w,
+  });
+  const block = (...writes: BlockWrite[]): BlockEvent => ({
+    schemaVersion: 3,
+    eventId: 'block:2',
+    height: 2,
+    hash: 'h2',
+    timestamp: DAY1,
+    firstTxSeq: 0,
+    txs: [
+      {
+        id: 't',
+        index: 0,
+        seq: 0,
+        timestamp: DAY1,
+        valid: true,
+        summary: { type: 'transfer', from: '', to: '', amount: '0', token: '0' },
+        entries: [],
+        writes,
+        activity: [],
       },
-    };
-    const scope = walletScopes([stored], [w1, w2]).get(A)!;
-    expect([...scope.tokens].sort()).toEqual([1, 2, 3, 4, 7]);
-    expect([...scope.nfts]).toEqual([NFT]);
+    ],
+  });
+  const covers = (r: ReturnType<typeof resolveWallets>) =>
+    r.writes.map((w) => w.covers && { tokens: [...w.covers.tokens].sort(), nfts: [...w.covers.nfts] });
+  const v = (pos: string, w: WalletState) => ({
+    pos,
+    regdate: w.regdate,
+    addinfo: w.addinfo,
+    balances: w.balances,
+    mrc402: w.mrc402,
   });
 
-  it('scopes a new address to everything it lists, and leaves out one whose stored wallet is already this batch’s', () => {
-    const w = { pos: chainPos(2, 0, 0), address: B, balances: [entry(0, '0'), entry(4, '1')], mrc402: null };
-    expect(walletScopes([], [w]).get(B)).toEqual({ tokens: new Set([0, 4]), nfts: new Set() });
-    // A crashed run put this write's wallet already: every stored row must be read.
-    const again = { ...stored, _id: B, pos: w.pos };
-    expect(walletScopes([again], [w]).has(B)).toBe(false);
-    expect(walletScopes([{ ...again, pos: chainPos(3, 0, 0) }], [w]).has(B)).toBe(false);
+  it('covers, write by write, the assets that differ from the wallet before it, escrow and locks included', () => {
+    const r = resolveWallets([block(whole(p1, w1), whole(p2, w2))], [stored]);
+    expect(covers(r)).toEqual([
+      { tokens: [1, 2, 4], nfts: [] },
+      { tokens: [3, 7], nfts: [NFT] },
+    ]);
+    // Only the covered tokens' entries go to the holder projection.
+    expect(r.writes[1]!.balances).toEqual([entry(7, '1')]);
+    expect(r.records.get(A)).toEqual(v(p2, w2));
+    expect(r.whole.size).toBe(0);
+  });
+
+  it('takes changes as the block topic carries them, and applies them to the stored record', () => {
+    const c1 = walletChange(A, p1, 'transfer', stored, v(p1, w1));
+    const c2 = walletChange(A, p2, 'transfer', v(p1, w1), v(p2, w2));
+    const r = resolveWallets([block(c1, c2)], [stored]);
+    expect(covers(r)).toEqual([
+      { tokens: [1, 2, 4], nfts: [] },
+      { tokens: [3, 7], nfts: [NFT] },
+    ]);
+    expect(r.records.get(A)).toEqual(v(p2, w2));
+    // A change to another record than the one at hand is a broken chain: it fails, naming both.
+    expect(() => resolveWallets([block(c2)], [stored])).toThrow(/relative to the write at 00*2:/);
+  });
+
+  it('covers what a new wallet lists, and everything for a whole write older than the stored record', () => {
+    const b = wallet([entry(0, '0'), entry(4, '1')], null, B);
+    expect(covers(resolveWallets([block(whole(p1, b))], []))).toEqual([{ tokens: [0, 4], nfts: [] }]);
+    // A crashed run put a newer record already: a whole write has nothing before it at hand…
+    const newer = { ...stored, pos: chainPos(3, 0, 0) };
+    const crashed = resolveWallets([block(whole(p1, w1))], [newer]);
+    expect(crashed.writes[0]!.covers).toBeUndefined();
+    expect([...crashed.whole]).toEqual([A]);
+    expect(crashed.records.size).toBe(0);
+    // …while a change still covers what it changed.
+    const change = resolveWallets([block(walletChange(A, p1, 'transfer', stored, v(p1, w1)))], [newer]);
+    expect(covers(change)).toEqual([{ tokens: [1, 2, 4], nfts: [] }]);
+    expect(change.whole.size).toBe(0);
   });
 });
 
@@ -427,9 +520,28 @@ describe('projectChainBatch', () => {
     expect(await dumpReadModels(await projected([h.slice(0, 1), h.slice(0, 3), h.slice(2)]))).toEqual(once);
   });
 
-  it('projects the same read models from mtc.blocks.v2 events, whose entries keep only job_type, jobdate, mrc402', async () => {
+  it('projects the same read models from mtc.blocks.v3 wallet changes as from whole wallet writes, crashes included', async () => {
+    const h = history();
+    const v3 = asV3(h);
+    // Most wallet writes of the history are changes (else this would compare equal inputs).
+    const kinds = v3.flatMap((b) => b.txs.flatMap((t) => t.writes.map((w) => w.kind)));
+    expect(kinds.filter((k) => k === 'walletChange').length).toBeGreaterThan(
+      kinds.filter((k) => k === 'wallet').length,
+    );
+    const once = await dumpReadModels(await projected([h]));
+    expect(await dumpReadModels(await projected([v3]))).toEqual(once);
+    expect(await dumpReadModels(await projected([v3.slice(0, 2), v3.slice(1), v3]))).toEqual(once);
+    const { writes } = await projectInto(createMemoryReadStore(), [v3.slice(0, 1), v3.slice(1)]);
+    for (let k = 0; k <= writes; k++) {
+      const store = await projected([v3.slice(0, 1), v3.slice(1)], k);
+      await projectInto(store, [v3.slice(1, 3), v3.slice(3)]);
+      expect(await dumpReadModels(store), `crash after write ${k} of ${writes}`).toEqual(once);
+    }
+  });
+
+  it('projects the same read models from entries that keep only job_type, jobdate, mrc402', async () => {
     const full = history();
-    const slim = full.map(toBlockEventV2);
+    const slim = full.map((b) => ({ ...b, txs: b.txs.map((t) => ({ ...t, entries: t.entries.map(slimEntry) })) }));
     // The history's entries carry whole written records (else this would compare equal inputs).
     expect(full.flatMap((b) => b.txs.flatMap((t) => t.entries)).filter((e) => 'balance' in e.values!)).not.toEqual([]);
     expect(slim.flatMap((b) => b.txs.flatMap((t) => t.entries)).filter((e) => 'balance' in e.values!)).toEqual([]);

@@ -1,4 +1,11 @@
-import type { BalanceEntry, BlockEvent } from '@mtc/domain';
+import {
+  applyWalletChange,
+  walletChange,
+  type BlockEvent,
+  type WalletChangeWrite,
+  type WalletState,
+  type WalletVersion,
+} from '@mtc/domain';
 import type { BlockTxCount, Collection, Filter, Write } from '@mtc/ports';
 import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/project.ts';
 import type { HeadDoc } from './chain/docs.ts';
@@ -65,13 +72,8 @@ export interface ChainPrior {
   counters: SeriesCounterDoc[];
   /** The ranked lists' directories and pages the batch's moves touch. */
   ranked: { dirs: RankDirDoc[]; pages: RankPageDoc[] };
-  /** The stored wallets of the batch's addresses (what `scopes` were derived from). */
+  /** The stored wallets of the batch's addresses (what its wallet changes apply to). Absent: none. */
   wallets?: WalletDoc[];
-  /**
-   * Per address of the batch, the assets its writes change, when only those holder rows were read
-   * (see `walletScopes`); an address not in it had every stored row read. Absent: every row.
-   */
-  scopes?: ReadonlyMap<string, WalletScope>;
   /** What loadChainPrior derived from the batch; projectChainBatch reuses it for the same events. */
   plan?: ChainPlan;
   /** The holdings loadChainPrior projected from this prior (for the ranked moves); reused likewise. */
@@ -81,31 +83,32 @@ export interface ChainPrior {
 type Holdings = ReturnType<typeof projectAllHoldings>;
 
 /** The three holder models' writes and ranked-list moves for a batch. */
-function projectAllHoldings(plan: ChainPlan, prior: ChainPrior) {
-  const wallets = scoped(plan.wallets, prior.scopes);
-  const holders = projectHolders(wallets, { rows: prior.holders, stats: prior.holderStats });
-  const nftHolders = projectNftHolders(wallets, { rows: prior.nftHolders, stats: prior.nftHolderStats });
+function projectAllHoldings(plan: ChainPlan, prior: ChainPrior, wallets: ResolvedWallets) {
+  const holders = projectHolders(wallets.writes, { rows: prior.holders, stats: prior.holderStats });
+  const nftHolders = projectNftHolders(wallets.writes, { rows: prior.nftHolders, stats: prior.nftHolderStats });
   const collections = projectCollectionHolders(plan.nftItems, {
     owners: prior.itemOwners,
     rows: prior.collectionHolders,
     stats: prior.collectionStats,
   });
   const moves: RankMove[] = [...holders.moves, ...nftHolders.moves, ...collections.moves];
-  return { holders, nftHolders, collections, moves };
+  return { holders, nftHolders, collections, moves, wallets };
 }
 
-/** The assets a batch's writes of one address change: MRC-010 token ids and MRC-402 ids. */
-export interface WalletScope {
-  tokens: ReadonlySet<number>;
-  nfts: ReadonlySet<string>;
+/** The addresses a batch writes wallets of. */
+function walletAddresses(events: readonly BlockEvent[]): string[] {
+  const out = new Set<string>();
+  for (const e of events)
+    for (const tx of e.txs)
+      for (const w of tx.writes) if (w.kind === 'wallet' || w.kind === 'walletChange') out.add(w.key);
+  return [...out];
 }
 
-/** A batch's blocks above the head, its wallet writes and its series items, derived once. */
+/** A batch's blocks above the head and its series items, derived once. */
 interface ChainPlan {
   events: readonly BlockEvent[];
   head: HeadDoc | null;
   todo: BlockEvent[];
-  wallets: (WalletWrite & Mrc402WalletWrite)[];
   nftItems: ItemWrite[];
   items: Appended<never>[][];
 }
@@ -116,7 +119,6 @@ function planChain(events: readonly BlockEvent[], head: HeadDoc | null): ChainPl
     events,
     head,
     todo,
-    wallets: walletWrites(todo),
     nftItems: itemWrites(todo),
     items: SERIES.map((s) => s.items(todo) as never[]),
   };
@@ -128,14 +130,76 @@ export interface ChainBatch {
   counts: BlockTxCount[];
 }
 
-function walletWrites(events: readonly BlockEvent[]): (WalletWrite & Mrc402WalletWrite)[] {
-  const out: (WalletWrite & Mrc402WalletWrite)[] = [];
+/** A wallet write as the holder projections take it: the assets it covers, as they are after it. */
+export type HolderWrite = WalletWrite &
+  Mrc402WalletWrite & { covers?: { tokens: ReadonlySet<number>; nfts: ReadonlySet<string> } };
+
+/** A batch's wallet writes, resolved against the stored wallets (see `resolveWallets`). */
+export interface ResolvedWallets {
+  /** For the holder projections, in chain order. */
+  writes: HolderWrite[];
+  /** Per address, its newest record of the batch, when newer than the stored one. */
+  records: Map<string, WalletVersion>;
+  /** Addresses with a write that covers every asset: every stored holder row of theirs is read. */
+  whole: Set<string>;
+}
+
+const versionOf = (pos: string, { regdate, addinfo, balances, mrc402 }: WalletState): WalletVersion => ({
+  pos,
+  regdate,
+  addinfo,
+  balances,
+  mrc402,
+});
+
+const NO_WALLET: WalletVersion = { pos: '', regdate: 0, addinfo: '', balances: [], mrc402: null };
+
+const fromChange = (c: WalletChangeWrite): HolderWrite => ({
+  pos: c.pos,
+  address: c.key,
+  balances: c.balances,
+  mrc402: c.mrc402,
+  covers: { tokens: new Set(c.tokens), nfts: new Set(c.nfts) },
+});
+
+/**
+ * A batch's wallet writes against the stored wallets. A block event's wallet write is a change to
+ * the wallet's previous write, or whole (the first the follower published since it started), which
+ * becomes a change to the record before it here. Either way a write covers the assets it changed
+ * (a whale's write lists hundreds it did not change): those are the holder rows a batch reads and
+ * the holdings it projects, and the newest record of each wallet is its record write.
+ *
+ * Records are put in the first phase and holder rows in the third, so a batch a crashed run
+ * half-wrote finds a newer record stored than some of its writes: a change older than the stored
+ * record still covers what it changed, but a whole write there has no record before it at hand,
+ * and covers everything (every stored row of its address is read).
+ */
+export function resolveWallets(events: readonly BlockEvent[], stored: readonly WalletDoc[]): ResolvedWallets {
+  const current = new Map<string, WalletVersion>(stored.map((d) => [d._id, d]));
+  const storedPos = new Map(stored.map((d) => [d._id, d.pos]));
+  const writes: HolderWrite[] = [];
+  const whole = new Set<string>();
   for (const e of events)
     for (const tx of e.txs)
-      for (const w of tx.writes)
-        if (w.kind === 'wallet')
-          out.push({ pos: w.pos, address: w.key, balances: w.wallet.balances, mrc402: w.wallet.mrc402 });
-  return out.sort((a, b) => (a.pos < b.pos ? -1 : a.pos > b.pos ? 1 : 0));
+      for (const w of tx.writes) {
+        if (w.kind !== 'wallet' && w.kind !== 'walletChange') continue;
+        const address = w.key;
+        const cur = current.get(address) ?? NO_WALLET;
+        if (w.pos <= (storedPos.get(address) ?? '')) {
+          if (w.kind === 'walletChange') writes.push(fromChange(w));
+          else {
+            writes.push({ pos: w.pos, address, balances: w.wallet.balances, mrc402: w.wallet.mrc402 });
+            whole.add(address);
+          }
+          continue;
+        }
+        const next = w.kind === 'walletChange' ? applyWalletChange(cur, w) : versionOf(w.pos, w.wallet);
+        writes.push(fromChange(w.kind === 'walletChange' ? w : walletChange(address, w.pos, w.jobType, cur, next)));
+        current.set(address, next);
+      }
+  const records = new Map<string, WalletVersion>();
+  for (const [address, v] of current) if (v.pos > (storedPos.get(address) ?? '')) records.set(address, v);
+  return { writes, records, whole };
 }
 
 const SERIES = [
@@ -151,99 +215,29 @@ export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): 
   return events.filter((e) => e.height > after);
 }
 
-/**
- * A chain wallet write lists every asset of the wallet, so a whale's write lists hundreds that it
- * did not change. The holder rows a batch must read are those of the assets that differ between
- * the stored wallet and the batch's writes of it, one after another: any other asset's row stays
- * as it is. That holds while the stored wallet is the one from before the batch — records are put
- * in the first phase, rows in the third, so a batch that a crashed run half-wrote finds its own
- * later write stored: such an address (stored position at or past its first write here) is left
- * out, and every row it has is read, as for an address with no stored wallet scope at all.
- */
-export function walletScopes(
-  stored: readonly WalletDoc[],
-  writes: readonly (WalletWrite & Mrc402WalletWrite)[],
-): Map<string, WalletScope> {
-  const versions = new Map<string, { balances: readonly BalanceEntry[]; mrc402: WalletDoc['mrc402'] }[]>();
-  const first = new Map<string, string>();
-  for (const w of writes) {
-    if (!first.has(w.address)) first.set(w.address, w.pos);
-    let v = versions.get(w.address);
-    if (!v) versions.set(w.address, (v = []));
-    v.push(w);
-  }
-  const storedOf = new Map(stored.map((d) => [d._id, d]));
-  const scopes = new Map<string, WalletScope>();
-  for (const [address, written] of versions) {
-    const prev = storedOf.get(address);
-    if (prev && prev.pos >= first.get(address)!) continue;
-    const chain = [prev ?? { balances: [], mrc402: null }, ...written];
-    const byToken = chain.map((v) => entriesByToken(v.balances));
-    const byNft = chain.map((v) => nftsById(v.mrc402));
-    const tokens = new Set<number>();
-    const nfts = new Set<string>();
-    for (let i = 1; i < chain.length; i++) {
-      differing(byToken[i - 1]!, byToken[i]!, tokens);
-      differing(byNft[i - 1]!, byNft[i]!, nfts);
-    }
-    scopes.set(address, { tokens, nfts });
-  }
-  return scopes;
-}
-
-function entriesByToken(balances: readonly BalanceEntry[]): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const e of balances)
-    out.set(e.token, `${out.get(e.token) ?? ''}${e.balance},${e.unlockdate},${e.saleamount},${e.auctionamount};`);
-  return out;
-}
-
-function nftsById(mrc402: WalletDoc['mrc402']): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [id, h] of Object.entries(mrc402 ?? {})) out.set(id, `${h.balance},${h.saleamount},${h.auctionamount}`);
-  return out;
-}
-
-function differing<K>(a: ReadonlyMap<K, string>, b: ReadonlyMap<K, string>, into: Set<K>): void {
-  for (const [k, v] of a) if (b.get(k) !== v) into.add(k);
-  for (const k of b.keys()) if (!a.has(k)) into.add(k);
-}
-
-/** The batch's wallet writes cut to the assets in scope (addresses without a scope stay whole). */
-function scoped(
-  writes: readonly (WalletWrite & Mrc402WalletWrite)[],
-  scopes: ReadonlyMap<string, WalletScope> | undefined,
-): (WalletWrite & Mrc402WalletWrite)[] {
-  if (!scopes) return [...writes];
-  return writes.map((w) => {
-    const scope = scopes.get(w.address);
-    if (!scope) return w;
-    const mrc402 = w.mrc402 && Object.fromEntries(Object.entries(w.mrc402).filter(([id]) => scope.nfts.has(id)));
-    return { ...w, balances: w.balances.filter((e) => scope.tokens.has(e.token)), mrc402 };
-  });
-}
-
 /** Reads what a batch's projection needs from the store. */
 export async function loadChainPrior(models: Models, events: readonly BlockEvent[]): Promise<ChainPrior> {
   const head = await models.head.get('indexed');
   const plan = planChain(events, head);
-  const addresses = [...new Set(plan.wallets.map((w) => w.address))];
+  const addresses = walletAddresses(plan.todo);
   const wallets = addresses.length > 0 ? await models.wallets.getMany(addresses) : [];
-  const scopes = walletScopes(wallets, plan.wallets);
-  const whole = addresses.filter((a) => !scopes.has(a));
-  const writes = scoped(plan.wallets, scopes);
-  const rowIds = (idOf: (scope: WalletScope, address: string) => string[]): string[] =>
-    [...scopes].flatMap(([address, scope]) => idOf(scope, address));
-  const holderIds = rowIds((s, a) => [...s.tokens].map((t) => holderId(t, a)));
-  const nftHolderIds = rowIds((s, a) => [...s.nfts].map((id) => nftHolderId(id, a)));
+  const resolved = resolveWallets(plan.todo, wallets);
+  const whole = [...resolved.whole];
+  const holderIds = new Set<string>();
+  const nftHolderIds = new Set<string>();
+  for (const w of resolved.writes) {
+    if (!w.covers) continue;
+    for (const t of w.covers.tokens) holderIds.add(holderId(t, w.address));
+    for (const id of w.covers.nfts) nftHolderIds.add(nftHolderId(id, w.address));
+  }
   const counterIds = new Set<string>();
   SERIES.forEach((s, i) => {
     for (const item of plan.items[i]!) counterIds.add(counterId(s.model.name, item.key));
   });
   const items = [...new Set(plan.nftItems.map((w) => w.item))];
   const [rows, nftRows, counters, itemOwners] = await Promise.all([
-    rowsOf(models.holders, holderIds, whole),
-    rowsOf(models.nftHolders, nftHolderIds, whole),
+    rowsOf(models.holders, [...holderIds], whole),
+    rowsOf(models.nftHolders, [...nftHolderIds], whole),
     counterIds.size > 0 ? models.seriesCounters.getMany([...counterIds]) : Promise.resolve([]),
     items.length > 0 ? models.itemOwners.getMany(items) : Promise.resolve([]),
   ]);
@@ -254,10 +248,10 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
   ]);
   const tokens = new Set(rows.map((r) => String(r.token)));
   const nftIds = new Set(nftRows.map((r) => r.nftId));
-  // Every asset a write lists in scope (a superset of those it changes): one stats read covers them.
-  for (const w of writes) {
-    for (const e of w.balances) tokens.add(String(e.token));
-    for (const id of Object.keys(w.mrc402 ?? {})) nftIds.add(id);
+  // Every asset a write covers (or lists, when it covers every one): one stats read covers them.
+  for (const w of resolved.writes) {
+    for (const t of w.covers?.tokens ?? w.balances.map((e) => e.token)) tokens.add(String(t));
+    for (const id of w.covers?.nfts ?? Object.keys(w.mrc402 ?? {})) nftIds.add(id);
   }
   const [holderStats, nftHolderStats] = await Promise.all([
     tokens.size > 0 ? models.holderStats.getMany([...tokens]) : Promise.resolve([]),
@@ -275,11 +269,10 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     collectionStats,
     counters,
     wallets,
-    scopes,
     plan,
   };
   // The ranked lists' pages are found through their directories: two reads after the rows.
-  const holdings = projectAllHoldings(plan, prior);
+  const holdings = projectAllHoldings(plan, prior, resolved);
   const lists = rankListsOf(holdings.moves);
   const dirs = lists.length > 0 ? await models.rankDirs.getMany(lists) : [];
   const pageIds = rankPagesToRead(holdings.moves, dirs);
@@ -315,14 +308,16 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
     for (const w of rows) seriesRows.push(w); // no spread: a large batch has 100,000s of rows
     for (const w of counters) seriesCounters.push(w);
   });
-  const { holders, nftHolders, collections, moves } =
-    plan === prior.plan && prior.holdings ? prior.holdings : projectAllHoldings(plan, prior);
+  const { holders, nftHolders, collections, moves, wallets } =
+    plan === prior.plan && prior.holdings
+      ? prior.holdings
+      : projectAllHoldings(plan, prior, resolveWallets(todo, prior.wallets ?? []));
   const ranked = projectRanked(moves, prior.ranked);
   return {
     phases: [
       [
         ...facts,
-        ...projectBlockState(todo),
+        ...projectBlockState(todo, wallets.records),
         ...holders.changes,
         ...nftHolders.changes,
         ...collections.changes,

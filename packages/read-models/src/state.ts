@@ -1,4 +1,4 @@
-import type { BlockEvent, StateEvent, StateWrite } from '@mtc/domain';
+import type { BlockEvent, StateEvent, StateWrite, WalletVersion } from '@mtc/domain';
 import type { Write } from '@mtc/ports';
 import { mrc402Write, nftCollectionWrite, nftItemWrite } from './nfts/records.ts';
 import { tokenWrites } from './tokens/tokens.ts';
@@ -14,10 +14,27 @@ export function projectState(events: readonly StateEvent[]): Write[] {
 
 /**
  * The same projection fed from block events, which carry every state write too (`txs[].writes`):
- * the state as of a past height, which the compacted state topic no longer holds (snapshots).
+ * the state as of a past height, which the compacted state topic no longer holds (snapshots). A
+ * block event's wallet write may be a change to the wallet's previous one, so wallets come
+ * resolved by the caller: each address's newest record of the batch (see `resolveWallets`).
  */
-export function projectBlockState(events: readonly BlockEvent[]): Write[] {
-  return projectStateWrites(events.flatMap((e) => e.txs.flatMap((tx) => tx.writes)));
+export function projectBlockState(events: readonly BlockEvent[], wallets: ReadonlyMap<string, WalletVersion>): Write[] {
+  const writes: StateWrite[] = [];
+  for (const e of events)
+    for (const tx of e.txs)
+      for (const w of tx.writes) if (w.kind !== 'wallet' && w.kind !== 'walletChange') writes.push(w);
+  const records = projectStateWrites(writes);
+  for (const [address, v] of wallets)
+    records.push(
+      walletWrite(v.pos, {
+        address,
+        regdate: v.regdate,
+        addinfo: v.addinfo,
+        balances: [...v.balances],
+        mrc402: v.mrc402,
+      }),
+    );
+  return records;
 }
 
 function projectStateWrites(writes: readonly StateWrite[]): Write[] {

@@ -6,11 +6,15 @@ import {
   ActivityEvent,
   BlockEvent,
   BlockEventV1,
+  BlockEventV2,
+  addressChecksum,
+  applyWalletChange,
   chainPos,
   StateEvent,
   topicNames,
   type RawBlock,
   type RawTransaction,
+  type WalletVersion,
 } from '@mtc/domain';
 import type { ChainSource, EventLog } from '@mtc/ports';
 import { silentLogger } from '@mtc/runtime';
@@ -31,7 +35,13 @@ const nodeError = (reason: string) => Object.assign(new Error(`node failed: ${re
  */
 function fakeChain(
   height: number,
-  options: { failFirst?: number; fill?: string; type?: (height: number) => string } = {},
+  options: {
+    failFirst?: number;
+    fill?: string;
+    type?: (height: number) => string;
+    /** Write a real wallet (the written record a chain wallet has) of this address. */
+    wallet?: string;
+  } = {},
 ): ChainSource & { calls: number } {
   let failures = options.failFirst ?? 0;
   const fill = options.fill ?? 'b';
@@ -56,23 +66,33 @@ function fakeChain(
     transaction: async (id: string): Promise<RawTransaction> => {
       const n = Math.floor(parseInt(id.replace(/^a+/, ''), 10) / 10);
       const type = options.type?.(n) ?? 'receive';
+      const address = options.wallet ?? ADDRESS;
+      const entry = (token: number, balance: string) => ({
+        token,
+        balance,
+        unlockdate: 0,
+        saleamount: '0',
+        auctionamount: '0',
+      });
       return [
         {
           timestamp: 1000,
           id,
-          parameters: [ADDRESS, ADDRESS, '1', '0', 'sig', '0', '', '', 'nonce'],
+          parameters: [address, address, '1', '0', 'sig', '0', '', '', 'nonce'],
           token: '',
           type,
           values: {
             regdate: 1,
             addinfo: '',
-            balance: [{ balance: '1', token: 0, unlockdate: 0 }],
+            balance: options.wallet
+              ? [entry(0, id.replace(/^a+/, '')), ...Array.from({ length: 50 }, (_, t) => entry(t + 1, '7'))]
+              : [{ balance: '1', token: 0, unlockdate: 0 }],
             job_type: type,
             jobdate: 2000 + n,
           },
           validationCode: 0,
-          address: ADDRESS,
-          datakey: ADDRESS,
+          address,
+          datakey: address,
         },
       ];
     },
@@ -190,19 +210,56 @@ describe('createFollower', () => {
     return createFileEventLog({ dir, pollMs: 10 });
   };
 
-  it('publishes every block in chain order, with global transaction positions and the state writes', async () => {
+  it('publishes every block in chain order, with global transaction positions and each key’s newest state write of a batch', async () => {
     const log = await openLog();
     await follow(log, fakeChain(10), 10);
     const blocks = (await read(log, topics.blocks)).map((v) => BlockEvent.parse(v));
     expect(blocks.map((b) => b.height)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(blocks.flatMap((b) => b.txs.map((t) => t.seq))).toEqual([...Array(10).keys()]);
     const state = (await read(log, topics.state)).map((v) => StateEvent.parse(v));
-    expect(state).toHaveLength(10);
+    // Every block writes the one address; batches of 4 blocks: the state topic is compacted, so a
+    // batch publishes its newest write of the key (what compaction would keep), not every write.
+    const newest = [4, 8, 10].map((last) =>
+      blocks
+        .filter((b) => b.height <= last)
+        .flatMap((b) => b.txs)
+        .at(-1)!,
+    );
+    expect(state.map((s) => s.txId)).toEqual(newest.map((t) => t.id));
     expect(state.every((s) => s.write.key === ADDRESS)).toBe(true);
     await log.close();
   });
 
-  it('publishes entries on mtc.blocks.v2 with only the written values a transaction shows; v1 as served when asked', async () => {
+  it('publishes a wallet whole on mtc.blocks.v3 once, then as changes that rebuild every whole write of v2', async () => {
+    const log = await openLog();
+    const wallet = `MT${'c'.repeat(30)}${addressChecksum('c'.repeat(30))}`;
+    const all = topicNames('t.', { blocksV2: true });
+    await follow(log, fakeChain(12, { wallet }), 12, { topics: all });
+    const v3 = (await read(log, all.blocks)).map((v) => BlockEvent.parse(v));
+    const v2 = (await read(log, all.blocksV2!)).map((v) => BlockEventV2.parse(v));
+    const writes3 = v3.flatMap((b) => b.txs.flatMap((t) => t.writes));
+    const writes2 = v2.flatMap((b) => b.txs.flatMap((t) => t.writes));
+    expect(writes2.map((w) => w.kind)).toEqual(writes2.map(() => 'wallet'));
+    expect(writes3.map((w) => w.kind)).toEqual(['wallet', ...writes2.slice(1).map(() => 'walletChange')]);
+    const first = writes3[0]!;
+    let record: (WalletVersion & { address: string }) | undefined =
+      first.kind === 'wallet' ? { pos: first.pos, ...first.wallet } : undefined;
+    let checked = 0;
+    for (const [i, w] of writes3.entries()) {
+      const whole = writes2[i]!;
+      if (w.kind !== 'walletChange' || whole.kind !== 'wallet' || !record) continue;
+      // Only the MTC entry moves: the change carries it, not the wallet's 51 entries.
+      expect(w).toMatchObject({ tokens: [0], balances: [whole.wallet.balances[0]] });
+      record = { ...applyWalletChange(record, w), address: wallet };
+      expect(record).toEqual({ pos: whole.pos, ...whole.wallet });
+      checked++;
+    }
+    expect(checked).toBe(writes2.length - 1);
+    expect(JSON.stringify(v3).length).toBeLessThan(JSON.stringify(v2).length / 2);
+    await log.close();
+  });
+
+  it('publishes entries on mtc.blocks.v3 with only the written values a transaction shows; v1 as served when asked', async () => {
     const log = await openLog();
     const withV1 = topicNames('t.', { blocksV1: true });
     const chain = fakeChain(6);
@@ -212,7 +269,7 @@ describe('createFollower', () => {
     expect(v2.map((b) => b.height)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(v1.map((b) => b.height)).toEqual([1, 2, 3, 4, 5, 6]);
     for (const [i, block] of v2.entries()) {
-      expect(block.schemaVersion).toBe(2);
+      expect(block.schemaVersion).toBe(3);
       expect(v1[i]!.schemaVersion).toBe(1);
       for (const [t, tx] of block.txs.entries()) {
         const served = await chain.transaction(tx.id);

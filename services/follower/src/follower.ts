@@ -2,6 +2,7 @@ import {
   activityKey,
   BlockEvent,
   chainPos,
+  PublishedWallets,
   toBlockEventV2,
   decodeTransaction,
   SCHEMA_VERSION,
@@ -364,6 +365,11 @@ export function createFollower(deps: FollowerDeps): Follower {
     async function follow(): Promise<void> {
       let cursor = await resume();
       logger.info({ from: cursor.height }, 'following');
+      /**
+       * What each wallet's next write on the block topic is a change to (none yet: written whole).
+       * A failed publish ends the run, and the next run starts from the log with none.
+       */
+      const wallets = new PublishedWallets();
       /** The next batch, fetched while the one before it is published (a backfill's node time overlaps its log time). */
       let prefetched: Fetched | undefined;
       while (!signal.aborted) {
@@ -390,7 +396,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         // State and activity first, the block (the checkpoint) last: a crash in between
         // republishes those messages (harmless: consumers apply by position / de-duplicate by
         // eventId) but never leaves a published block without its state and activity.
-        await log.publish(topics.state, events.flatMap(stateMessages));
+        await log.publish(topics.state, newestPerKey(events.flatMap(stateMessages)));
         crashPoint('follower.published-state');
         await log.publish(topics.activity, events.flatMap(activityMessages));
         crashPoint('follower.published-activity');
@@ -399,9 +405,15 @@ export function createFollower(deps: FollowerDeps): Follower {
             topics.blocksV1,
             events.map((e) => ({ key: String(e.height), value: e })),
           );
+        const v2 = events.map(toBlockEventV2);
+        if (topics.blocksV2)
+          await log.publish(
+            topics.blocksV2,
+            v2.map((e) => ({ key: String(e.height), value: e })),
+          );
         await log.publish(
           topics.blocks,
-          events.map((e) => ({ key: String(e.height), value: toBlockEventV2(e) })),
+          v2.map((e) => ({ key: String(e.height), value: wallets.toBlockEventV3(e) })),
         );
         crashPoint('follower.published-blocks');
         published = last;
@@ -433,6 +445,17 @@ function minutes(ms: number): string {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/**
+ * A batch's state messages, each key's newest only: the state topic is compacted (last write wins
+ * by key), so the earlier writes of a key in the same batch are what compaction would drop. A
+ * whale's wallet, written by most transactions, goes once per batch instead of once per write.
+ */
+function newestPerKey<M extends { key: string }>(messages: readonly M[]): M[] {
+  const last = new Map<string, number>();
+  messages.forEach((m, i) => last.set(m.key, i));
+  return messages.filter((m, i) => last.get(m.key) === i);
 }
 
 function stateMessages(block: BlockEventV1): { key: string; value: StateEvent }[] {

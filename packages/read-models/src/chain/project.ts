@@ -34,7 +34,7 @@ export function projectFacts(events: readonly BlockEvent[], options: StatsOption
         timestamp: tx.timestamp,
         valid: tx.valid,
         summary: tx.summary,
-        // Already slim on mtc.blocks.v2; cut here too so the model's rule holds for any event.
+        // Already slim on the block topic (v2 on); cut here too so the model's rule holds for any event.
         entries: tx.entries.map(slimEntry),
       };
       out.push({ op: 'put', collection: txs.name, doc });

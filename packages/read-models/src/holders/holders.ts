@@ -123,13 +123,16 @@ function sameHolding(a: HolderDoc, b: HolderDoc): boolean {
 export interface WalletWrite {
   pos: string;
   address: string;
+  /** Every entry of the tokens it covers. */
   balances: readonly BalanceEntry[];
+  /** The tokens whose holdings `balances` gives; absent: every token (the whole wallet). */
+  covers?: { tokens: ReadonlySet<number> };
 }
 
 export interface HolderPrior {
   /**
-   * Stored rows of every token the batch's writes list, for every address they write (the caller
-   * may cut the writes to the tokens they change, and read only those rows: see `walletScopes`).
+   * Stored rows of every token the batch's writes cover, for every address they write (see
+   * `resolveWallets`).
    */
   rows: readonly HolderDoc[];
   /** Stored stats of every token those rows and writes name (missing = none yet). */
@@ -172,7 +175,12 @@ export function projectHolders(
 ): { stats: Write[]; rows: Write[]; changes: Write[]; moves: RankMove[] } {
   return projectHoldings(
     MRC010_HOLDINGS,
-    writes.map((w) => ({ pos: w.pos, address: w.address, after: holdingsOf(w.address, w.balances, w.pos) })),
+    writes.map((w) => ({
+      pos: w.pos,
+      address: w.address,
+      after: holdingsOf(w.address, w.balances, w.pos),
+      covers: w.covers?.tokens,
+    })),
     {
       rows: prior.rows,
       stats: prior.stats.map((s) => ({

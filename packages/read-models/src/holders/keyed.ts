@@ -51,6 +51,8 @@ export interface HoldingsWrite<K, R> {
   pos: string;
   address: string;
   after: Map<K, R>;
+  /** The assets `after` speaks for; any other holding stays as it was. Absent: every asset. */
+  covers?: ReadonlySet<K>;
 }
 
 const NONE: ReadonlyMap<string, string> = new Map();
@@ -77,6 +79,7 @@ export function projectHoldings<K extends string | number, R extends { _id: stri
   for (const w of writes) {
     const before = held.get(w.address) ?? new Map<K, R>();
     const after = new Map(w.after);
+    if (w.covers) for (const [asset, row] of before) if (!w.covers.has(asset)) after.set(asset, row);
     // A holding this write left as it was keeps its row, and the position it last changed at: a
     // wallet write lists every asset, and rewriting all of a large holder's rows for one transfer
     // would multiply the writes by its asset count.

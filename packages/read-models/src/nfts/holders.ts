@@ -108,7 +108,10 @@ const MRC402_HOLDINGS: HoldingsSpec<string, NftHolderDoc> = {
 export interface Mrc402WalletWrite {
   pos: string;
   address: string;
+  /** The holdings of the MRC-402s it covers. */
   mrc402: WalletState['mrc402'];
+  /** The MRC-402 ids whose holdings `mrc402` gives; absent: every id (the whole wallet). */
+  covers?: { nfts: ReadonlySet<string> };
 }
 
 /** The MRC-402 holder writes of a batch: `stats`, then `rows` (each durable before the next). */
@@ -118,7 +121,12 @@ export function projectNftHolders(
 ): { stats: Write[]; rows: Write[]; changes: Write[]; moves: RankMove[] } {
   return projectHoldings(
     MRC402_HOLDINGS,
-    writes.map((w) => ({ pos: w.pos, address: w.address, after: mrc402HoldingsOf(w.address, w.mrc402, w.pos) })),
+    writes.map((w) => ({
+      pos: w.pos,
+      address: w.address,
+      after: mrc402HoldingsOf(w.address, w.mrc402, w.pos),
+      covers: w.covers?.nfts,
+    })),
     {
       rows: prior.rows,
       stats: prior.stats.map((s) => ({ asset: s.nftId, holders: s.holders, total: parseAmount(s.total), pos: s.pos })),

@@ -64,7 +64,7 @@ export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressT
         const shared = rowOf(e.height, tx, entry, view);
         const row = (address: string) => out.push({ key: address, pos: chainPos(e.height, tx.index, i), row: shared });
         if (wallet) return void row(key);
-        // The item's parties as its arguments name them (mtc.blocks.v2 entries carry no record), and
+        // The item's parties as its arguments name them (block topic entries carry no record), and
         // its owner as written when it is created or an offer of it closes unsold: a partner of the
         // collection may do those for the MRC-400 owner, whose wallet the call does not write.
         const owner = TO_OWNER.has(entry.type)

@@ -2,6 +2,7 @@ import {
   chainPos,
   decodeItem,
   BLOCKS_SCHEMA_VERSION,
+  isStateWrite,
   SCHEMA_VERSION,
   type BalanceEntry,
   type BlockEvent,
@@ -217,7 +218,7 @@ function buildTx(height: number, index: number, seq: number, spec: TxSpec, block
 export function stateEventsOf(blocks: readonly BlockEvent[]): StateEvent[] {
   return blocks.flatMap((b) =>
     b.txs.flatMap((t) =>
-      t.writes.map((write) => ({
+      t.writes.filter(isStateWrite).map((write) => ({
         schemaVersion: SCHEMA_VERSION,
         eventId: `state:${write.pos}`,
         height: b.height,

@@ -12,6 +12,7 @@ import {
   decodeCollection,
   decodeItem,
   decodeMrc402Record,
+  isStateWrite,
   SCHEMA_VERSION,
   type BalanceEntry,
   type BlockEvent,
@@ -341,7 +342,7 @@ export function createChain(): Chain {
     states() {
       return events.flatMap((b) =>
         b.txs.flatMap((tx) =>
-          tx.writes.map((write): StateEvent => ({
+          tx.writes.filter(isStateWrite).map((write): StateEvent => ({
             schemaVersion: SCHEMA_VERSION,
             eventId: `state:${write.pos}`,
             height: b.height,

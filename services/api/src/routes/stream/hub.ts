@@ -67,7 +67,7 @@ export interface StreamRequest {
 
 export interface StreamHubDeps {
   log: EventLog;
-  /** The block topic (mtc.blocks.v2 under the deployment's prefix). */
+  /** The block topic (mtc.blocks.v3 under the deployment's prefix). */
   topic: string;
   /** The indexed head's height, as requests share it (cached). */
   head: () => Promise<number>;

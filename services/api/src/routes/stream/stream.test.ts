@@ -18,7 +18,7 @@ import { openSse, type SseClient } from './sse-client.ts';
 const root = mkdtempSync(join(tmpdir(), 'mtc-stream-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let dirs = 0;
-const TOPIC = 'mtc.blocks.v2';
+const TOPIC = 'mtc.blocks.v3';
 
 /** A file log in a fresh directory holding `events` as the follower publishes them (key = height). */
 async function logOf(events: readonly BlockEvent[]): Promise<EventLog> {
