@@ -304,7 +304,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(run1.offsets).toEqual(['0', '1']);
     expect(run1.error).toMatchObject({
       name: 'ContractViolation',
-      message: expect.stringMatching(/mtc\.blocks\.v2\[0\]@2: \/hash must be string/) as unknown,
+      message: expect.stringMatching(/mtc\.blocks\.v3\[0\]@2: \/hash must be string/) as unknown,
     });
     // The group resumes at the bad message: it was never committed.
     const run2 = await read();
