@@ -75,6 +75,22 @@ describe('decodeTransaction', () => {
     ]);
   });
 
+  it('writes every amount in normal form, whether written so or padded, spaced or as a number', () => {
+    const p = [A, B, '1', '0', 'sig', '0', '', '', 'nonce'];
+    const odd = [
+      { ...bal(0, '007'), saleamount: ' 12 ', auctionamount: '-0' },
+      { ...bal(5, '10'), saleamount: '-03', auctionamount: 4 },
+      { ...bal(6, 0 as unknown as string), saleamount: '-7', auctionamount: '' },
+    ];
+    const tx = decodeTransaction(POS, [entry('transfer', A, p, wallet(A, 'transfer', p, odd))]);
+    const w = tx.writes[0];
+    expect(w?.kind === 'wallet' && w.wallet.balances).toEqual([
+      { token: 0, balance: '7', unlockdate: 0, saleamount: '12', auctionamount: '0' },
+      { token: 5, balance: '10', unlockdate: 0, saleamount: '-3', auctionamount: '4' },
+      { token: 6, balance: '0', unlockdate: 0, saleamount: '-7', auctionamount: '0' },
+    ]);
+  });
+
   it('decodes a multitransfer into one transfer per recipient and sums the summary amount', () => {
     const list = JSON.stringify([
       { address: B, amount: '3', unlockdate: '0', tag: '', memo: 'a' },

@@ -275,8 +275,13 @@ export function decodeToken(tokenId: number, v: Record<string, unknown>): TokenS
   };
 }
 
+/** Amounts already in their normal form, which most written ones are: kept as they are. */
+const NORMAL_AMOUNT = /^(0|[1-9][0-9]*)$/;
+const NORMAL_ESCROW = /^(0|-?[1-9][0-9]*)$/;
+
 /** A written amount that cannot be negative (the chaincode checks funds before it lowers one). */
 function stateAmount(value: unknown, what: string): string {
+  if (typeof value === 'string' && NORMAL_AMOUNT.test(value)) return value;
   try {
     return formatAmount(parseAmount(value as string | number | null | undefined));
   } catch {
@@ -286,6 +291,7 @@ function stateAmount(value: unknown, what: string): string {
 
 /** A written escrow amount: an integer, possibly negative (see `BalanceEntry`); "" reads as 0. */
 function escrowAmount(value: unknown, what: string): string {
+  if (typeof value === 'string' && NORMAL_ESCROW.test(value)) return value;
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   if (text === undefined || text === null || text === '') return '0';
   const m = typeof text === 'string' ? /^\s*(-?)([0-9]+)\s*$/.exec(text) : null;
