@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { freePort, launch, sleep, stopChild, type Child } from './harness.ts';
+import { embeddedExplorerEnv, freePort, launch, sleep, stopChild, type Child } from './harness.ts';
 import { load } from './load.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt } from './support.ts';
@@ -19,7 +19,6 @@ import { fmt } from './support.ts';
  */
 const PATH = '/api/transactions';
 const HISTORY_BLOCKS = { quick: 1_000, full: 3_000 };
-const SERVER_KEYS = ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'] as const;
 const READY_TIMEOUT_MS = 120_000;
 
 interface Explorer {
@@ -31,18 +30,7 @@ interface Explorer {
 async function startExplorer(blocks: number, env: Record<string, string>): Promise<Explorer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-cache-'));
   const port = await freePort();
-  const childEnv: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEVNET_PORT: String(await freePort()),
-    DEVNET_HISTORY_BLOCKS: String(blocks),
-    DEVNET_BLOCK_INTERVAL_MS: '0',
-    LOG_LEVEL: 'warn',
-    ...env,
-  };
-  for (const key of SERVER_KEYS) delete childEnv[key];
+  const childEnv = await embeddedExplorerEnv(blocks, dataDir, port, env);
   const child = launch('explorer', ['services/explorer/src/main.ts'], childEnv);
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();

@@ -4,11 +4,11 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AdapterConfigSchema, openReadStore } from '@mtc/adapters';
-import { readEnvFile } from '@mtc/runtime';
+import { freePort, readEnvFile } from '@mtc/runtime';
 import type { SectionResult } from './section.ts';
 import { printTable } from './support.ts';
 
-export { freePort } from '@mtc/runtime';
+export { freePort };
 
 /**
  * What the backfill and freshness benchmarks share: child processes, their memory, deadlines, and
@@ -271,4 +271,30 @@ export function printSection(result: SectionResult): void {
     ]),
   );
   for (const note of result.notes) console.log(`- ${note}`);
+}
+
+/**
+ * The environment of an all-in-one explorer (`npm start`'s process) on embedded adapters and its
+ * built-in devnet with a history of `blocks` and no live blocks, serving on `port`: the caller's
+ * environment without any server address (Kafka, MongoDB, Redis), plus `extra`.
+ */
+export async function embeddedExplorerEnv(
+  blocks: number,
+  dataDir: string,
+  port: number,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string | undefined>> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(await freePort()),
+    DEVNET_HISTORY_BLOCKS: String(blocks),
+    DEVNET_BLOCK_INTERVAL_MS: '0',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL']) delete env[key];
+  return env;
 }

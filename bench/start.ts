@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, launch, sampleRss, sleep, stopChild } from './harness.ts';
+import { embeddedExplorerEnv, freePort, launch, sampleRss, sleep, stopChild } from './harness.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt } from './support.ts';
 
@@ -16,7 +16,6 @@ import { fmt } from './support.ts';
  * Standalone: `./node_modules/.bin/node bench/start.ts [--quick]`.
  */
 const SIZES = { quick: [1_000, 10_000], full: [3_000, 30_000] };
-const SERVER_KEYS = ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'] as const;
 const TIMEOUT_MS = 1_200_000;
 const TARGET_RATIO = 11;
 const TARGET_TX_PER_SEC = 3_000;
@@ -32,17 +31,7 @@ interface StartRun {
 async function startRun(blocks: number): Promise<StartRun> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-start-'));
   const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEVNET_PORT: String(await freePort()),
-    DEVNET_HISTORY_BLOCKS: String(blocks),
-    DEVNET_BLOCK_INTERVAL_MS: '0',
-    LOG_LEVEL: 'warn',
-  };
-  for (const key of SERVER_KEYS) delete env[key];
+  const env = await embeddedExplorerEnv(blocks, dataDir, port);
   const started = performance.now();
   const child = launch('explorer', ['services/explorer/src/main.ts'], env);
   const rss = sampleRss(child.pid);
