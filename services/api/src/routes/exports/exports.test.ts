@@ -295,6 +295,26 @@ describe('exports', () => {
     expect((await ndjson(api, '/api/export/stats/daily-txs?fromDate=2024-02-02&toDate=2024-02-01')).rows).toEqual([]);
   });
 
+  it('exports a time range by the blocks in it, when block times run backwards', async () => {
+    // Block times are the proposer's clock: block 4 is older than blocks 2 and 3.
+    const chain = createChain();
+    chain.openWallet(ALICE, [{ token: 0, balance: '1000000' }]);
+    for (const w of WALLETS) chain.openWallet(w, [{ token: 0, balance: '0' }]);
+    const times = [GENESIS_TS + 60, GENESIS_TS + 120, GENESIS_TS + 180, GENESIS_TS + 90, GENESIS_TS + 240];
+    for (const [i, timestamp] of times.entries()) {
+      chain.block([chain.transfer({ from: ALICE, to: WALLETS[i]!, amount: '1', token: 0 })], { timestamp });
+    }
+    const started = await startTestApi({ fixture: chain });
+    api = started;
+    const blocksOf = async (query: string) =>
+      (await ndjson(started, `/api/export/txs?${query}`)).rows.map((r) => r['blockNum'] as number);
+    // The newest block in the window (4) is not the one with its latest time (2), nor is the oldest.
+    expect(await blocksOf(`fromTime=${GENESIS_TS + 80}&toTime=${GENESIS_TS + 150}`)).toEqual([2, 4]);
+    expect(await blocksOf(`fromTime=${GENESIS_TS + 85}`)).toEqual([2, 3, 4, 5]);
+    expect(await blocksOf(`toTime=${GENESIS_TS + 100}`)).toEqual([1, 4]);
+    expect(await blocksOf(`fromTime=${GENESIS_TS + 80}&toTime=${GENESIS_TS + 150}&toHeight=3`)).toEqual([2]);
+  });
+
   it('answers bad input with a 4xx JSON error', async () => {
     api = await startTestApi({ fixture: fixture() });
     const cases: [string, number, string][] = [

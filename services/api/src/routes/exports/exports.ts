@@ -155,10 +155,12 @@ export const exportTxsRoute = defineStreamRoute({
     if (query.fromTime !== undefined || query.toTime !== undefined) {
       const from = query.fromTime ?? 0;
       const to = query.toTime ?? Number.MAX_SAFE_INTEGER;
-      const window = { timestamp: { $gte: from, $lte: to } };
+      // Block times are the proposer's clock and may run backwards: the range runs from the lowest
+      // to the highest height of a block in the window, and rows outside the window are left out.
+      const window = { timestamp: { $gte: from, $lte: to }, height: { $gte: lo, $lte: hi } };
       const [[first], [last]] = await Promise.all([
-        models.blocks.find(window, { sort: [['timestamp', 1]], limit: 1 }),
-        models.blocks.find(window, { sort: [['timestamp', -1]], limit: 1 }),
+        models.blocks.find(window, { sort: [['height', 1]], limit: 1 }),
+        models.blocks.find(window, { sort: [['height', -1]], limit: 1 }),
       ]);
       if (!first || !last) hi = lo - 1;
       else {
