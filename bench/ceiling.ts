@@ -17,6 +17,8 @@ export interface CeilingServer {
   url: string;
   /** Measures the bare server answering `bytes`-byte bodies. */
   measure(bytes: number, options: { connections: number; durationSec: number }): Promise<LoadResult>;
+  /** Makes it answer `bytes`-byte bodies from now on (for a load tool of the caller's). */
+  answer(bytes: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,11 +33,15 @@ export async function startCeilingServer(): Promise<CeilingServer> {
   const exited = once(child, 'exit');
   const port = await nextMessage(child, (m) => ('port' in m ? m.port : undefined));
   const url = `http://127.0.0.1:${port}/`;
+  const answer = async (bytes: number): Promise<void> => {
+    child.send({ bytes } satisfies ToServer);
+    await nextMessage(child, (m) => ('ready' in m && m.ready === bytes ? true : undefined));
+  };
   return {
     url,
+    answer,
     async measure(bytes, options) {
-      child.send({ bytes } satisfies ToServer);
-      await nextMessage(child, (m) => ('ready' in m && m.ready === bytes ? true : undefined));
+      await answer(bytes);
       return load(url, options);
     },
     async close() {

@@ -12,7 +12,7 @@ import { environment, fmt, printTable } from './support.ts';
  * as such and the others still run.
  *
  * Options: `--quick`, `--embedded-only` (skip distributed mode even when `npm run infra:up` is
- * running), `--only=<section,…>` (api, replay, backfill, freshness, caching, soak, export, stream, start).
+ * running), `--only=<section,…>` (api, replay, backfill, freshness, caching, soak, export, stream, start, users).
  */
 const SECTIONS: Record<string, () => Promise<Section>> = {
   api: async () => (await import('./api-load.ts')).default,
@@ -24,6 +24,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   export: async () => (await import('./export.ts')).default,
   stream: async () => (await import('./stream.ts')).default,
   start: async () => (await import('./start.ts')).default,
+  users: async () => (await import('./users.ts')).default,
 };
 
 const args = process.argv.slice(2);

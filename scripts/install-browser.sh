@@ -35,21 +35,7 @@ if [ -n "${CHROMIUM_PATH:-}" ]; then
   exit 1
 fi
 
-if [ "$(id -u)" -eq 0 ]; then
-  as_root=()
-elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-  as_root=(sudo -n)
-else
-  echo "install-browser: no Chromium found and no root to install it (apt-get install chromium), or set CHROMIUM_PATH" >&2
-  exit 1
-fi
-
-echo "install-browser: installing Debian's chromium"
-export DEBIAN_FRONTEND=noninteractive
-if ! "${as_root[@]}" apt-get update -qq || ! "${as_root[@]}" apt-get install -y -qq chromium >/dev/null; then
-  echo "install-browser: FAILED: apt-get could not install chromium" >&2
-  exit 1
-fi
+bash "$(dirname "$0")/apt-install.sh" chromium
 if ! path=$(found) || [ -z "$path" ]; then
   echo "install-browser: FAILED: chromium installed but no browser at ${CANDIDATES[*]}" >&2
   exit 1

@@ -9,6 +9,7 @@ import { createConsistentReads } from './consistent.ts';
 import { createHeadReader, type ApiDeps, type AppContext, type Head } from './context.ts';
 import { corsMiddleware } from './cors.ts';
 import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts';
+import { createHeldAnswers, REQUEST_ID, type HeldAnswers } from './held.ts';
 import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
 import { answerClientError, answerConnect, requestGate, serverOptions, timeBudget } from './limits.ts';
 import { createMainnetHeight } from './mainnet-height.ts';
@@ -28,13 +29,13 @@ export interface ApiState {
   route?: string;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
 export type ApiApp = Koa<ApiState> & {
   /** Closes what the app itself holds (the NFT image fetcher's connections); call once it serves no more. */
   close(): Promise<void>;
   /** The live stream's connections; undefined when the app has no event log to read. */
   streams: StreamHub | undefined;
+  /** Held answers sent before Koa (held.ts); undefined when rate limiting must see every request. */
+  held: HeldAnswers | undefined;
 };
 
 /**
@@ -100,11 +101,17 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   const answers = createResponseCache({ maxBytes: deps.config.API_RESPONSE_CACHE_MB * 2 ** 20, now: ticking });
   const routes = allRoutes();
   const router = new Router<ApiState>();
-  const budgets = new Map(
-    routes.map((route) => [route.operationId, route.timeBudgetMs?.(deps.config) ?? deps.config.API_REQUEST_TIMEOUT_MS]),
-  );
+  // The few routes with a budget of their own, matched apart so that other requests are not routed twice.
+  const budgeted = new Router();
+  const budgets = new Map<string, number>();
+  for (const route of routes) {
+    if (route.timeBudgetMs === undefined) continue;
+    budgets.set(route.operationId, route.timeBudgetMs(deps.config));
+    budgeted.get(route.operationId, routerPath(route.path), () => {});
+  }
   const budgetOf = (path: string): number => {
-    const name = router.match(path, 'GET').pathAndMethod.find((layer) => layer.name !== undefined)?.name;
+    if (budgets.size === 0) return deps.config.API_REQUEST_TIMEOUT_MS;
+    const name = budgeted.match(path, 'GET').pathAndMethod.find((layer) => layer.name !== undefined)?.name;
     return (name === undefined ? undefined : budgets.get(name)) ?? deps.config.API_REQUEST_TIMEOUT_MS;
   };
 
@@ -197,20 +204,19 @@ export function createApiApp(deps: ApiDeps): ApiApp {
           if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
           return { body: result.body, policy: result.policy };
         };
-        if (route.heightGated) {
-          // Rows at most `first.height` that never change: true at that height whatever the head does.
-          ctx.state.head = atHead(first);
-          ctx.set('X-Indexed-Height', String(first.height));
-          await sendAnswer(ctx, await answers.answer(ctx.url, first.height, build(first)));
-          return;
-        }
-        const answer = await atOneHeight(ctx, (head) =>
-          answers.answer(ctx.url, head.height, async () => {
-            const answer = await build(head)();
-            await consistent.validate(head);
-            return answer;
-          }),
-        );
+        const answer = route.heightGated
+          ? // Rows at most `first.height` that never change: true at that height whatever the head does.
+            await answers.answer(ctx.url, first.height, build(first))
+          : await atOneHeight(ctx, (head) =>
+              answers.answer(ctx.url, head.height, async () => {
+                const answer = await build(head)();
+                await consistent.validate(head);
+                return answer;
+              }),
+            );
+        answer.route ??= route.path;
+        // The answer held while a newer one is built is true at its own height, which may be lower.
+        if (answer.policy !== 'immutable') ctx.set('X-Indexed-Height', String(answer.height));
         await sendAnswer(ctx, answer);
         return;
       }
@@ -229,8 +235,17 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   }
   // No allowedMethods(): requestGate has answered every method but GET and HEAD already.
   app.use(router.routes());
+  const held = deps.config.RATE_LIMIT_ENABLED
+    ? undefined
+    : createHeldAnswers({
+        answers,
+        head: () => heads.peek(),
+        maxUrlBytes: deps.config.API_MAX_URL_BYTES,
+        onResponse: deps.onResponse,
+      });
   return Object.assign(app, {
     streams,
+    held,
     close: async () => {
       await streams?.close();
       await images.close();
@@ -249,7 +264,9 @@ function requestScope(
     const requestId = REQUEST_ID.test(given) ? given : randomUUID();
     let head: Promise<Head> | null = null;
     ctx.state.requestId = requestId;
-    ctx.state.logger = logger.child({ requestId });
+    // Made when first used: most requests log nothing.
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'logger', { get: () => (child ??= logger.child({ requestId })) });
     ctx.state.head = () => (head ??= readHead());
     ctx.set('X-Request-Id', requestId);
     // Error messages may echo a client's text: never let a browser read them as anything but JSON.
@@ -260,6 +277,15 @@ function requestScope(
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       onResponse?.({ method: ctx.method, route: ctx.state.route ?? 'unmatched', status: ctx.status, seconds });
     }
+  };
+}
+
+/** The app as an `http.Server` request listener: held answers first (held.ts), then Koa. */
+export function requestListener(app: ApiApp): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = app.callback();
+  // Koa's handler settles its own errors; the promise only says when the response is done.
+  return (req, res) => {
+    if (!app.held?.serve(req, res)) void handle(req, res);
   };
 }
 
@@ -275,9 +301,7 @@ export async function startApi(
   deps: ApiDeps & { port: number; host?: string; reusePort?: boolean },
 ): Promise<RunningApi> {
   const app = createApiApp(deps);
-  const handle = app.callback();
-  // Koa's handler settles its own errors; the promise only says when the response is done.
-  const serve = (req: IncomingMessage, res: ServerResponse): void => void handle(req, res);
+  const serve = requestListener(app);
   const server = createServer(serverOptions(deps.config), serve);
   // What Node would answer itself, with an empty body or none, goes through the API's answers instead.
   const logger = deps.logger.child({ component: 'api' });

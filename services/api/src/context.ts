@@ -62,7 +62,12 @@ export async function readHead(models: Pick<Models, 'head'>): Promise<Head> {
  * in one turn of the event loop share that read), and what it reads is shared from then on. The shared head never goes down: a read older than the one held (a slow answer
  * overtaken by a newer one) is not kept.
  */
-export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, now: () => number): HeadSource {
+export interface HeadReader extends HeadSource {
+  /** The shared head if `current` would answer it without a read; undefined otherwise. */
+  peek(): Head | undefined;
+}
+
+export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, now: () => number): HeadReader {
   let held: { head: Head; at: number } | undefined;
   let reading: Promise<Head> | undefined;
   let queued: Promise<Head> | undefined;
@@ -70,9 +75,12 @@ export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, no
     if (!held || head.height >= held.head.height) held = { head, at: now() };
     return head;
   };
+  const fresh = (): Head | undefined => (held && ttlMs > 0 && now() - held.at < ttlMs ? held.head : undefined);
   return {
+    peek: fresh,
     current: () => {
-      if (held && ttlMs > 0 && now() - held.at < ttlMs) return Promise.resolve(held.head);
+      const head = fresh();
+      if (head) return Promise.resolve(head);
       return (reading ??= readHead(models)
         .then(keep)
         .finally(() => (reading = undefined)));

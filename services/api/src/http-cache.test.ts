@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createMemoryReadStore } from '@mtc/adapters';
 import type { Doc, ReadStore } from '@mtc/ports';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createResponseCache, HEAD_TTL_MS, MIN_COMPRESS_BYTES } from './http-cache.ts';
+import { createResponseCache, HEAD_TTL_MS, MIN_COMPRESS_BYTES, STALE_WHILE_BUILDING_MS } from './http-cache.ts';
 import type { CachePolicy } from './route.ts';
 import { buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
 
@@ -99,6 +99,37 @@ describe('HTTP caching by chain state', () => {
     expect(api.calls.filter((c) => c.collection === 'txs')).toHaveLength(1);
   });
 
+  it('answers requests that arrive while the new head’s answer is built from the previous one, named by its height', async () => {
+    let slow = false;
+    const inner = createMemoryReadStore();
+    const store: ReadStore = {
+      ...inner,
+      collection: <T extends Doc>(name: string) => {
+        const c = inner.collection<T>(name);
+        const wait = async () => void (slow && name === 'blocks' && (await sleep(300)));
+        return {
+          ...c,
+          find: async (...args: Parameters<typeof c.find>) => (await wait(), c.find(...args)),
+          getMany: async (...args: Parameters<typeof c.getMany>) => (await wait(), c.getMany(...args)),
+        };
+      },
+    };
+    api = await startTestApi({ fixture, store, headAt: 20, config: cached() });
+    type Blocks = { blocks: { height: number }[] };
+    expect((await api.get<Blocks>('/api/blocks')).body.blocks[0]!.height).toBe(20);
+    await api.project(fixture); // blocks 21 … 30 get their head
+    await sleep(150);
+    slow = true;
+    const builder = api.get<Blocks>('/api/blocks');
+    await sleep(100);
+    const joiner = await api.get<Blocks>('/api/blocks');
+    expect([joiner.headers.get('x-indexed-height'), joiner.body.blocks[0]!.height]).toEqual(['20', 20]);
+    const built = await builder;
+    expect([built.headers.get('x-indexed-height'), built.body.blocks[0]!.height]).toEqual(['30', 30]);
+    const after = await api.get<Blocks>('/api/blocks');
+    expect([after.headers.get('x-indexed-height'), after.body.blocks[0]!.height]).toEqual(['30', 30]);
+  });
+
   it('reads the head once for many requests within API_HEAD_CACHE_MS, plus once per answer built to validate it', async () => {
     api = await startTestApi({ fixture, config: cached({ API_HEAD_CACHE_MS: '10000' }) });
     const paths = ['/api/blocks', '/api/transactions', '/api/chain', '/api/block/3'];
@@ -144,6 +175,62 @@ describe('createResponseCache', () => {
     expect(JSON.parse(atOld.body.toString())).toEqual({ head: 20 });
   });
 });
+
+describe('serving the previous answer while a new one is built', () => {
+  type Built = { body: unknown; policy: CachePolicy };
+  const later = () => {
+    let finish: (built: Built) => void = () => {};
+    const built = new Promise<Built>((resolve) => (finish = resolve));
+    return { built, finish: (head: number) => finish({ body: { head }, policy: 'head' }) };
+  };
+  const headOf = (a: { body: Buffer }) => (JSON.parse(a.body.toString()) as { head: number }).head;
+
+  it('answers requests that join a build from the answer before it; the one that started it waits for the new one', async () => {
+    let clock = 0;
+    const cache = createResponseCache({ maxBytes: 1 << 20, now: () => clock });
+    await cache.answer('/api/chain', 20, async () => ({ body: { head: 20 }, policy: 'head' }));
+    const next = later();
+    const builder = cache.answer('/api/chain', 21, () => next.built);
+    const joiners = await Promise.all([cache.answer('/api/chain', 21, fail), cache.answer('/api/chain', 21, fail)]);
+    expect(joiners.map((a) => [a.height, headOf(a)])).toEqual([
+      [20, 20],
+      [20, 20],
+    ]);
+    next.finish(21);
+    expect(headOf(await builder)).toBe(21);
+    expect((await cache.answer('/api/chain', 21, fail)).height).toBe(21);
+
+    // At the same head once the answer expired (it may carry the clock): the same.
+    clock += HEAD_TTL_MS;
+    const again = later();
+    const rebuilding = cache.answer('/api/chain', 21, () => again.built);
+    const joiner = await cache.answer('/api/chain', 21, fail);
+    expect([joiner.height, headOf(joiner)]).toEqual([21, 21]);
+    again.finish(21);
+    expect((await rebuilding).builtAt).toBe(clock);
+  });
+
+  it('never answers from an answer of a higher height, nor from one older than STALE_WHILE_BUILDING_MS', async () => {
+    let clock = 0;
+    const cache = createResponseCache({ maxBytes: 1 << 20, now: () => clock });
+    await cache.answer('/api/chain', 30, async () => ({ body: { head: 30 }, policy: 'head' }));
+    // The read models were rebuilt and the head is at 12: requests wait for the answer at 12.
+    const rebuilt = later();
+    const first = cache.answer('/api/chain', 12, () => rebuilt.built);
+    const joiner = cache.answer('/api/chain', 12, fail);
+    rebuilt.finish(12);
+    expect([await first, await joiner].map(headOf)).toEqual([12, 12]);
+
+    clock += STALE_WHILE_BUILDING_MS;
+    const slow = later();
+    const builder = cache.answer('/api/chain', 13, () => slow.built);
+    const waiting = cache.answer('/api/chain', 13, fail);
+    slow.finish(13);
+    expect([await builder, await waiting].map(headOf)).toEqual([13, 13]);
+  });
+});
+
+const fail = (): Promise<never> => Promise.reject(new Error('a request that joins a build must not build'));
 
 describe('compression', () => {
   it('sends br or gzip as the client prefers, each with its own ETag, decoding to the identity body', async () => {

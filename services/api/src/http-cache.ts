@@ -13,11 +13,17 @@ import { CACHE, type CachePolicy } from './route.ts';
  * - `head` answers while the indexed head is the one they were built at, and at most
  *   HEAD_TTL_MS (some carry the clock: locks, today-so-far figures, the node's height);
  * - `config` answers for CONFIG_TTL_MS.
- * Concurrent misses for one URL at one head run the handler once. `If-None-Match` with the
- * current ETag gets 304. The cache is bounded in bytes (LRU); 0 turns storing off, not ETags or
- * compression.
+ * Concurrent misses for one URL at one head run the handler once, and while it runs the requests
+ * that join it are answered from the answer before it (built at most STALE_WHILE_BUILDING_MS ago, at
+ * this head or an earlier one: true at the height it names), so a new head or an expired answer
+ * costs the one request that rebuilds it, not every request that arrives meanwhile. The request that
+ * starts a build waits for it: a client that asks again after the head moved sees the new head.
+ * `If-None-Match` with the current ETag gets 304. The cache is bounded in bytes (LRU); 0 turns
+ * storing off, not ETags or compression.
  */
 export const HEAD_TTL_MS = 1_000;
+/** How old an answer may be and still be served to the requests that arrive while it is rebuilt. */
+export const STALE_WHILE_BUILDING_MS = 5_000;
 const CONFIG_TTL_MS = 60_000;
 /** Bodies below this are sent as they are: compressing them saves less than a packet. */
 export const MIN_COMPRESS_BYTES = 1_024;
@@ -43,15 +49,23 @@ export interface CachedAnswer {
   /** Strong ETag of the identity body, quoted. */
   etag: string;
   policy: CachePolicy;
+  /** The indexed height it was built at: what X-Indexed-Height names when it is served. */
   height: number;
+  builtAt: number;
   expiresAt: number;
   encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+  /** The compressed bodies made so far (what `encoded` resolved to). */
+  ready: Partial<Record<Encoding, Buffer>>;
+  /** The route pattern that answered it (for metrics of answers sent before routing). */
+  route?: string;
 }
 
 export interface ResponseCache {
   /**
    * The answer for `key` at `height`: from memory when still valid, else from `build` (at most one
-   * build per key and height at a time). `build`'s errors propagate and leave nothing behind.
+   * build per key and height at a time; a request that joins a build in flight gets the previous
+   * answer when there is one of `height` or below, built within STALE_WHILE_BUILDING_MS). `build`'s
+   * errors propagate and leave nothing behind. The answer's `height` is the one it is true at.
    */
   answer(
     key: string,
@@ -78,6 +92,9 @@ export function createResponseCache(options: { maxBytes: number; now?: () => num
 
   const valid = (a: CachedAnswer, height: number): boolean =>
     (a.policy === 'immutable' || a.height === height) && now() < a.expiresAt;
+  // Never an answer of a height above the head's: the index may have been rebuilt below it.
+  const servableWhileBuilding = (a: CachedAnswer, height: number): boolean =>
+    a.height <= height && now() - a.builtAt < STALE_WHILE_BUILDING_MS;
 
   return {
     async answer(key, height, build) {
@@ -85,7 +102,7 @@ export function createResponseCache(options: { maxBytes: number; now?: () => num
       if (held && valid(held, height)) return held;
       const flight = `${height} ${key}`;
       const pending = building.get(flight);
-      if (pending) return pending;
+      if (pending) return held && servableWhileBuilding(held, height) ? held : pending;
       const made = build().then(({ body, policy }) => {
         const answer = toAnswer(body, policy, height, now());
         if (policy !== 'none') store?.set(key, answer);
@@ -115,8 +132,10 @@ export function toAnswer(body: unknown, policy: CachePolicy, height: number, now
     etag: `"${hash('sha1', bytes, 'base64url')}"`,
     policy,
     height,
+    builtAt: now,
     expiresAt: now + ttl,
     encoded: {},
+    ready: {},
   };
 }
 
@@ -125,8 +144,33 @@ export function toAnswer(body: unknown, policy: CachePolicy, height: number, now
  * without Accept-Encoding gets the identity body (what clients that send nothing expect).
  */
 function chooseEncoding(ctx: Koa.Context, answer: CachedAnswer): Encoding | null {
-  if (answer.body.length < MIN_COMPRESS_BYTES || !ctx.get('Accept-Encoding')) return null;
-  return ENCODINGS.find((e) => ctx.acceptsEncodings(e) === e) ?? null;
+  const accepted = ctx.get('Accept-Encoding');
+  if (answer.body.length < MIN_COMPRESS_BYTES || !accepted) return null;
+  // Clients send few distinct Accept-Encoding values: each is negotiated once.
+  let chosen = chosenEncodings.get(accepted);
+  if (chosen === undefined) {
+    chosen = ENCODINGS.find((e) => ctx.acceptsEncodings(e) === e) ?? null;
+    if (chosenEncodings.size >= CHOSEN_ENCODINGS_MAX) chosenEncodings.clear();
+    chosenEncodings.set(accepted, chosen);
+  }
+  return chosen;
+}
+
+const CHOSEN_ENCODINGS_MAX = 256;
+const chosenEncodings = new Map<string, Encoding | null>();
+
+/**
+ * The encoding `sendAnswer` would choose for a request with this Accept-Encoding (absent: ''), if
+ * that value was negotiated before; undefined when it was not (the caller leaves it to `sendAnswer`).
+ */
+export function knownEncoding(answer: CachedAnswer, acceptEncoding: string): Encoding | null | undefined {
+  if (answer.body.length < MIN_COMPRESS_BYTES || !acceptEncoding) return null;
+  return chosenEncodings.get(acceptEncoding);
+}
+
+/** The ETag `sendAnswer` sends for `answer` in `encoding`. */
+export function etagOf(answer: CachedAnswer, encoding: Encoding | null): string {
+  return encoding ? `${answer.etag.slice(0, -1)}-${encoding}"` : answer.etag;
 }
 
 /** Sends a cached answer: Cache-Control, Vary, ETag per representation, 304 when the client holds it. */
@@ -135,7 +179,7 @@ export async function sendAnswer(ctx: Koa.Context, answer: CachedAnswer): Promis
   ctx.vary('Accept-Encoding');
   const encoding = chooseEncoding(ctx, answer);
   // Each representation has its own strong validator (RFC 9110 §8.8.3).
-  ctx.set('ETag', encoding ? `${answer.etag.slice(0, -1)}-${encoding}"` : answer.etag);
+  ctx.set('ETag', etagOf(answer, encoding));
   ctx.status = 200;
   ctx.type = 'application/json; charset=utf-8';
   if (ctx.fresh) {
@@ -150,6 +194,10 @@ export async function sendAnswer(ctx: Koa.Context, answer: CachedAnswer): Promis
   if (!encoded) {
     encoded = compressors[encoding](answer.body);
     answer.encoded[encoding] = encoded;
+    encoded.then(
+      (bytes) => (answer.ready[encoding] = bytes),
+      () => {},
+    );
     // A failed compression is not kept: the next request tries again.
     encoded.catch(() => delete answer.encoded[encoding]);
   }

@@ -13,7 +13,7 @@ import {
   READ_MODELS,
 } from '@mtc/read-models';
 import { pino } from 'pino';
-import { createApiApp } from '../app.ts';
+import { createApiApp, requestListener } from '../app.ts';
 import type { ApiDeps } from '../context.ts';
 import { ApiConfigSchema, type ApiConfig } from '../config.ts';
 import { address, createChain, type Chain } from './chain.ts';
@@ -208,6 +208,8 @@ export interface TestApi {
   calls: StoreCall[];
   chain: FakeChain;
   counters: ReturnType<typeof fakeCounters>;
+  /** Requests answered from held answers before routing (held.ts). */
+  heldServed(): number;
   /** Projects `chain` (blocks above the stored head, and every state event) into the store. */
   project(chain: Chain, options?: ProjectOptions): Promise<void>;
   get<T = unknown>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
@@ -264,8 +266,7 @@ export async function startTestApi(
     ...(options.now ? { now: options.now } : {}),
     ...(options.events ? { events: options.events } : {}),
   });
-  const handle = app.callback();
-  const server: Server = createServer((req, res) => void handle(req, res));
+  const server: Server = createServer(requestListener(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -274,6 +275,7 @@ export async function startTestApi(
     calls,
     chain,
     counters,
+    heldServed: () => app.held?.served() ?? 0,
     project: (more, projectOptions = {}) => projectChain(store, more, { statsUtcOffsetMinutes, ...projectOptions }),
     async get<T>(path: string, init?: RequestInit) {
       const res = await fetch(`${url}${path}`, init);
