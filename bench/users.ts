@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startCeilingServer } from './ceiling.ts';
-import { embeddedExplorerEnv, freePort, launch, sleep, stopChild } from './harness.ts';
+import {
+  distributedRun,
+  dropRunDatabase,
+  embeddedExplorerEnv,
+  freePort,
+  launch,
+  sleep,
+  stopChild,
+  type Child,
+} from './harness.ts';
 import type { BenchOptions, Measure, Section, SectionResult } from './section.ts';
 import { fmt } from './support.ts';
 
@@ -18,7 +27,8 @@ import { fmt } from './support.ts';
  * wrk thread walking it from its own offset (bench/wrk/report.lua), so that most requests miss
  * every cache. The bare server's rate over the API's says whether wrk had room (≥ 3× is the rule).
  *
- * Standalone: `./node_modules/.bin/node bench/users.ts [--quick]`. Needs `wrk` (Debian's package, which
+ * Standalone: `./node_modules/.bin/node bench/users.ts [--quick] [--distributed]` (distributed: two API
+ * processes of start:distributed on the servers `npm run infra:up` starts). Needs `wrk` (Debian's package, which
  * scripts/install-wrk.sh installs when it is missing).
  */
 const BLOCKS = { quick: 1_000, full: 3_000 };
@@ -27,7 +37,6 @@ const CONNECTIONS = 64;
 const THREADS = 2;
 const LONG_TAIL_URLS = 5_000;
 const HOT = ['/api/chain', '/api/blocks', '/api/transactions', '/api/tx-stats'];
-const TARGETS = { hotRatio: 0.4, hotP99Ms: 20, tailRatio: 0.2, tailP99Ms: 50 };
 const SCRIPT = fileURLToPath(new URL('./wrk/report.lua', import.meta.url));
 
 interface WrkResult {
@@ -102,23 +111,28 @@ export async function longTail(api: string, head: number, count: number): Promis
   return urls;
 }
 
-const section: Section = async (options: BenchOptions): Promise<SectionResult> => {
-  await promisify(execFile)('bash', [fileURLToPath(new URL('../scripts/install-wrk.sh', import.meta.url))]);
-  const blocks = options.quick ? BLOCKS.quick : BLOCKS.full;
-  const seconds = options.quick ? SECONDS.quick : SECONDS.full;
-  const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-users-'));
-  const port = await freePort();
-  // npm start's defaults but the history size: a live block every 2 s, LOG_LEVEL info.
-  const env = await embeddedExplorerEnv(blocks, dataDir, port, { DEVNET_BLOCK_INTERVAL_MS: '2000', LOG_LEVEL: 'info' });
-  const explorer = launch('explorer', ['services/explorer/src/main.ts'], env);
+type Target = { ratio: number; p99: number };
+const TARGET = {
+  embedded: { hot: { ratio: 0.4, p99: 20 }, tail: { ratio: 0.2, p99: 50 } },
+  distributed: { hot: { ratio: 0.3, p99: 20 }, tail: { ratio: 0.15, p99: 50 } },
+} satisfies Record<string, { hot: Target; tail: Target }>;
+
+/** The rows of one explorer at `api` (caught up to `blocks` by `process`), each beside the bare server. */
+async function measureMode(
+  mode: keyof typeof TARGET,
+  api: string,
+  child: Child,
+  blocks: number,
+  seconds: number,
+  workDir: string,
+): Promise<{ rows: Measure[]; urls: number }> {
   const bare = await startCeilingServer();
-  const api = `http://127.0.0.1:${port}`;
   const rows: Measure[] = [];
   try {
     let head = 0;
     for (const started = performance.now(); head < blocks; await sleep(200)) {
-      if (explorer.gone()) throw new Error(`explorer exited:\n${explorer.output().slice(-2_000)}`);
-      if (performance.now() - started > 600_000) throw new Error(`explorer not caught up to ${blocks}`);
+      if (child.gone()) throw new Error(`${mode} explorer exited:\n${child.output().slice(-2_000)}`);
+      if (performance.now() - started > 600_000) throw new Error(`${mode} explorer not caught up to ${blocks}`);
       const res = await fetch(`${api}/api/chain`).catch(() => undefined);
       if (res?.ok) head = ((await res.json()) as { localBlock: number }).localBlock;
     }
@@ -128,18 +142,19 @@ const section: Section = async (options: BenchOptions): Promise<SectionResult> =
     const headerBytes =
       'HTTP/1.1 200 OK\r\n\r\n'.length + [...probe.headers].reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
     const urls = await longTail(api, head, LONG_TAIL_URLS);
-    const pathsFile = join(dataDir, 'long-tail.txt');
+    const pathsFile = join(workDir, `long-tail-${mode}.txt`);
     await writeFile(pathsFile, urls.join('\n') + '\n');
 
-    const measure = async (label: string, target: { ratio: number; p99: number }, run: () => Promise<WrkResult>) => {
+    const measure = async (label: string, target: Target, run: () => Promise<WrkResult>) => {
       const r = await run();
       const meanBytes = Math.max(2, Math.round(r.bytes / Math.max(1, r.requests)) - headerBytes);
       await bare.answer(meanBytes);
       const b = await wrk(bare.url, seconds);
       const ratio = rps(r) / rps(b);
+      const name = `users ${mode} ${label}`;
       rows.push(
         {
-          name: `${label}: req/s vs bare`,
+          name: `${name}: req/s vs bare`,
           value: rps(r),
           unit: 'req/s',
           ceiling: rps(b),
@@ -148,15 +163,15 @@ const section: Section = async (options: BenchOptions): Promise<SectionResult> =
           met: ratio >= target.ratio,
         },
         {
-          name: `${label}: p99`,
+          name: `${name}: p99`,
           value: r.p99 / 1000,
           unit: 'ms',
           target: `<= ${target.p99} ms`,
           met: r.p99 / 1000 <= target.p99,
         },
-        { name: `${label}: errors`, value: errorsOf(r), unit: 'requests', target: '0', met: errorsOf(r) === 0 },
+        { name: `${name}: errors`, value: errorsOf(r), unit: 'requests', target: '0', met: errorsOf(r) === 0 },
         {
-          name: `${label}: wrk headroom (bare / API)`,
+          name: `${name}: wrk headroom (bare / API)`,
           value: rps(b) / rps(r),
           unit: '×',
           target: '>= 3',
@@ -166,36 +181,93 @@ const section: Section = async (options: BenchOptions): Promise<SectionResult> =
     };
     // Warm-up (JIT, sockets), not measured: the first row would pay for it.
     await wrk(`${api}/api/chain`, 2);
-    for (const path of HOT)
-      await measure(`users ${path}`, { ratio: TARGETS.hotRatio, p99: TARGETS.hotP99Ms }, () =>
-        wrk(`${api}${path}`, seconds),
-      );
-    await measure(
-      `users long tail (${fmt(urls.length)} URLs)`,
-      { ratio: TARGETS.tailRatio, p99: TARGETS.tailP99Ms },
-      () => wrk(api, seconds, pathsFile),
-    );
-    return {
-      section: 'users',
-      rows,
-      notes: [
-        `npm start's process (services/explorer/src/main.ts), DEVNET_HISTORY_BLOCKS=${blocks}, a live block every 2 s ` +
-          `(indexed during the load), LOG_LEVEL=info; wrk -t${THREADS} -c${CONNECTIONS} -d${seconds}s per row on the same 2 cores`,
-        `bare: a node:http server in its own process answering a body of the row's mean size, measured with the same wrk ` +
-          `right after the row; long tail: ${fmt(urls.length)} distinct paths (tx, templates, address, address txs, ` +
-          `search, block, token and its lists, NFT and its lists), each thread from its own offset`,
-      ],
-    };
+    for (const path of HOT) await measure(path, TARGET[mode].hot, () => wrk(`${api}${path}`, seconds));
+    await measure(`long tail (${fmt(urls.length)} URLs)`, TARGET[mode].tail, () => wrk(api, seconds, pathsFile));
+    return { rows, urls: urls.length };
   } finally {
     await bare.close();
-    await stopChild(explorer);
+  }
+}
+
+const section: Section = async (options: BenchOptions): Promise<SectionResult> => {
+  await promisify(execFile)('bash', [fileURLToPath(new URL('../scripts/install-wrk.sh', import.meta.url))]);
+  const blocks = options.quick ? BLOCKS.quick : BLOCKS.full;
+  const seconds = options.quick ? SECONDS.quick : SECONDS.full;
+  const rows: Measure[] = [];
+  const notes: string[] = [];
+  const dataDir = await mkdtemp(join(tmpdir(), 'mtc-bench-users-'));
+  try {
+    // npm start's defaults but the history size: a live block every 2 s, LOG_LEVEL info.
+    const port = await freePort();
+    const env = await embeddedExplorerEnv(blocks, join(dataDir, 'embedded'), port, {
+      DEVNET_BLOCK_INTERVAL_MS: '2000',
+      LOG_LEVEL: 'info',
+    });
+    const explorer = launch('explorer', ['services/explorer/src/main.ts'], env);
+    try {
+      const embedded = await measureMode('embedded', `http://127.0.0.1:${port}`, explorer, blocks, seconds, dataDir);
+      rows.push(...embedded.rows);
+      notes.push(
+        `embedded: npm start's process (services/explorer/src/main.ts), DEVNET_HISTORY_BLOCKS=${blocks}, a live block ` +
+          `every 2 s (indexed during the load), LOG_LEVEL=info; long tail ${fmt(embedded.urls)} distinct paths`,
+      );
+    } finally {
+      await stopChild(explorer);
+    }
+    if (options.distributed) {
+      // start:distributed's shape with two API processes sharing the port, on the servers infra:up started.
+      const port = await freePort();
+      const run = await distributedRun('users', {
+        API_PROCESSES: '2',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEVNET_PORT: String(await freePort()),
+        DATA_DIR: join(dataDir, 'distributed'),
+        DEVNET_HISTORY_BLOCKS: String(blocks),
+        DEVNET_BLOCK_INTERVAL_MS: '2000',
+        LOG_LEVEL: 'info',
+      });
+      if ('skipped' in run) notes.push(`distributed: skipped, ${run.skipped}`);
+      else {
+        const stack = launch('start-distributed', ['scripts/start-distributed.ts'], run.env);
+        try {
+          const distributed = await measureMode(
+            'distributed',
+            `http://127.0.0.1:${port}`,
+            stack,
+            blocks,
+            seconds,
+            dataDir,
+          );
+          rows.push(...distributed.rows);
+          notes.push(
+            `distributed: scripts/start-distributed.ts, API_PROCESSES=2, on Kafka ${run.infra['KAFKA_BROKERS']}, ` +
+              `MongoDB ${run.mongo.url} (${run.mongo.key}), Redis; same history and live blocks; long tail ` +
+              `${fmt(distributed.urls)} distinct paths`,
+          );
+        } finally {
+          await stopChild(stack);
+          await dropRunDatabase(run);
+        }
+      }
+    }
+  } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+  notes.push(
+    `wrk -t${THREADS} -c${CONNECTIONS} -d${seconds}s per row after a 2 s warm-up, on the same 2 cores; bare: a ` +
+      `node:http server in its own process answering a body of the row's mean size, under the same wrk right after ` +
+      `the row; long tail: tx, templates, address, address txs, search, block, token and its lists, NFT and its lists, ` +
+      `each wrk thread walking the list from its own offset`,
+  );
+  return { section: 'users', rows, notes };
 };
 
 export default section;
 
 if (import.meta.main) {
   const { printSection } = await import('./harness.ts');
-  printSection(await section({ quick: process.argv.includes('--quick'), distributed: false }));
+  printSection(
+    await section({ quick: process.argv.includes('--quick'), distributed: process.argv.includes('--distributed') }),
+  );
 }
