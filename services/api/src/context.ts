@@ -75,11 +75,11 @@ export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, no
     if (!held || head.height >= held.head.height) held = { head, at: now() };
     return head;
   };
-  const fresh = (): Head | undefined => (held && ttlMs > 0 && now() - held.at < ttlMs ? held.head : undefined);
+  const unexpired = (): Head | undefined => (held && ttlMs > 0 && now() - held.at < ttlMs ? held.head : undefined);
   return {
-    peek: fresh,
+    peek: unexpired,
     current: () => {
-      const head = fresh();
+      const head = unexpired();
       if (head) return Promise.resolve(head);
       return (reading ??= readHead(models)
         .then(keep)

@@ -1,6 +1,5 @@
-import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALICE, BOB, buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
+import { ALICE, BOB, buildChain, rawRequest, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
 
 /** The caches on, as in production. */
 const cached = () => testConfig({ API_HEAD_CACHE_MS: '10000', API_RESPONSE_CACHE_MB: '8' });
@@ -12,29 +11,10 @@ afterEach(async () => {
   api = undefined;
 });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** One request as the bytes arrive (no decompression), headers by lower-case name. */
-function raw(url: string, headers: Record<string, string>, method = 'GET'): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)])),
-          body: Buffer.concat(chunks),
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** One request as its bytes arrive, headers by lower-case name as text. */
+async function raw(base: string, path: string, headers: Record<string, string>, method = 'GET') {
+  const answer = await rawRequest(base, path, { method, headers });
+  return { ...answer, headers: Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k, String(v)])) };
 }
 
 const without = (headers: Record<string, string>, ...names: string[]) =>
@@ -67,10 +47,10 @@ describe('held answers sent before routing', () => {
     for (const path of paths) {
       for (const headers of variants) {
         // An ETag that matches nothing: the routed way answers it, as a plain 200.
-        const routed = await raw(`${api.url}${path}`, { ...headers, 'If-None-Match': '"none"' });
+        const routed = await raw(api.url, path, { ...headers, 'If-None-Match': '"none"' });
         expect(routed.status, path).toBe(200);
         expect(api.heldServed()).toBe(heldBefore);
-        const held = await raw(`${api.url}${path}`, headers);
+        const held = await raw(api.url, path, headers);
         expect(api.heldServed(), `${path} ${JSON.stringify(headers)} was answered before routing`).toBe(heldBefore + 1);
         heldBefore = api.heldServed();
         expect(held.status).toBe(200);
@@ -89,12 +69,12 @@ describe('held answers sent before routing', () => {
   it('name the indexed head for answers that never change, and never serve an answer of an older head', async () => {
     api = await startTestApi({ fixture, headAt: 20, config: testConfig({ API_RESPONSE_CACHE_MB: '8' }) });
     const paths = ['/api/block/3', '/api/blocks'];
-    for (const path of paths) expect((await raw(`${api.url}${path}`, {})).headers['x-indexed-height']).toBe('20');
+    for (const path of paths) expect((await raw(api.url, path, {})).headers['x-indexed-height']).toBe('20');
     await api.project(fixture); // blocks 21 … 30 get their head
     const before = api.heldServed();
     for (const path of paths) {
       // Every request reads the head (API_HEAD_CACHE_MS=0): none may be answered before routing.
-      const after = await raw(`${api.url}${path}`, {});
+      const after = await raw(api.url, path, {});
       expect(after.headers['x-indexed-height'], path).toBe('30');
     }
     expect(api.heldServed()).toBe(before);
@@ -106,28 +86,28 @@ describe('held answers sent before routing', () => {
       headAt: 20,
       config: testConfig({ API_RESPONSE_CACHE_MB: '8', API_HEAD_CACHE_MS: '100' }),
     });
-    expect((await raw(`${api.url}/api/block/3`, {})).headers['x-indexed-height']).toBe('20');
+    expect((await raw(api.url, '/api/block/3', {})).headers['x-indexed-height']).toBe('20');
     await api.project(fixture);
     await new Promise((r) => setTimeout(r, 150));
-    await raw(`${api.url}/api/blocks`, {}); // reads the head anew
+    await raw(api.url, '/api/blocks', {}); // reads the head anew
     const before = api.heldServed();
-    const held = await raw(`${api.url}/api/block/3`, {});
+    const held = await raw(api.url, '/api/block/3', {});
     expect(api.heldServed()).toBe(before + 1);
     expect(held.headers['x-indexed-height']).toBe('30');
   });
 
   it('leave conditional requests, HEAD, and encodings not negotiated yet to the routed way', async () => {
     api = await startTestApi({ fixture, config: cached() });
-    const first = await raw(`${api.url}/api/blocks`, {});
+    const first = await raw(api.url, '/api/blocks', {});
     const before = api.heldServed();
-    const notModified = await raw(`${api.url}/api/blocks`, { 'If-None-Match': first.headers['etag']! });
+    const notModified = await raw(api.url, '/api/blocks', { 'If-None-Match': first.headers['etag']! });
     expect(notModified.status).toBe(304);
-    expect((await raw(`${api.url}/api/blocks`, {}, 'HEAD')).status).toBe(200);
-    const odd = await raw(`${api.url}/api/blocks`, { 'Accept-Encoding': 'deflate, gzip' });
+    expect((await raw(api.url, '/api/blocks', {}, 'HEAD')).status).toBe(200);
+    const odd = await raw(api.url, '/api/blocks', { 'Accept-Encoding': 'deflate, gzip' });
     expect(odd.headers['content-encoding']).toBe('gzip');
     expect(api.heldServed()).toBe(before);
     // Once negotiated and compressed, that encoding is held too.
-    await raw(`${api.url}/api/blocks`, { 'Accept-Encoding': 'deflate, gzip' });
+    await raw(api.url, '/api/blocks', { 'Accept-Encoding': 'deflate, gzip' });
     expect(api.heldServed()).toBe(before + 1);
   });
 });

@@ -20,6 +20,26 @@ afterEach(async () => {
 const reads = (a: TestApi, collection: string): number => a.calls.filter((c) => c.collection === collection).length;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A memory store whose finds and multi-gets first wait `delayMs(collection)` milliseconds. */
+function slowStore(delayMs: (collection: string) => number): ReadStore {
+  const inner = createMemoryReadStore();
+  return {
+    ...inner,
+    collection: <T extends Doc>(name: string) => {
+      const c = inner.collection<T>(name);
+      const wait = async () => {
+        const ms = delayMs(name);
+        if (ms > 0) await sleep(ms);
+      };
+      return {
+        ...c,
+        find: async (...args: Parameters<typeof c.find>) => (await wait(), c.find(...args)),
+        getMany: async (...args: Parameters<typeof c.getMany>) => (await wait(), c.getMany(...args)),
+      };
+    },
+  };
+}
+
 describe('HTTP caching by chain state', () => {
   it('answers If-None-Match with the current ETag by 304 without a body, and a stale one with 200', async () => {
     api = await startTestApi({ fixture, config: cached() });
@@ -81,18 +101,7 @@ describe('HTTP caching by chain state', () => {
 
   it('builds one answer for many concurrent requests of one URL', async () => {
     // A slow store: every request arrives while the first one's answer is still being built.
-    const inner = createMemoryReadStore();
-    const store: ReadStore = {
-      ...inner,
-      collection: <T extends Doc>(name: string) => {
-        const c = inner.collection<T>(name);
-        return {
-          ...c,
-          find: async (...args: Parameters<typeof c.find>) => (await sleep(200), c.find(...args)),
-          getMany: async (...args: Parameters<typeof c.getMany>) => (await sleep(200), c.getMany(...args)),
-        };
-      },
-    };
+    const store = slowStore(() => 200);
     api = await startTestApi({ fixture, store, config: cached() });
     const answers = await Promise.all(Array.from({ length: 20 }, () => api!.get('/api/transactions')));
     expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
@@ -101,19 +110,7 @@ describe('HTTP caching by chain state', () => {
 
   it('answers requests that arrive while the new head’s answer is built from the previous one, named by its height', async () => {
     let slow = false;
-    const inner = createMemoryReadStore();
-    const store: ReadStore = {
-      ...inner,
-      collection: <T extends Doc>(name: string) => {
-        const c = inner.collection<T>(name);
-        const wait = async () => void (slow && name === 'blocks' && (await sleep(300)));
-        return {
-          ...c,
-          find: async (...args: Parameters<typeof c.find>) => (await wait(), c.find(...args)),
-          getMany: async (...args: Parameters<typeof c.getMany>) => (await wait(), c.getMany(...args)),
-        };
-      },
-    };
+    const store = slowStore((collection) => (slow && collection === 'blocks' ? 300 : 0));
     api = await startTestApi({ fixture, store, headAt: 20, config: cached() });
     type Blocks = { blocks: { height: number }[] };
     expect((await api.get<Blocks>('/api/blocks')).body.blocks[0]!.height).toBe(20);

@@ -145,14 +145,12 @@ export function toAnswer(body: unknown, policy: CachePolicy, height: number, now
  */
 function chooseEncoding(ctx: Koa.Context, answer: CachedAnswer): Encoding | null {
   const accepted = ctx.get('Accept-Encoding');
-  if (answer.body.length < MIN_COMPRESS_BYTES || !accepted) return null;
+  const known = knownEncoding(answer, accepted);
+  if (known !== undefined) return known;
   // Clients send few distinct Accept-Encoding values: each is negotiated once.
-  let chosen = chosenEncodings.get(accepted);
-  if (chosen === undefined) {
-    chosen = ENCODINGS.find((e) => ctx.acceptsEncodings(e) === e) ?? null;
-    if (chosenEncodings.size >= CHOSEN_ENCODINGS_MAX) chosenEncodings.clear();
-    chosenEncodings.set(accepted, chosen);
-  }
+  const chosen = ENCODINGS.find((e) => ctx.acceptsEncodings(e) === e) ?? null;
+  if (chosenEncodings.size >= CHOSEN_ENCODINGS_MAX) chosenEncodings.clear();
+  chosenEncodings.set(accepted, chosen);
   return chosen;
 }
 

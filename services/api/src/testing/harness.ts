@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMemoryReadStore } from '@mtc/adapters';
 import type { BlockEvent } from '@mtc/domain';
@@ -25,6 +25,35 @@ export { address, badChecksum, createChain, GENESIS_TS, hash, type Chain, type T
  * store by the real projections, fakes of the Counters and ChainSource ports, and an app on an
  * ephemeral port.
  */
+
+/** An answer as its bytes arrived: headers by lower-case name, the body neither decoded nor decompressed. */
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * One request with the path sent exactly as written (fetch would resolve `..` and `%2e%2e` first)
+ * and nothing added or undone (fetch adds headers and decompresses bodies).
+ */
+export function rawRequest(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 export const ALICE = address('alice');
 export const BOB = address('bob');

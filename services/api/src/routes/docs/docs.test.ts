@@ -1,35 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChain, startTestApi, type TestApi } from '../../testing/harness.ts';
+import { buildChain, rawRequest, startTestApi, type TestApi } from '../../testing/harness.ts';
 
 /** The renderer's files as its package ships them: what the API must serve, byte for byte. */
 const RENDERER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A GET with the path sent exactly as written: fetch would resolve `..` and `%2e%2e` before sending. */
-function rawGet(base: string, path: string): Promise<Answer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path, method: 'GET' }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** A browser's revalidation. (fetch alone would add Cache-Control: no-cache, which asks for the body.) */
 const revalidate = (etag: string): RequestInit => ({
@@ -115,11 +91,12 @@ describe('/api/docs', () => {
     '/api/docs/assets/index.html',
     '/api/docs/assets/%2Fetc%2Fpasswd',
   ])('refuses %s with a 400 naming the files it serves', async (path) => {
-    const answer = await rawGet(api.url, path);
+    const answer = await rawRequest(api.url, path);
+    const body = answer.body.toString('utf8');
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'bad_request' } });
-    expect(answer.body).toContain('path.file');
-    expect(answer.body).not.toContain('"name"');
+    expect(JSON.parse(body)).toMatchObject({ error: { code: 'bad_request' } });
+    expect(body).toContain('path.file');
+    expect(body).not.toContain('"name"');
   });
 
   it.each([
@@ -128,9 +105,9 @@ describe('/api/docs', () => {
     '/api/docs/../../package.json',
     '/api/docs/assets/swagger-ui.css/..',
   ])('answers the unencoded traversal %s, which matches no route, with a 404', async (path) => {
-    const answer = await rawGet(api.url, path);
+    const answer = await rawRequest(api.url, path);
     expect(answer.status).toBe(404);
-    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'not_found' } });
+    expect(JSON.parse(answer.body.toString('utf8'))).toMatchObject({ error: { code: 'not_found' } });
   });
 
   it('takes no query parameters, by the one query rule', async () => {
