@@ -9,6 +9,7 @@ import { createConsistentReads } from './consistent.ts';
 import { createHeadReader, type ApiDeps, type AppContext, type Head } from './context.ts';
 import { corsMiddleware } from './cors.ts';
 import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts';
+import { sharedHeadCell } from './head-cell.ts';
 import { createHeldAnswers, REQUEST_ID, type HeldAnswers } from './held.ts';
 import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
 import { answerClientError, answerConnect, requestGate, serverOptions, timeBudget } from './limits.ts';
@@ -87,7 +88,12 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     else log.error({ err: error, ...where }, 'request failed');
   });
 
-  const heads = createHeadReader(models, deps.config.API_HEAD_CACHE_MS, ticking);
+  const heads = createHeadReader(
+    models,
+    deps.config.API_HEAD_CACHE_MS,
+    ticking,
+    deps.sharedHead ? sharedHeadCell(deps.sharedHead) : undefined,
+  );
   const consistent = createConsistentReads(heads);
   const streams = deps.events
     ? createStreamHub({

@@ -2,6 +2,7 @@ import type { ChainSource, Counters, EventLog, ReadStore } from '@mtc/ports';
 import { HEAD_ID, type Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
+import { localHeadCell, type HeadCell } from './head-cell.ts';
 import type { HeadSource } from './consistent.ts';
 import type { MainnetHeight } from './mainnet-height.ts';
 import type { RateLimitBuckets } from './rate-limit.ts';
@@ -22,6 +23,8 @@ export interface ApiDeps {
   events?: { log: EventLog; blockTopic: string };
   /** Where rate-limit buckets live when RATE_LIMIT_ENABLED (Redis, shared by replicas); default: this process's memory. */
   rateLimitBuckets?: RateLimitBuckets;
+  /** The head the API threads of one process share (`headMemory()`); default: this thread's own. */
+  sharedHead?: SharedArrayBuffer;
 }
 
 /** The one context every handler gets. */
@@ -67,15 +70,23 @@ export interface HeadReader extends HeadSource {
   peek(): Head | undefined;
 }
 
-export function createHeadReader(models: Pick<Models, 'head'>, ttlMs: number, now: () => number): HeadReader {
-  let held: { head: Head; at: number } | undefined;
+export function createHeadReader(
+  models: Pick<Models, 'head'>,
+  ttlMs: number,
+  now: () => number,
+  cell: HeadCell = localHeadCell(),
+): HeadReader {
   let reading: Promise<Head> | undefined;
   let queued: Promise<Head> | undefined;
   const keep = (head: Head): Head => {
-    if (!held || head.height >= held.head.height) held = { head, at: now() };
+    cell.offer(head, now());
     return head;
   };
-  const unexpired = (): Head | undefined => (held && ttlMs > 0 && now() - held.at < ttlMs ? held.head : undefined);
+  const unexpired = (): Head | undefined => {
+    if (ttlMs <= 0) return undefined;
+    const held = cell.get();
+    return held && now() - held.at < ttlMs ? held.head : undefined;
+  };
   return {
     peek: unexpired,
     current: () => {

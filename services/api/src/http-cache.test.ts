@@ -3,6 +3,7 @@ import { createMemoryReadStore } from '@mtc/adapters';
 import type { Doc, ReadStore } from '@mtc/ports';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createResponseCache, HEAD_TTL_MS, MIN_COMPRESS_BYTES, STALE_WHILE_BUILDING_MS } from './http-cache.ts';
+import { headMemory } from './head-cell.ts';
 import type { CachePolicy } from './route.ts';
 import { buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
 
@@ -136,6 +137,24 @@ describe('HTTP caching by chain state', () => {
     // Held answers: no reads at all.
     for (const path of paths) await api.get(path);
     expect(reads(api, 'head')).toBe(1 + paths.length - 2);
+  });
+
+  it('shares one head between the API threads of a process: a head one of them read serves the other', async () => {
+    const store = createMemoryReadStore();
+    const config = cached({ API_HEAD_CACHE_MS: '10000' });
+    const sharedHead = headMemory();
+    const one = await startTestApi({ fixture, store, config, sharedHead });
+    const two = await startTestApi({ store, config, sharedHead });
+    try {
+      expect((await one.get('/api/blocks')).headers.get('x-indexed-height')).toBe('30');
+      await one.project(buildChain(31));
+      // A validated answer reads the head after its reads: the second app finds 31 …
+      expect((await two.get('/api/transactions')).headers.get('x-indexed-height')).toBe('31');
+      // … and the first, whose own reading (30) is well within API_HEAD_CACHE_MS, answers at it.
+      expect((await one.get('/api/blocks')).headers.get('x-indexed-height')).toBe('31');
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
   });
 
   it('does not keep errors', async () => {

@@ -4,3 +4,4 @@ export type { ApiDeps } from './context.ts';
 export { ErrorBody } from './errors.ts';
 export { buildOpenApiDocument, OPENAPI_PATH, openApiJson } from './openapi.ts';
 export { allRoutes } from './routes/index.ts';
+export { headMemory } from './head-cell.ts';

@@ -28,6 +28,11 @@ export const ExplorerConfigSchema = z
     FOLLOWER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
     PROJECTOR_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
     /**
+     * Threads answering the API, sharing PORT (the main thread and API_THREADS - 1 more): a cache
+     * miss costs about a millisecond of one core, so a second thread answers about twice as many.
+     */
+    API_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+    /**
      * Diagnostics: CPU profiles of the follower's and the projector's threads for PROFILE_SECONDS
      * from the first time each of these heights is published, and projected (comma-separated),
      * into PROFILE_DIR (`follower-at-<height>.cpuprofile`, `projector-at-<height>.cpuprofile`).

@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { createHttpChainSource, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
-import { startApi } from '@mtc/api';
+import { headMemory, startApi } from '@mtc/api';
 import { createShutdown, type Logger, type Shutdown } from '@mtc/runtime';
+import type { ApiPartData } from './api-part.ts';
 import type { ExplorerConfig } from './config.ts';
 import type { DevnetReady } from './devnet-part.ts';
 import type { IndexerData } from './indexer.ts';
@@ -14,8 +16,9 @@ import { startPart } from './part.ts';
  * read models → API, on the embedded adapters unless Kafka/MongoDB/Redis addresses are configured.
  * The same services also run as separate processes (distributed mode).
  *
- * Four threads, so no part's synchronous work stalls another's event loop and a backfill uses
- * every core: the devnet, the follower, the projector and, on the main thread, the API. Each opens
+ * A thread per part, so no part's synchronous work stalls another's event loop and a backfill uses
+ * every core: the devnet, the follower, the projector and the API — on the main thread and, with
+ * API_THREADS above 1, on more threads listening on the same port and sharing one head. Each opens
  * its own connections to the log, the store and the counters (SQLite in WAL mode lets the API read
  * while the projector writes; the file log wakes a thread's consumer when another thread appends).
  */
@@ -33,6 +36,10 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   // Fails here with EROFS/EACCES rather than later as SQLite's "unable to open database file".
   await access(resolve(config.DATA_DIR), constants.W_OK);
   const fatals: Promise<never>[] = [];
+  const threads = apiThreads(config, logger);
+  // The API threads share the port (SO_REUSEPORT), which would let a second explorer share it too:
+  // a port in use fails here, before any part starts, as a plain listen would.
+  if (threads > 1) await assertPortFree(config.PORT, config.HOST);
 
   let nodeUrl = config.CHAIN_NODE_URL;
   let apiConfig = config;
@@ -79,6 +86,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   // The API thread reads the log the indexer thread writes (the same files, or Kafka) for the live stream.
   const log = await openEventLog(config, logger);
   shutdown.add('event log', () => log.close());
+  const sharedHead = headMemory();
   const api = await startApi({
     config: apiConfig,
     logger,
@@ -87,11 +95,43 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     chain,
     port: config.PORT,
     host: config.HOST,
+    reusePort: threads > 1,
+    sharedHead,
     events: { log, blockTopic: topicsOf(config).blocks },
   });
   shutdown.add('api', () => api.close());
+  const port = Number(new URL(api.url).port);
+  for (let n = 2; n <= threads; n++) {
+    const data: ApiPartData = { ...apiConfig, nodeUrl, port, sharedHead };
+    const thread = await startPart<null>(`api-${n}`, new URL('./api-part.ts', import.meta.url), data, logger);
+    shutdown.add(`api-${n}`, () => thread.stop());
+    fatals.push(thread.fatal);
+  }
 
   const fatal = Promise.race(fatals);
   fatal.catch(() => {}); // observed by the caller; never an unhandled rejection here
   return { apiUrl: api.url, nodeUrl, shutdown, fatal };
+}
+
+/**
+ * API_THREADS, but one when rate limiting keeps its buckets in memory (each thread would count a
+ * client apart, multiplying its allowance).
+ */
+function apiThreads(config: ExplorerConfig, logger: Logger): number {
+  if (config.API_THREADS > 1 && config.RATE_LIMIT_ENABLED && !config.REDIS_URL) {
+    logger.warn({ API_THREADS: config.API_THREADS }, 'rate limiting without REDIS_URL: the API runs on one thread');
+    return 1;
+  }
+  return config.API_THREADS;
+}
+
+/** Fails as a plain listen would when something listens on `port` already (0: any free port, nothing to check). */
+async function assertPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ port, host, exclusive: true }, resolve);
+  });
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
 }

@@ -269,6 +269,8 @@ export async function startTestApi(
     store?: ReadStore;
     /** The block log for the live stream (/api/stream). */
     events?: ApiDeps['events'];
+    /** The head shared with other apps over the same memory (API threads of one process). */
+    sharedHead?: SharedArrayBuffer;
   } = {},
 ): Promise<TestApi> {
   const store = options.store ?? createMemoryReadStore();
@@ -294,6 +296,7 @@ export async function startTestApi(
     chain,
     ...(options.now ? { now: options.now } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.sharedHead ? { sharedHead: options.sharedHead } : {}),
   });
   const server: Server = createServer(requestListener(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, parseConfig } from '@mtc/runtime';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExplorerConfigSchema } from './config.ts';
+import { startExplorer, type RunningExplorer } from './explorer.ts';
+
+const CONNECTIONS = 16;
+
+/**
+ * How many of CONNECTIONS requests to `url`, each on its own connection, another process gets
+ * answered while this thread (the main thread, which serves the API) is blocked. The kernel spreads
+ * connections over the sockets sharing the port by their source ports, so with a second API
+ * thread some land on it; with none, every one waits for this thread and times out.
+ */
+async function answeredWhileBlocked(url: string): Promise<number> {
+  const client = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const http = require('node:http');
+      let ok = 0, done = 0;
+      const finish = () => { if (++done === ${CONNECTIONS}) console.log(ok); };
+      for (let i = 0; i < ${CONNECTIONS}; i++) {
+        const req = http.get(${JSON.stringify(url)}, { agent: false, timeout: 1500 }, (res) => {
+          res.resume();
+          res.on('end', () => { if (res.statusCode === 200) ok++; finish(); });
+        });
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.on('error', finish);
+      }`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const output: Buffer[] = [];
+  client.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  const exited = new Promise<number | null>((resolve) => client.once('exit', resolve));
+  // Blocks this thread's event loop for longer than the client waits for its answers.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3_000);
+  expect(await exited).toBe(0);
+  return Number(Buffer.concat(output).toString().trim());
+}
+
+describe('the all-in-one API threads', () => {
+  let running: RunningExplorer | undefined;
+  let dataDir: string | undefined;
+  afterEach(async () => {
+    await running?.shutdown.run('test over');
+    running = undefined;
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async (env: Record<string, string>): Promise<RunningExplorer> => {
+    dataDir = await mkdtemp(join(tmpdir(), 'mtc-explorer-threads-'));
+    const config = parseConfig(ExplorerConfigSchema, {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      DEVNET_HISTORY_BLOCKS: '5',
+      DEVNET_BLOCK_INTERVAL_MS: '0',
+      LOG_LEVEL: 'silent',
+      ...env,
+    });
+    running = await startExplorer(config, createLogger({ level: 'silent' }));
+    return running;
+  };
+
+  it.each([
+    ['2', (answered: number) => expect(answered).toBeGreaterThan(0)],
+    ['1', (answered: number) => expect(answered).toBe(0)],
+  ])('API_THREADS=%s: answers while the main thread is busy only with a second thread', async (threads, check) => {
+    const { apiUrl } = await start({ API_THREADS: threads });
+    check(await answeredWhileBlocked(`${apiUrl}/api/chain`));
+  });
+
+  it('fails at start when the port is taken, even by a socket that would share it (another explorer)', async () => {
+    const taken = createServer().listen({ port: 0, host: '127.0.0.1', reusePort: true });
+    await new Promise((resolve) => taken.once('listening', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      await expect(start({ API_THREADS: '2', PORT: String(port) })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      taken.close();
+    }
+  });
+});
