@@ -107,9 +107,8 @@ export async function longTail(
     addresses.map((a) => `/api/address/${a}/txs`),
     addresses.map((a) => `/api/search?q=${a}`),
     Array.from({ length: Math.min(head, 2_000) }, (_, i) => `/api/block/${head - i}`),
-    tokens.flatMap((id) => [`/api/token/${id}`, `/api/token/${id}/holders`, `/api/token/${id}/txs`]),
-    tokens.flatMap((id) => [`/api/token/${id}/history`, `/api/token/${id}/locks`]),
-    nfts.flatMap((id) => [`/api/nft/${id}`, `/api/nft-tx?id=${id}`, `/api/nft-history?id=${id}`]),
+    ...['', '/holders', '/txs', '/history', '/locks'].map((route) => tokens.map((id) => `/api/token/${id}${route}`)),
+    ...['/api/nft/', '/api/nft-tx?id=', '/api/nft-history?id='].map((route) => nfts.map((id) => `${route}${id}`)),
   ];
   // Round robin over the kinds, so that every kind is in the list however long the others are.
   const roundRobin = (lists: string[][]): string[] => {

@@ -87,6 +87,8 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   const log = await openEventLog(config, logger);
   shutdown.add('event log', () => log.close());
   const sharedHead = headMemory();
+  // API_RESPONSE_CACHE_MB is the process's memory for answers: each thread keeps its share.
+  apiConfig = { ...apiConfig, API_RESPONSE_CACHE_MB: apiConfig.API_RESPONSE_CACHE_MB / threads };
   const api = await startApi({
     config: apiConfig,
     logger,
