@@ -68,10 +68,16 @@ describe('the all-in-one API threads', () => {
   };
 
   it.each([
-    ['2', (answered: number) => expect(answered).toBeGreaterThan(0)],
-    ['1', (answered: number) => expect(answered).toBe(0)],
-  ])('API_THREADS=%s: answers while the main thread is busy only with a second thread', async (threads, check) => {
-    const { apiUrl } = await start({ API_THREADS: threads });
+    ['API_THREADS=2', { API_THREADS: '2' }, (answered: number) => expect(answered).toBeGreaterThan(0)],
+    ['API_THREADS=1', { API_THREADS: '1' }, (answered: number) => expect(answered).toBe(0)],
+    // Buckets in each thread's memory would count a client apart per thread: one thread answers.
+    [
+      'API_THREADS=2 with in-memory rate limiting',
+      { API_THREADS: '2', RATE_LIMIT_ENABLED: 'true' },
+      (answered: number) => expect(answered).toBe(0),
+    ],
+  ])('%s: answers while the main thread is busy only with a second thread', async (_, env, check) => {
+    const { apiUrl } = await start(env);
     check(await answeredWhileBlocked(`${apiUrl}/api/chain`));
   });
 
