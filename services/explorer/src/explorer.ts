@@ -2,10 +2,9 @@ import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { createHttpChainSource, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
-import { headMemory, startApi } from '@mtc/api';
+import { headMemory } from '@mtc/api';
 import { createShutdown, type Logger, type Shutdown } from '@mtc/runtime';
-import type { ApiPartData } from './api-part.ts';
+import { serveApi, type ApiData } from './api-serve.ts';
 import type { ExplorerConfig } from './config.ts';
 import type { DevnetReady } from './devnet-part.ts';
 import type { IndexerData } from './indexer.ts';
@@ -78,34 +77,19 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   shutdown.add('follower', () => follower.stop());
   fatals.push(follower.fatal);
 
-  const store = await openReadStore(config);
-  const counters = await openCounters(config);
-  shutdown.add('store', () => store.close());
-  shutdown.add('counters', () => counters.close());
-  const chain = createHttpChainSource({ baseUrl: nodeUrl });
-  // The API thread reads the log the indexer thread writes (the same files, or Kafka) for the live stream.
-  const log = await openEventLog(config, logger);
-  shutdown.add('event log', () => log.close());
   const sharedHead = headMemory();
   // API_RESPONSE_CACHE_MB is the process's memory for answers: each thread keeps its share.
   apiConfig = { ...apiConfig, API_RESPONSE_CACHE_MB: apiConfig.API_RESPONSE_CACHE_MB / threads };
-  const api = await startApi({
-    config: apiConfig,
-    logger,
-    store,
-    counters,
-    chain,
-    port: config.PORT,
-    host: config.HOST,
-    reusePort: threads > 1,
-    sharedHead,
-    events: { log, blockTopic: topicsOf(config).blocks },
-  });
-  shutdown.add('api', () => api.close());
+  const data = { ...apiConfig, nodeUrl, sharedHead };
+  const api = await serveApi({ ...data, port: config.PORT, reusePort: threads > 1 }, shutdown, logger);
   const port = Number(new URL(api.url).port);
   for (let n = 2; n <= threads; n++) {
-    const data: ApiPartData = { ...apiConfig, nodeUrl, port, sharedHead };
-    const thread = await startPart<null>(`api-${n}`, new URL('./api-part.ts', import.meta.url), data, logger);
+    const thread = await startPart<null>(
+      `api-${n}`,
+      new URL('./api-part.ts', import.meta.url),
+      { ...data, port, reusePort: true } satisfies ApiData,
+      logger,
+    );
     shutdown.add(`api-${n}`, () => thread.stop());
     fatals.push(thread.fatal);
   }
