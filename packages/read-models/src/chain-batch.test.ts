@@ -23,11 +23,13 @@ import { seriesPage, seriesTotal } from './series/series.ts';
 import { addressTxs } from './series/address-txs.ts';
 import { tokenTxs } from './series/token-txs.ts';
 import { chainBuilder, projectInto, token, type EntrySpec } from './testing/events.ts';
-import { loadChainPrior, projectChainBatch, resolveWallets } from './chain-batch.ts';
+import { loadChainPrior, projectChainBatch, resolveWallets, type ChainBatch } from './chain-batch.ts';
+import { txMaps } from './chain/docs.ts';
+import { StoredMaps } from './chain/stored-maps.ts';
 import { dumpReadModels } from './dump.ts';
 import { assetSumAt, holdersAt, seriesCountAt } from './holders/at-height.ts';
 import { holdingAsset } from './holders/changes.ts';
-import { statsDay } from './chain/project.ts';
+import { mapId, statsDay } from './chain/project.ts';
 
 const addr = (c: string): string => `MT${c.repeat(30)}${addressChecksum(c.repeat(30))}`;
 const A = addr('a');
@@ -537,6 +539,38 @@ describe('projectChainBatch', () => {
       await projectInto(store, [v3.slice(1, 3), v3.slice(3)]);
       expect(await dumpReadModels(store), `crash after write ${k} of ${writes}`).toEqual(once);
     }
+  });
+
+  it('stores a large holdings map apart once, and leaves out the maps a projector knows are stored', async () => {
+    const held = (i: number): [string, Record<string, string>] => [
+      `MRC402_${String(i).padStart(33, '0')}`,
+      { balance: `${i}`, saleamount: '0' },
+    ];
+    const big: Record<string, unknown> = Object.fromEntries(Array.from({ length: 12 }, (_, i) => held(i)));
+    const small: Record<string, unknown> = Object.fromEntries([held(1)]);
+    const events = history().map((b) => ({
+      ...b,
+      txs: b.txs.map((t, i) => ({
+        ...t,
+        entries: t.entries.map((e) => ({ ...e, values: { ...e.values, mrc402: i === 0 ? big : small } })),
+      })),
+    }));
+    const prior = await loadChainPrior(openModels(createMemoryReadStore()), events);
+    const options = { statsUtcOffsetMinutes: 0 };
+    const mapPuts = (b: ChainBatch) => b.phases.flat().filter((w) => w.collection === txMaps.name);
+    const rest = (b: ChainBatch) => b.phases.flat().filter((w) => w.collection !== txMaps.name);
+
+    const fresh = projectChainBatch(events, prior, options);
+    expect(mapPuts(fresh)).toEqual([
+      { op: 'put', collection: txMaps.name, doc: { _id: mapId(JSON.stringify(big)), map: big } },
+    ]);
+    expect(new Set(fresh.maps)).toEqual(new Set([mapId(JSON.stringify(big))]));
+    const known = new StoredMaps();
+    known.committed(fresh.maps);
+    const again = projectChainBatch(events, prior, options, known);
+    expect(mapPuts(again)).toEqual([]);
+    expect(rest(again)).toEqual(rest(fresh));
+    expect(again.maps).toEqual(fresh.maps);
   });
 
   it('projects the same read models from entries that keep only job_type, jobdate, mrc402', async () => {

@@ -8,7 +8,7 @@ import {
 } from '@mtc/domain';
 import type { BlockTxCount, Collection, Filter, Write } from '@mtc/ports';
 import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/project.ts';
-import type { HeadDoc } from './chain/docs.ts';
+import { txs, type HeadDoc, type TxDoc } from './chain/docs.ts';
 import { holderId, projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
 import {
   projectRanked,
@@ -126,6 +126,8 @@ function planChain(events: readonly BlockEvent[], head: HeadDoc | null): ChainPl
 
 export interface ChainBatch {
   phases: Write[][];
+  /** The `tx_maps` documents the batch's transactions refer to: stored once it is committed (`storedMaps`). */
+  maps: string[];
   /** Per-block transaction counts for the today-so-far counters. */
   counts: BlockTxCount[];
 }
@@ -293,14 +295,20 @@ async function rowsOf<R extends { _id: string; address: string }>(
   return [...byId, ...byAddress];
 }
 
-export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPrior, options: StatsOptions): ChainBatch {
+/** `storedMaps`: the `tx_maps` documents known to be stored, not written again (see projectFacts). */
+export function projectChainBatch(
+  events: readonly BlockEvent[],
+  prior: ChainPrior,
+  options: StatsOptions,
+  storedMaps?: { has(id: string): boolean },
+): ChainBatch {
   const plan =
     prior.plan?.events === events && prior.plan.head === prior.head ? prior.plan : planChain(events, prior.head);
   const { todo } = plan;
   const last = todo.at(-1);
-  if (!last) return { phases: [], counts: [] };
+  if (!last) return { phases: [], counts: [], maps: [] };
   const stored = new Map(prior.counters.map((c) => [c._id, c]));
-  const facts = projectFacts(todo, options);
+  const facts = projectFacts(todo, options, storedMaps);
   const seriesRows: Write[] = [];
   const seriesCounters: Write[] = [];
   SERIES.forEach((s, i) => {
@@ -330,5 +338,8 @@ export function projectChainBatch(events: readonly BlockEvent[], prior: ChainPri
       [headWrite(last)],
     ],
     counts: txCounts(todo),
+    maps: facts.flatMap((w) => (w.op === 'put' && w.collection === txs.name ? mapIds(w.doc as TxDoc) : [])),
   };
 }
+
+const mapIds = (doc: TxDoc): string[] => doc.maps?.map((m) => m.id) ?? [];

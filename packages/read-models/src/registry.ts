@@ -1,5 +1,16 @@
 import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
-import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
+import {
+  blocks,
+  dailyTx,
+  head,
+  txMaps,
+  txs,
+  type BlockDoc,
+  type DailyTxDoc,
+  type HeadDoc,
+  type TxDoc,
+  type TxMapDoc,
+} from './chain/docs.ts';
 import { holdingChanges, type HoldingChangeDoc } from './holders/changes.ts';
 import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
 import { rankDirs, rankPages, type RankDirDoc, type RankPageDoc } from './holders/ranked.ts';
@@ -39,6 +50,7 @@ export interface Models {
   head: Collection<HeadDoc>;
   blocks: Collection<BlockDoc>;
   txs: Collection<TxDoc>;
+  txMaps: Collection<TxMapDoc>;
   dailyTx: Collection<DailyTxDoc>;
   wallets: Collection<WalletDoc>;
   tokens: Collection<TokenDoc>;
@@ -70,6 +82,7 @@ export const READ_MODELS = {
   head,
   blocks,
   txs,
+  txMaps,
   dailyTx,
   wallets,
   tokens,
@@ -117,6 +130,7 @@ export function openModels(store: ReadStore): Models {
     head: open('head'),
     blocks: open('blocks'),
     txs: open('txs'),
+    txMaps: open('txMaps'),
     dailyTx: open('dailyTx'),
     wallets: open('wallets'),
     tokens: open('tokens'),

@@ -30,9 +30,10 @@ export const HEAD_ID = 'indexed';
  * The read models' layout: raised when a release changes what stored documents look like (2:
  * series rows keyed by their number). A store written in another layout is rebuilt from the block
  * topic (`npm run rebuild`), never read or extended as if it were this one. Layout 2 also gave
- * blocks their `firstSeq`; layout 3 added the ranked lists of holders (`holders/ranked.ts`).
+ * blocks their `firstSeq`; layout 3 added the ranked lists of holders (`holders/ranked.ts`); layout
+ * 4 keeps large MRC-402 holdings maps of transaction entries apart, once by content (`TxMapDoc`).
  */
-export const READ_MODELS_LAYOUT = 3;
+export const READ_MODELS_LAYOUT = 4;
 
 /** Why the read models under `head` cannot be used by this release, or null when they can. */
 export function layoutMismatch(head: HeadDoc | null): string | null {
@@ -63,7 +64,21 @@ export type TxDoc = {
   timestamp: number;
   valid: boolean;
   summary: TxSummary;
+  /** The entries as the block topic carries them, less the `values.mrc402` maps listed in `maps`. */
   entries: RawEntry[];
+  /**
+   * Entries whose `values.mrc402` is stored apart, as the `tx_maps` document `id`. A wallet write
+   * records the wallet's whole MRC-402 holdings, so inline they would make a transaction's document
+   * grow with what its wallets hold; most writes leave them as they were, and a map stored by
+   * content is written once however many transactions record it.
+   */
+  maps?: { entry: number; id: string }[];
+};
+
+/** An MRC-402 holdings map as wallet writes recorded it, keyed by a hash of its JSON (`mapId`). */
+export type TxMapDoc = {
+  _id: string;
+  map: Record<string, unknown>;
 };
 
 /** Listed transactions per calendar day (in the configured stats time zone). */
@@ -82,4 +97,5 @@ export const blocks = defineModel<BlockDoc>('blocks', [
   { fields: [['timestamp', 1]] },
 ]);
 export const txs = defineModel<TxDoc>('txs', [{ fields: [['seq', 1]], unique: true }, { fields: [['height', 1]] }]);
+export const txMaps = defineModel<TxMapDoc>('tx_maps');
 export const dailyTx = defineModel<DailyTxDoc>('daily_tx');

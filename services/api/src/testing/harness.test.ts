@@ -9,7 +9,19 @@ import { tokenEconomy } from './token-economy.ts';
 describe('projectChain', () => {
   it('fills every read model of the registry from events, so no API test reads a model no projection writes', async () => {
     const store = createMemoryReadStore();
-    await projectChain(store, nftEconomy());
+    const chain = nftEconomy();
+    // A wallet holding enough MRC-402s that its writes' holdings maps are stored apart (tx_maps).
+    chain.block(
+      Array.from({ length: 8 }, (_, i) =>
+        chain.createMrc402({
+          id: `MRC402_${'9'.repeat(31)}${i}0`,
+          creator: CAROL,
+          name: `Many ${i}`,
+          totalsupply: '5',
+        }),
+      ),
+    );
+    await projectChain(store, chain);
     const counts = await Promise.all(Object.values(READ_MODELS).map((m) => store.collection(m.name).count()));
     const empty = Object.values(READ_MODELS)
       .map((m) => m.name)

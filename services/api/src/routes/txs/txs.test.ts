@@ -130,6 +130,36 @@ describe('GET /api/tx/{id}', () => {
   /** 20 blocks of transfers, then block 21 with the odd transaction above. */
   const detail = buildChain(20);
   detail.block([{ ...detail.raw([register, lifecycle]), id: registerId }]);
+  /**
+   * Block 22: entries recording holdings maps, two large ones (one of them twice) and a small one;
+   * block 23 records the first large one again.
+   */
+  const holdings = (n: number, balance: string) =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [
+        `MRC402_${String(i).padStart(33, '0')}`,
+        { balance, saleamount: '0', auctionamount: '' },
+      ]),
+    );
+  const big = holdings(12, '5');
+  const other = holdings(9, '70');
+  const small = holdings(1, '3');
+  const mapsEntry = (mrc402: object, at: string) => ({
+    parameters: [at],
+    token: '',
+    type: 'receive_mrc402',
+    values: { job_type: 'receive_mrc402', jobdate: 1_700_000_900, mrc402: mrc402, balance: [] },
+    datakey: `MAPS_${at}`,
+  });
+  const mapsTx = hash('tx:maps');
+  const againTx = hash('tx:maps-again');
+  detail.block([
+    {
+      ...detail.raw([mapsEntry(big, 'a'), mapsEntry(other, 'b'), mapsEntry(big, 'c'), mapsEntry(small, 'd')]),
+      id: mapsTx,
+    },
+  ]);
+  detail.block([{ ...detail.raw([mapsEntry(big, 'e')]), id: againTx }]);
   const tx = detail.txs[10]!;
   const blockHash = detail.blocks[tx.height - 1]!.hash;
 
@@ -191,6 +221,23 @@ describe('GET /api/tx/{id}', () => {
       datakey: '',
       validationCode: 0,
     });
+  });
+
+  it('serves the holdings maps each entry recorded, the large ones stored once apart', async () => {
+    const { body } = await api.get<TxDetailList>(`/api/tx/${mapsTx}`);
+    expect(body.map((d) => d.values.mrc402)).toEqual([big, other, big, small]);
+    expect(JSON.stringify(body[0]!.values.mrc402)).toBe(JSON.stringify(big)); // the order as written too
+    const again = await api.get<TxDetailList>(`/api/tx/${againTx}`);
+    expect(again.body.map((d) => d.values.mrc402)).toEqual([big]);
+
+    const models = openModels(api.store);
+    const stored = await models.txs.get(mapsTx);
+    expect(stored!.entries.map((e) => 'mrc402' in e.values!)).toEqual([false, false, false, true]);
+    expect(stored!.maps!.map((m) => m.entry)).toEqual([0, 1, 2]);
+    expect(stored!.maps![0]!.id).toBe(stored!.maps![2]!.id);
+    expect((await models.txs.get(againTx))!.maps).toEqual([{ entry: 0, id: stored!.maps![0]!.id }]);
+    expect((await models.txMaps.find({})).map((d) => d.map)).toEqual(expect.arrayContaining([big, other]));
+    expect(await models.txMaps.count()).toBe(2);
   });
 
   it('answers 404 for an unknown hash and 400 for a malformed one', async () => {

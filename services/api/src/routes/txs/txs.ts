@@ -176,10 +176,30 @@ export const txRoute = defineRoute({
     if (!tx) throw notFound(`transaction ${params.id} not found`);
     // Entries from the node carry their block; the block hash is looked up only for those that do not.
     const needsHash = tx.entries.some((e) => typeof e.db_id !== 'string');
-    const blockHash = needsHash ? ((await app.models.blocks.get(String(tx.height)))?.hash ?? '') : '';
-    return tx.entries.map((entry) => toTxDetail(tx, entry, blockHash));
+    const [block, entries] = await Promise.all([
+      needsHash ? app.models.blocks.get(String(tx.height)) : null,
+      withMaps(app.models, tx),
+    ]);
+    const blockHash = block?.hash ?? '';
+    return entries.map((entry) => toTxDetail(tx, entry, blockHash));
   },
 });
+
+/** The transaction's entries with the holdings maps stored apart (`TxDoc.maps`) back in place. */
+async function withMaps(models: Models, tx: TxDoc): Promise<RawEntry[]> {
+  if (!tx.maps?.length) return tx.entries;
+  const ids = [...new Set(tx.maps.map((m) => m.id))];
+  const byId = new Map((await models.txMaps.getMany(ids)).map((d) => [d._id, d.map]));
+  const entries = [...tx.entries];
+  for (const { entry, id } of tx.maps) {
+    const map = byId.get(id);
+    const at = entries[entry];
+    // Written in the same batch as the transaction: a missing one is a damaged store, not a race.
+    if (!map || !at) throw new Error(`transaction ${tx._id}: holdings map ${id} of entry ${entry} is not stored`);
+    entries[entry] = { ...at, values: { ...at.values, mrc402: map } };
+  }
+  return entries;
+}
 
 export function toTxDetail(tx: TxDoc, entry: RawEntry, blockHash: string): TxDetail {
   const values = entry.values ?? {};
