@@ -18,18 +18,17 @@ import type { HolderDoc, HolderStatsDoc } from './holders/holders.ts';
 import { holdersPage, lockedHolders } from './holders/holders.ts';
 import { collectionHoldersPage } from './nfts/collection-holders.ts';
 import { nftHoldersPage } from './nfts/holders.ts';
-import { openModels } from './registry.ts';
+import { holdingLog, openModels } from './registry.ts';
 import { seriesPage, seriesTotal } from './series/series.ts';
 import { addressTxs } from './series/address-txs.ts';
 import { tokenTxs } from './series/token-txs.ts';
 import { chainBuilder, projectInto, token, type EntrySpec } from './testing/events.ts';
 import { loadChainPrior, projectChainBatch, resolveWallets, type ChainBatch } from './chain-batch.ts';
-import { txMaps } from './chain/docs.ts';
-import { StoredMaps } from './chain/stored-maps.ts';
+import { contentId, sharedValues, StoredValues } from './shared-values.ts';
 import { dumpReadModels } from './dump.ts';
 import { assetSumAt, holdersAt, seriesCountAt } from './holders/at-height.ts';
 import { holdingAsset } from './holders/changes.ts';
-import { mapId, statsDay } from './chain/project.ts';
+import { statsDay } from './chain/project.ts';
 
 const addr = (c: string): string => `MT${c.repeat(30)}${addressChecksum(c.repeat(30))}`;
 const A = addr('a');
@@ -557,20 +556,65 @@ describe('projectChainBatch', () => {
     }));
     const prior = await loadChainPrior(openModels(createMemoryReadStore()), events);
     const options = { statsUtcOffsetMinutes: 0 };
-    const mapPuts = (b: ChainBatch) => b.phases.flat().filter((w) => w.collection === txMaps.name);
-    const rest = (b: ChainBatch) => b.phases.flat().filter((w) => w.collection !== txMaps.name);
+    const mapPuts = (b: ChainBatch) => b.phases.flat().filter((w) => w.collection === sharedValues.name);
+    const rest = (b: ChainBatch) => b.phases.flat().filter((w) => w.collection !== sharedValues.name);
 
     const fresh = projectChainBatch(events, prior, options);
     expect(mapPuts(fresh)).toEqual([
-      { op: 'put', collection: txMaps.name, doc: { _id: mapId(JSON.stringify(big)), map: big } },
+      { op: 'put', collection: sharedValues.name, doc: { _id: contentId(JSON.stringify(big)), value: big } },
     ]);
-    expect(new Set(fresh.maps)).toEqual(new Set([mapId(JSON.stringify(big))]));
-    const known = new StoredMaps();
-    known.committed(fresh.maps);
+    expect(fresh.shared).toEqual([contentId(JSON.stringify(big))]);
+    const known = new StoredValues();
+    known.committed(fresh.shared);
     const again = projectChainBatch(events, prior, options, known);
     expect(mapPuts(again)).toEqual([]);
     expect(rest(again)).toEqual(rest(fresh));
-    expect(again.maps).toEqual(fresh.maps);
+    expect(again.shared).toEqual(fresh.shared);
+  });
+
+  it("logs a holder's large lock-up list once, and reads it back with the row as of any height", async () => {
+    const locks = (n: number): [number, string, number][] =>
+      Array.from({ length: n }, (_, i) => [5, String(100 + i), DAY2 + 86_400 * (i + 1)] as [number, string, number]);
+    const chain = chainBuilder(DAY1);
+    const wallet = (balance: string, n: number) => ({
+      address: A,
+      balances: [[0, '0'], [5, balance], ...locks(n)] as [number, string, number?][],
+    });
+    const blocks = [
+      chain.block([{ tokens: [token(5, { owner: A })], wallets: [wallet('600', 14)] }]),
+      chain.block([{ wallets: [wallet('500', 14)] }]),
+      chain.block([{ wallets: [wallet('400', 15)] }]),
+    ];
+    const store = await projected([blocks.slice(0, 2), blocks.slice(2)]);
+    const m = openModels(store);
+    const rows = await m.holdingChanges.find({ asset: holdingAsset('mrc010', 5) }, { sort: [['pos', 1]] });
+    expect(rows.map((r) => typeof r.row?.['locksRef'])).toEqual(['string', 'string', 'string']);
+    expect(rows.every((r) => r.row !== null && !('locks' in r.row))).toBe(true);
+    // The first two changes name one list; the third, one lock-up longer, another.
+    expect(rows[0]!.row!['locksRef']).toBe(rows[1]!.row!['locksRef']);
+    expect(rows[2]!.row!['locksRef']).not.toBe(rows[0]!.row!['locksRef']);
+    expect(await m.sharedValues.count()).toBe(2);
+
+    const current = (await m.holders.get(`5:${A}`))!;
+    expect(current.locks).toHaveLength(15);
+    const at = async (height: number) => {
+      const pages: HolderDoc[][] = [];
+      for await (const page of holdersAt({
+        rows: m.holders,
+        idPrefix: '5:',
+        log: holdingLog(m),
+        asset: holdingAsset('mrc010', 5),
+        at: blockPos(height),
+        pageSize: 10,
+      }))
+        pages.push(page);
+      return pages.flat();
+    };
+    // As of block 2: the row a store that indexed only blocks 1 and 2 holds.
+    const upTo2 = (await openModels(await projected([blocks.slice(0, 2)])).holders.get(`5:${A}`))!;
+    expect(upTo2.locks).toHaveLength(14);
+    expect(await at(2)).toEqual([upTo2]);
+    expect(await at(3)).toEqual([current]);
   });
 
   it('projects the same read models from entries that keep only job_type, jobdate, mrc402', async () => {
@@ -657,7 +701,7 @@ describe('holdersAt', () => {
         holdersAt({
           rows: m.holders,
           idPrefix: '5:',
-          changes: m.holdingChanges,
+          log: holdingLog(m),
           asset: holdingAsset('mrc010', 5),
           at,
           pageSize,
@@ -667,7 +711,7 @@ describe('holdersAt', () => {
         holdersAt({
           rows: m.nftHolders,
           idPrefix: `${NFT}:`,
-          changes: m.holdingChanges,
+          log: holdingLog(m),
           asset: holdingAsset('mrc402', NFT),
           at,
           pageSize,
@@ -677,7 +721,7 @@ describe('holdersAt', () => {
         holdersAt({
           rows: m.collectionHolders,
           idPrefix: `${COLL}:`,
-          changes: m.holdingChanges,
+          log: holdingLog(m),
           asset: holdingAsset('mrc400', COLL),
           at,
           pageSize,
@@ -707,7 +751,7 @@ describe('holdersAt', () => {
     const then = (await early.nftHolderStats.get(NFT))!;
     expect(now.total).not.toBe(then.total);
     const total = await assetSumAt<{ total: string }>(
-      m.holdingChanges,
+      holdingLog(m),
       holdingAsset('mrc402', NFT),
       { sum: BigInt(now.total), pos: now.pos },
       blockPos(2),

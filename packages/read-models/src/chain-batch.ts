@@ -8,7 +8,9 @@ import {
 } from '@mtc/domain';
 import type { BlockTxCount, Collection, Filter, Write } from '@mtc/ports';
 import { headWrite, projectFacts, txCounts, type StatsOptions } from './chain/project.ts';
-import { txs, type HeadDoc, type TxDoc } from './chain/docs.ts';
+import type { HeadDoc } from './chain/docs.ts';
+import { BatchValues } from './shared-values.ts';
+import { shareLocks } from './holders/changes.ts';
 import { holderId, projectHolders, type HolderDoc, type HolderStatsDoc, type WalletWrite } from './holders/holders.ts';
 import {
   projectRanked,
@@ -126,8 +128,8 @@ function planChain(events: readonly BlockEvent[], head: HeadDoc | null): ChainPl
 
 export interface ChainBatch {
   phases: Write[][];
-  /** The `tx_maps` documents the batch's transactions refer to: stored once it is committed (`storedMaps`). */
-  maps: string[];
+  /** The shared values the batch names: stored once it is committed (`StoredValues.committed`). */
+  shared: string[];
   /** Per-block transaction counts for the today-so-far counters. */
   counts: BlockTxCount[];
 }
@@ -295,20 +297,21 @@ async function rowsOf<R extends { _id: string; address: string }>(
   return [...byId, ...byAddress];
 }
 
-/** `storedMaps`: the `tx_maps` documents known to be stored, not written again (see projectFacts). */
+/** `storedValues`: the shared values known to be stored, not written again (`shared-values.ts`). */
 export function projectChainBatch(
   events: readonly BlockEvent[],
   prior: ChainPrior,
   options: StatsOptions,
-  storedMaps?: { has(id: string): boolean },
+  storedValues?: { has(id: string): boolean },
 ): ChainBatch {
   const plan =
     prior.plan?.events === events && prior.plan.head === prior.head ? prior.plan : planChain(events, prior.head);
   const { todo } = plan;
   const last = todo.at(-1);
-  if (!last) return { phases: [], counts: [], maps: [] };
+  if (!last) return { phases: [], counts: [], shared: [] };
   const stored = new Map(prior.counters.map((c) => [c._id, c]));
-  const facts = projectFacts(todo, options, storedMaps);
+  const shared = new BatchValues(storedValues);
+  const facts = projectFacts(todo, options, shared);
   const seriesRows: Write[] = [];
   const seriesCounters: Write[] = [];
   SERIES.forEach((s, i) => {
@@ -321,12 +324,14 @@ export function projectChainBatch(
       ? prior.holdings
       : projectAllHoldings(plan, prior, resolveWallets(todo, prior.wallets ?? []));
   const ranked = projectRanked(moves, prior.ranked);
+  const holderChanges = shareLocks(holders.changes, shared);
   return {
     phases: [
       [
+        ...shared.writes(),
         ...facts,
         ...projectBlockState(todo, wallets.records),
-        ...holders.changes,
+        ...holderChanges,
         ...nftHolders.changes,
         ...collections.changes,
         ...seriesRows,
@@ -338,8 +343,6 @@ export function projectChainBatch(
       [headWrite(last)],
     ],
     counts: txCounts(todo),
-    maps: facts.flatMap((w) => (w.op === 'put' && w.collection === txs.name ? mapIds(w.doc as TxDoc) : [])),
+    shared: shared.ids(),
   };
 }
-
-const mapIds = (doc: TxDoc): string[] => doc.maps?.map((m) => m.id) ?? [];

@@ -2,7 +2,7 @@ export * from './model.ts';
 export * from './registry.ts';
 export * from './chain/docs.ts';
 export * from './chain/project.ts';
-export * from './chain/stored-maps.ts';
+export * from './shared-values.ts';
 export * from './wallets/wallets.ts';
 export * from './tokens/tokens.ts';
 export * from './holders/holders.ts';

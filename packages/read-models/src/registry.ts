@@ -1,17 +1,7 @@
 import type { Collection, CollectionSpec, ReadStore } from '@mtc/ports';
-import {
-  blocks,
-  dailyTx,
-  head,
-  txMaps,
-  txs,
-  type BlockDoc,
-  type DailyTxDoc,
-  type HeadDoc,
-  type TxDoc,
-  type TxMapDoc,
-} from './chain/docs.ts';
-import { holdingChanges, type HoldingChangeDoc } from './holders/changes.ts';
+import { blocks, dailyTx, head, txs, type BlockDoc, type DailyTxDoc, type HeadDoc, type TxDoc } from './chain/docs.ts';
+import { sharedValues, type SharedValueDoc } from './shared-values.ts';
+import { holdingChanges, type HoldingChangeDoc, type HoldingLog } from './holders/changes.ts';
 import { holders, holderStats, type HolderDoc, type HolderStatsDoc } from './holders/holders.ts';
 import { rankDirs, rankPages, type RankDirDoc, type RankPageDoc } from './holders/ranked.ts';
 import { collectionSpec } from './model.ts';
@@ -50,7 +40,7 @@ export interface Models {
   head: Collection<HeadDoc>;
   blocks: Collection<BlockDoc>;
   txs: Collection<TxDoc>;
-  txMaps: Collection<TxMapDoc>;
+  sharedValues: Collection<SharedValueDoc>;
   dailyTx: Collection<DailyTxDoc>;
   wallets: Collection<WalletDoc>;
   tokens: Collection<TokenDoc>;
@@ -82,7 +72,7 @@ export const READ_MODELS = {
   head,
   blocks,
   txs,
-  txMaps,
+  sharedValues,
   dailyTx,
   wallets,
   tokens,
@@ -130,7 +120,7 @@ export function openModels(store: ReadStore): Models {
     head: open('head'),
     blocks: open('blocks'),
     txs: open('txs'),
-    txMaps: open('txMaps'),
+    sharedValues: open('sharedValues'),
     dailyTx: open('dailyTx'),
     wallets: open('wallets'),
     tokens: open('tokens'),
@@ -162,3 +152,8 @@ export function openModels(store: ReadStore): Models {
 export const COLLECTIONS = Object.fromEntries(Object.entries(ALL_MODELS).map(([k, m]) => [k, m.name])) as {
   readonly [K in keyof Models]: string;
 };
+
+/** What reads a holder row as of a height: the holding-change log and the shared values it names. */
+export function holdingLog(models: Pick<Models, 'holdingChanges' | 'sharedValues'>): HoldingLog {
+  return { changes: models.holdingChanges, shared: models.sharedValues };
+}

@@ -8,7 +8,7 @@ import {
   loadChainPrior,
   openModels,
   projectChainBatch,
-  StoredMaps,
+  StoredValues,
   type ChainPrior,
   writingWrite,
   type HeadDoc,
@@ -159,15 +159,15 @@ export function createProjector(deps: ProjectorDeps): Projector {
     return out;
   };
 
-  /** Holdings maps this projector has committed: later batches refer to them without writing them. */
-  const storedMaps = new StoredMaps();
+  /** Shared values this projector has committed: later batches name them without writing them. */
+  const storedValues = new StoredValues();
 
   /** How long each prior state took to load, for the batch's log line. */
   const loadMs = new WeakMap<ChainPrior, number>();
 
   /** Projects and commits `events` (whole blocks) over the state `prior` holds. */
   const commit = async (events: readonly BlockEvent[], prior: ChainPrior): Promise<void> => {
-    const batch = projectChainBatch(events, prior, deps.options, storedMaps);
+    const batch = projectChainBatch(events, prior, deps.options, storedValues);
     const last = events.at(-1);
     // A batch becomes visible whole (HeadDoc): one call where the store commits a call at once,
     // else the head says it is being written first. Each call durable before the next: the phase
@@ -196,7 +196,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
       crashPoint(`projector.chain.write-${i + 1}`);
     }
     if (calls.length === 0) await count();
-    storedMaps.committed(batch.maps);
+    storedValues.committed(batch.shared);
     const txs = events.reduce((n, e) => n + e.txs.length, 0);
     if (calls.length > 0) msPerTx = 0.7 * msPerTx + (0.3 * (performance.now() - started)) / Math.max(1, txs);
     if (last) {

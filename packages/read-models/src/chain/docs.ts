@@ -31,7 +31,8 @@ export const HEAD_ID = 'indexed';
  * series rows keyed by their number). A store written in another layout is rebuilt from the block
  * topic (`npm run rebuild`), never read or extended as if it were this one. Layout 2 also gave
  * blocks their `firstSeq`; layout 3 added the ranked lists of holders (`holders/ranked.ts`); layout
- * 4 keeps large MRC-402 holdings maps of transaction entries apart, once by content (`TxMapDoc`).
+ * 4 stores large lists once by content (`shared-values.ts`): transactions' MRC-402 holdings maps, the
+ * holding-change log's lock-ups.
  */
 export const READ_MODELS_LAYOUT = 4;
 
@@ -67,18 +68,11 @@ export type TxDoc = {
   /** The entries as the block topic carries them, less the `values.mrc402` maps listed in `maps`. */
   entries: RawEntry[];
   /**
-   * Entries whose `values.mrc402` is stored apart, as the `tx_maps` document `id`. A wallet write
+   * Entries whose `values.mrc402` is a shared value (`shared-values.ts`), by its id. A wallet write
    * records the wallet's whole MRC-402 holdings, so inline they would make a transaction's document
-   * grow with what its wallets hold; most writes leave them as they were, and a map stored by
-   * content is written once however many transactions record it.
+   * grow with what its wallets hold.
    */
   maps?: { entry: number; id: string }[];
-};
-
-/** An MRC-402 holdings map as wallet writes recorded it, keyed by a hash of its JSON (`mapId`). */
-export type TxMapDoc = {
-  _id: string;
-  map: Record<string, unknown>;
 };
 
 /** Listed transactions per calendar day (in the configured stats time zone). */
@@ -97,5 +91,4 @@ export const blocks = defineModel<BlockDoc>('blocks', [
   { fields: [['timestamp', 1]] },
 ]);
 export const txs = defineModel<TxDoc>('txs', [{ fields: [['seq', 1]], unique: true }, { fields: [['height', 1]] }]);
-export const txMaps = defineModel<TxMapDoc>('tx_maps');
 export const dailyTx = defineModel<DailyTxDoc>('daily_tx');

@@ -1,19 +1,17 @@
 import { blockPos, slimEntry, type BlockEvent, type RawEntry } from '@mtc/domain';
 import type { BlockTxCount, Write } from '@mtc/ports';
-import { hash } from 'node:crypto';
 import {
   blocks,
   dailyTx,
   head,
   HEAD_ID,
   READ_MODELS_LAYOUT,
-  txMaps,
   txs,
   type BlockDoc,
   type HeadDoc,
   type TxDoc,
-  type TxMapDoc,
 } from './docs.ts';
+import { BatchValues } from '../shared-values.ts';
 
 /**
  * The chain's facts: blocks and transactions put by their natural key, daily counts incremented
@@ -24,22 +22,14 @@ export interface StatsOptions {
   statsUtcOffsetMinutes: number;
 }
 
-/**
- * `storedMaps` says which `tx_maps` documents are known to be stored already, so that they are not
- * written again; without it every map a batch records is written (a put of the same content).
- */
-export function projectFacts(
-  events: readonly BlockEvent[],
-  options: StatsOptions,
-  storedMaps?: { has(id: string): boolean },
-): Write[] {
+/** Large holdings maps of the entries go to `shared` (whose documents the caller writes). */
+export function projectFacts(events: readonly BlockEvent[], options: StatsOptions, shared: BatchValues): Write[] {
   const out: Write[] = [];
-  const maps = new Map<string, TxMapDoc>();
   for (const e of events) {
     out.push({ op: 'put', collection: blocks.name, doc: blockDoc(e) });
     for (const tx of e.txs) {
       // Already slim on the block topic (v2 on); cut here too so the model's rule holds for any event.
-      const { entries, refs } = detachMaps(tx.entries.map(slimEntry), maps);
+      const { entries, refs } = shareMaps(tx.entries.map(slimEntry), shared);
       const doc: TxDoc = {
         _id: tx.id,
         seq: tx.seq,
@@ -65,31 +55,20 @@ export function projectFacts(
       });
     }
   }
-  for (const doc of maps.values()) if (!storedMaps?.has(doc._id)) out.push({ op: 'put', collection: txMaps.name, doc });
   return out;
 }
 
-/** Holdings maps from this size of JSON on are stored apart; smaller ones stay in their entry. */
-export const MAP_APART_FROM_BYTES = 512;
-
-/** The id of a holdings map stored apart: a hash of its JSON, so equal maps are one document. */
-export function mapId(json: string): string {
-  return hash('sha256', json, 'base64url');
-}
-
-/** The entries with their large `values.mrc402` maps replaced by references; the maps go to `maps`. */
-function detachMaps(
+/** The entries with their large `values.mrc402` maps replaced by references to shared values. */
+function shareMaps(
   entries: RawEntry[],
-  maps: Map<string, TxMapDoc>,
+  shared: BatchValues,
 ): { entries: RawEntry[]; refs: { entry: number; id: string }[] } {
   const refs: { entry: number; id: string }[] = [];
   const out = entries.map((entry, index) => {
     const map = entry.values?.['mrc402'];
     if (typeof map !== 'object' || map === null || Array.isArray(map)) return entry;
-    const json = JSON.stringify(map);
-    if (json.length < MAP_APART_FROM_BYTES) return entry;
-    const id = mapId(json);
-    if (!maps.has(id)) maps.set(id, { _id: id, map: map as Record<string, unknown> });
+    const id = shared.share(map);
+    if (id === null) return entry;
     refs.push({ entry: index, id });
     const { mrc402: _apart, ...values } = entry.values!;
     return { ...entry, values };

@@ -1,6 +1,6 @@
 import type { Collection } from '@mtc/ports';
 import { seriesRowId, seriesRows, seriesTotal, type SeriesCounterDoc, type SeriesRow } from '../series/series.ts';
-import { holdingAt, type HoldingChangeDoc } from './changes.ts';
+import { holdingAt, type HoldingLog } from './changes.ts';
 
 /**
  * Reads as of one chain position `at` (the indexed head when an export starts) while the projector
@@ -13,7 +13,7 @@ export interface HolderRowsAt<R extends { _id: string; address: string; pos: str
   rows: Collection<R>;
   /** e.g. `5:` for token 5: the rows of one asset are one `_id` range, in address order. */
   idPrefix: string;
-  changes: Collection<HoldingChangeDoc>;
+  log: HoldingLog;
   /** The asset's name in the change log (`holdingAsset`). */
   asset: string;
   at: string;
@@ -44,7 +44,7 @@ export async function* holdersAt<R extends { _id: string; address: string; pos: 
     });
     const full = rows.length === spec.pageSize;
     const hi = full ? rows.at(-1)!.address : null;
-    const moved = await spec.changes.find(
+    const moved = await spec.log.changes.find(
       { asset: spec.asset, pos: { $gt: at }, address: hi === null ? { $gt: lo } : { $gt: lo, $lte: hi } },
       { sort: [['pos', 1]] },
     );
@@ -52,7 +52,7 @@ export async function* holdersAt<R extends { _id: string; address: string; pos: 
     const out = new Map<string, R>();
     const changedSet = new Set(changed);
     for (const row of rows) if (row.pos <= at && !changedSet.has(row.address) && holds(row)) out.set(row.address, row);
-    const then = await Promise.all(changed.map((a) => holdingAt<R>(spec.changes, spec.asset, a, at)));
+    const then = await Promise.all(changed.map((a) => holdingAt<R>(spec.log, spec.asset, a, at)));
     changed.forEach((address, i) => {
       const row = then[i];
       if (row && holds(row)) out.set(address, row);
@@ -70,7 +70,7 @@ export async function* holdersAt<R extends { _id: string; address: string; pos: 
  * the changes after `at` that the stats counted added.
  */
 export async function assetSumAt<R>(
-  changes: Collection<HoldingChangeDoc>,
+  log: HoldingLog,
   asset: string,
   stats: { sum: bigint; pos: string } | null,
   at: string,
@@ -78,12 +78,12 @@ export async function assetSumAt<R>(
 ): Promise<bigint> {
   if (stats === null) return 0n;
   if (stats.pos <= at) return stats.sum;
-  const since = await changes.find({ asset, pos: { $gt: at, $lte: stats.pos } }, { sort: [['pos', 1]] });
+  const since = await log.changes.find({ asset, pos: { $gt: at, $lte: stats.pos } }, { sort: [['pos', 1]] });
   let sum = stats.sum;
   for (const address of new Set(since.map((c) => c.address))) {
     const [atStats, atHeight] = await Promise.all([
-      holdingAt<R>(changes, asset, address, stats.pos),
-      holdingAt<R>(changes, asset, address, at),
+      holdingAt<R>(log, asset, address, stats.pos),
+      holdingAt<R>(log, asset, address, at),
     ]);
     sum -= amountOf(atStats) - amountOf(atHeight);
   }

@@ -1,5 +1,6 @@
 import type { Collection, Doc, Write } from '@mtc/ports';
 import { defineModel } from '../model.ts';
+import type { BatchValues, SharedValueDoc } from '../shared-values.ts';
 
 /**
  * The holding-change log: an append-only record of every change of a holder row (MRC-010 token
@@ -24,7 +25,11 @@ export type HoldingChangeDoc = {
   asset: string;
   address: string;
   pos: string;
-  /** The holder row after the write; null once the address holds none. */
+  /**
+   * The holder row after the write; null once the address holds none. A large `locks` list is a
+   * shared value (`shared-values.ts`) named by `locksRef`: a whale's lock-ups are the same list in
+   * most of its changes, and inline they made each change grow with them.
+   */
   row: Record<string, unknown> | null;
 };
 
@@ -52,17 +57,37 @@ export function holdingChangeWrite(asset: string, address: string, pos: string, 
   return { op: 'put', collection: holdingChanges.name, doc };
 }
 
+/** The change-log writes with their rows' large `locks` lists replaced by shared values. */
+export function shareLocks(changes: readonly Write[], shared: BatchValues): Write[] {
+  return changes.map((w) => {
+    const row = w.op === 'put' ? (w.doc as HoldingChangeDoc).row : null;
+    const locks = row?.['locks'];
+    if (w.op !== 'put' || !row || !Array.isArray(locks)) return w;
+    const id = shared.share(locks);
+    if (id === null) return w;
+    const { locks: _shared, ...rest } = row;
+    return { ...w, doc: { ...w.doc, row: { ...rest, locksRef: id } } };
+  });
+}
+
+/** The change log and the shared values its rows name: what reads a holder row at a height. */
+export interface HoldingLog {
+  changes: Collection<HoldingChangeDoc>;
+  shared: Collection<SharedValueDoc>;
+}
+
 /** The address's holder row as it stood at `at` (a chain position): its last change up to then, or null. */
-export async function holdingAt<R>(
-  changes: Collection<HoldingChangeDoc>,
-  asset: string,
-  address: string,
-  at: string,
-): Promise<R | null> {
+export async function holdingAt<R>(log: HoldingLog, asset: string, address: string, at: string): Promise<R | null> {
   const prefix = `${asset}:${address}:`;
-  const [last] = await changes.find(
+  const [last] = await log.changes.find(
     { _id: { $gte: prefix, $lte: `${prefix}${at}` } },
     { sort: [['_id', -1]], limit: 1 },
   );
-  return (last?.row ?? null) as R | null;
+  const row = last?.row ?? null;
+  if (row === null || typeof row['locksRef'] !== 'string') return row as R | null;
+  // Written in the same batch as the change: a missing one is a damaged store, not a race.
+  const locks = await log.shared.get(row['locksRef']);
+  if (!locks) throw new Error(`holding change ${last!._id}: its lock-ups ${row['locksRef']} are not stored`);
+  const { locksRef: _ref, ...rest } = row;
+  return { ...rest, locks: locks.value } as R;
 }

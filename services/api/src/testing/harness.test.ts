@@ -10,7 +10,7 @@ describe('projectChain', () => {
   it('fills every read model of the registry from events, so no API test reads a model no projection writes', async () => {
     const store = createMemoryReadStore();
     const chain = nftEconomy();
-    // A wallet holding enough MRC-402s that its writes' holdings maps are stored apart (tx_maps).
+    // A wallet holding enough MRC-402s that its writes' holdings maps are shared values.
     chain.block(
       Array.from({ length: 8 }, (_, i) =>
         chain.createMrc402({

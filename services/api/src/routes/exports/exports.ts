@@ -1,6 +1,7 @@
 import { blockPos } from '@mtc/domain';
 import {
   assetSumAt,
+  holdingLog,
   addressTxs,
   collectionHolderView,
   holdersAt,
@@ -272,7 +273,7 @@ export const exportTokenHoldersRoute = defineStreamRoute({
     const rows = holdersAt({
       rows: models.holders,
       idPrefix: `${token}:`,
-      changes: models.holdingChanges,
+      log: holdingLog(models),
       asset: holdingAsset('mrc010', token),
       at: blockPos(height),
       pageSize: pageRows(app),
@@ -300,7 +301,7 @@ export const exportNftHoldersRoute = defineStreamRoute({
     const { models } = app;
     const { height } = await input.head();
     const at = blockPos(height);
-    const common = { changes: models.holdingChanges, at, pageSize: pageRows(app), idPrefix: `${id}:` };
+    const common = { log: holdingLog(models), at, pageSize: pageRows(app), idPrefix: `${id}:` };
     if (id.startsWith('MRC402_')) {
       const asset = holdingAsset('mrc402', id);
       const [nft, stats] = await Promise.all([models.mrc402s.get(id), models.nftHolderStats.get(id)]);
@@ -308,7 +309,7 @@ export const exportNftHoldersRoute = defineStreamRoute({
       if ((stats?.holders ?? 0) > app.config.EXPORT_MAX_ROWS)
         throw overCap(stats!.holders, app.config.EXPORT_MAX_ROWS, 'the query');
       const whole = await assetSumAt<{ total: string }>(
-        models.holdingChanges,
+        holdingLog(models),
         asset,
         stats ? { sum: BigInt(stats.total), pos: stats.pos } : null,
         at,
@@ -324,7 +325,7 @@ export const exportNftHoldersRoute = defineStreamRoute({
     if ((stats?.holders ?? 0) > app.config.EXPORT_MAX_ROWS)
       throw overCap(stats!.holders, app.config.EXPORT_MAX_ROWS, 'the query');
     const whole = await assetSumAt<{ count: number }>(
-      models.holdingChanges,
+      holdingLog(models),
       asset,
       stats ? { sum: BigInt(stats.items), pos: stats.pos } : null,
       at,

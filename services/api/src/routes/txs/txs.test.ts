@@ -236,8 +236,8 @@ describe('GET /api/tx/{id}', () => {
     expect(stored!.maps!.map((m) => m.entry)).toEqual([0, 1, 2]);
     expect(stored!.maps![0]!.id).toBe(stored!.maps![2]!.id);
     expect((await models.txs.get(againTx))!.maps).toEqual([{ entry: 0, id: stored!.maps![0]!.id }]);
-    expect((await models.txMaps.find({})).map((d) => d.map)).toEqual(expect.arrayContaining([big, other]));
-    expect(await models.txMaps.count()).toBe(2);
+    expect((await models.sharedValues.find({})).map((d) => d.value)).toEqual(expect.arrayContaining([big, other]));
+    expect(await models.sharedValues.count()).toBe(2);
   });
 
   it('answers 404 for an unknown hash and 400 for a malformed one', async () => {

@@ -189,7 +189,7 @@ export const txRoute = defineRoute({
 async function withMaps(models: Models, tx: TxDoc): Promise<RawEntry[]> {
   if (!tx.maps?.length) return tx.entries;
   const ids = [...new Set(tx.maps.map((m) => m.id))];
-  const byId = new Map((await models.txMaps.getMany(ids)).map((d) => [d._id, d.map]));
+  const byId = new Map((await models.sharedValues.getMany(ids)).map((d) => [d._id, d.value]));
   const entries = [...tx.entries];
   for (const { entry, id } of tx.maps) {
     const map = byId.get(id);
