@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import type { Write } from '@mtc/ports';
+import type { Collection, Write } from '@mtc/ports';
+import { LRUCache } from 'lru-cache';
 import { defineModel } from './model.ts';
 
 /**
@@ -66,11 +67,10 @@ export class BatchValues {
  * changes what the store ends up with. Bounded: past `capacity` the least recently named are forgotten.
  */
 export class StoredValues {
-  readonly #ids = new Set<string>();
-  readonly #capacity: number;
+  readonly #ids: LRUCache<string, true>;
 
   constructor(capacity = 100_000) {
-    this.#capacity = capacity;
+    this.#ids = new LRUCache({ max: capacity });
   }
 
   has(id: string): boolean {
@@ -79,10 +79,22 @@ export class StoredValues {
 
   /** Records the values a committed batch named (never before: a failed write must not be skipped later). */
   committed(ids: Iterable<string>): void {
-    for (const id of ids) {
-      this.#ids.delete(id);
-      this.#ids.add(id);
-      if (this.#ids.size > this.#capacity) this.#ids.delete(this.#ids.values().next().value!);
-    }
+    for (const id of ids) this.#ids.set(id, true);
   }
+}
+
+/**
+ * The shared values `ids` names, by id. Each is written in the same batch as the documents that
+ * name it, so one that is missing is a damaged store, not a race: it fails, naming `what` needed it.
+ */
+export async function readShared(
+  values: Collection<SharedValueDoc>,
+  ids: readonly string[],
+  what: string,
+): Promise<Map<string, unknown>> {
+  const unique = [...new Set(ids)];
+  const byId = new Map((await values.getMany(unique)).map((d) => [d._id, d.value]));
+  const missing = unique.find((id) => !byId.has(id));
+  if (missing !== undefined) throw new Error(`${what}: shared value ${missing} is not stored`);
+  return byId;
 }

@@ -1,6 +1,6 @@
 import type { Collection, Doc, Write } from '@mtc/ports';
 import { defineModel } from '../model.ts';
-import type { BatchValues, SharedValueDoc } from '../shared-values.ts';
+import { readShared, type BatchValues, type SharedValueDoc } from '../shared-values.ts';
 
 /**
  * The holding-change log: an append-only record of every change of a holder row (MRC-010 token
@@ -84,10 +84,9 @@ export async function holdingAt<R>(log: HoldingLog, asset: string, address: stri
     { sort: [['_id', -1]], limit: 1 },
   );
   const row = last?.row ?? null;
-  if (row === null || typeof row['locksRef'] !== 'string') return row as R | null;
-  // Written in the same batch as the change: a missing one is a damaged store, not a race.
-  const locks = await log.shared.get(row['locksRef']);
-  if (!locks) throw new Error(`holding change ${last!._id}: its lock-ups ${row['locksRef']} are not stored`);
+  const ref = row?.['locksRef'];
+  if (row === null || typeof ref !== 'string') return row as R | null;
+  const locks = await readShared(log.shared, [ref], `the lock-ups of holding change ${last!._id}`);
   const { locksRef: _ref, ...rest } = row;
-  return { ...rest, locks: locks.value } as R;
+  return { ...rest, locks: locks.get(ref) } as R;
 }

@@ -1,5 +1,5 @@
 import type { RawEntry } from '@mtc/domain';
-import type { Models, TokenDoc, TxDoc } from '@mtc/read-models';
+import { readShared, type Models, type TokenDoc, type TxDoc } from '@mtc/read-models';
 import { notFound } from '../../errors.ts';
 import { blocksBetween } from '../blocks/blocks.ts';
 import { fromNode } from '../../node-calls.ts';
@@ -188,15 +188,17 @@ export const txRoute = defineRoute({
 /** The transaction's entries with the holdings maps stored apart (`TxDoc.maps`) back in place. */
 async function withMaps(models: Models, tx: TxDoc): Promise<RawEntry[]> {
   if (!tx.maps?.length) return tx.entries;
-  const ids = [...new Set(tx.maps.map((m) => m.id))];
-  const byId = new Map((await models.sharedValues.getMany(ids)).map((d) => [d._id, d.value]));
+  const what = `the holdings maps of transaction ${tx._id}`;
+  const byId = await readShared(
+    models.sharedValues,
+    tx.maps.map((m) => m.id),
+    what,
+  );
   const entries = [...tx.entries];
   for (const { entry, id } of tx.maps) {
-    const map = byId.get(id);
     const at = entries[entry];
-    // Written in the same batch as the transaction: a missing one is a damaged store, not a race.
-    if (!map || !at) throw new Error(`transaction ${tx._id}: holdings map ${id} of entry ${entry} is not stored`);
-    entries[entry] = { ...at, values: { ...at.values, mrc402: map } };
+    if (!at) throw new Error(`${what}: map ${id} names entry ${entry}, which the transaction does not have`);
+    entries[entry] = { ...at, values: { ...at.values, mrc402: byId.get(id) } };
   }
   return entries;
 }
