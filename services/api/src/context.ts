@@ -62,8 +62,9 @@ export async function readHead(models: Pick<Models, 'head'>): Promise<Head> {
 /**
  * The head as requests share it: `current` costs one store read per `ttlMs` (0: every call reads),
  * concurrent callers waiting on the same read; `fresh` reads after the caller's own reads (callers
- * in one turn of the event loop share that read), and what it reads is shared from then on. The shared head never goes down: a read older than the one held (a slow answer
- * overtaken by a newer one) is not kept.
+ * share that read while the read before it is answered), and what it reads is shared from then on.
+ * The shared head never goes down: a read older than the one held (a slow answer overtaken by a
+ * newer one) is not kept.
  */
 export interface HeadReader extends HeadSource {
   /** The shared head if `current` would answer it without a read; undefined otherwise. */
@@ -78,6 +79,7 @@ export function createHeadReader(
 ): HeadReader {
   let reading: Promise<Head> | undefined;
   let queued: Promise<Head> | undefined;
+  let inFlight: Promise<Head> | undefined;
   const keep = (head: Head): Head => {
     cell.offer(head, now());
     return head;
@@ -96,12 +98,22 @@ export function createHeadReader(
         .then(keep)
         .finally(() => (reading = undefined)));
     },
-    fresh: () => {
-      // Reads that finish in one turn of the event loop share one head read, issued after all of them.
-      return (queued ??= Promise.resolve().then(() => {
+    fresh: () =>
+      // One head read in flight at a time. A read issued before a caller's own reads finished cannot
+      // validate them, so callers join the next read, issued once the one in flight is answered (and
+      // at the end of this turn of the event loop at the earliest): under load every request that
+      // finishes its reads meanwhile shares it, and a process issues one validating read per round trip.
+      (queued ??= (async () => {
+        await Promise.resolve();
+        await inFlight?.catch(() => {});
         queued = undefined;
-        return readHead(models).then(keep);
-      }));
-    },
+        const read = readHead(models).then(keep);
+        inFlight = read;
+        const answered = () => {
+          if (inFlight === read) inFlight = undefined;
+        };
+        read.then(answered, answered);
+        return read;
+      })()),
   };
 }
