@@ -27,9 +27,10 @@ import { fmt } from './support.ts';
  * wrk thread walking it from its own offset (bench/wrk/report.lua), so that most requests miss
  * every cache. The bare server's rate over the API's says whether wrk had room (≥ 3× is the rule).
  *
- * Standalone: `./node_modules/.bin/node bench/users.ts [--quick] [--distributed]` (distributed: two API
- * processes of start:distributed on the servers `npm run infra:up` starts). Needs `wrk` (Debian's package, which
- * scripts/install-wrk.sh installs when it is missing).
+ * Standalone: `./node_modules/.bin/node bench/users.ts [--quick] [--distributed] [--no-embedded]
+ * [--long-tail-only]` (distributed: two API processes of start:distributed on the servers `npm run
+ * infra:up` starts). Needs `wrk` (Debian's package, which scripts/install-wrk.sh installs when it is
+ * missing).
  */
 const BLOCKS = { quick: 1_000, full: 3_000 };
 const SECONDS = { quick: 5, full: 10 };
@@ -136,6 +137,7 @@ async function measureMode(
   blocks: number,
   seconds: number,
   workDir: string,
+  tailOnly = false,
 ): Promise<{ rows: Measure[]; urls: number }> {
   const bare = await startCeilingServer();
   const rows: Measure[] = [];
@@ -196,7 +198,7 @@ async function measureMode(
     // other ids than it measures, so that no measured answer is built before its row.
     await wrk(`${api}/api/chain`, 2);
     await wrk(api, 3, warmUpFile);
-    for (const path of HOT) await measure(path, TARGET[mode].hot, () => wrk(`${api}${path}`, seconds));
+    if (!tailOnly) for (const path of HOT) await measure(path, TARGET[mode].hot, () => wrk(`${api}${path}`, seconds));
     await measure(`long tail (${fmt(urls.length)} URLs)`, TARGET[mode].tail, () => wrk(api, seconds, pathsFile));
     return { rows, urls: urls.length };
   } finally {
@@ -204,7 +206,13 @@ async function measureMode(
   }
 }
 
-const section: Section = async (options: BenchOptions): Promise<SectionResult> => {
+/** Standalone runs only: `--long-tail-only` leaves out the hot rows, `--no-embedded` the embedded mode. */
+interface UsersOptions extends BenchOptions {
+  tailOnly?: boolean;
+  embedded?: boolean;
+}
+
+const section = async (options: UsersOptions): Promise<SectionResult> => {
   await promisify(execFile)('bash', [fileURLToPath(new URL('../scripts/install-wrk.sh', import.meta.url))]);
   const blocks = options.quick ? BLOCKS.quick : BLOCKS.full;
   const seconds = options.quick ? SECONDS.quick : SECONDS.full;
@@ -218,16 +226,19 @@ const section: Section = async (options: BenchOptions): Promise<SectionResult> =
       DEVNET_BLOCK_INTERVAL_MS: '2000',
       LOG_LEVEL: 'info',
     });
-    const explorer = launch('explorer', ['services/explorer/src/main.ts'], env);
+    const explorer = options.embedded === false ? null : launch('explorer', ['services/explorer/src/main.ts'], env);
     try {
-      const embedded = await measureMode('embedded', `http://127.0.0.1:${port}`, explorer, blocks, seconds, dataDir);
-      rows.push(...embedded.rows);
-      notes.push(
-        `embedded: npm start's process (services/explorer/src/main.ts), DEVNET_HISTORY_BLOCKS=${blocks}, a live block ` +
-          `every 2 s (indexed during the load), LOG_LEVEL=info; long tail ${fmt(embedded.urls)} distinct paths`,
-      );
+      if (explorer) {
+        const api = `http://127.0.0.1:${port}`;
+        const embedded = await measureMode('embedded', api, explorer, blocks, seconds, dataDir, options.tailOnly);
+        rows.push(...embedded.rows);
+        notes.push(
+          `embedded: npm start's process (services/explorer/src/main.ts), DEVNET_HISTORY_BLOCKS=${blocks}, a live ` +
+            `block every 2 s (indexed during the load), LOG_LEVEL=info; long tail ${fmt(embedded.urls)} distinct paths`,
+        );
+      }
     } finally {
-      await stopChild(explorer);
+      if (explorer) await stopChild(explorer);
     }
     if (options.distributed) {
       // start:distributed's shape with two API processes sharing the port, on the servers infra:up started.
@@ -253,6 +264,7 @@ const section: Section = async (options: BenchOptions): Promise<SectionResult> =
             blocks,
             seconds,
             dataDir,
+            options.tailOnly,
           );
           rows.push(...distributed.rows);
           notes.push(
@@ -278,11 +290,17 @@ const section: Section = async (options: BenchOptions): Promise<SectionResult> =
   return { section: 'users', rows, notes };
 };
 
-export default section;
+export default section satisfies Section;
 
 if (import.meta.main) {
   const { printSection } = await import('./harness.ts');
+  const flag = (name: string) => process.argv.includes(name);
   printSection(
-    await section({ quick: process.argv.includes('--quick'), distributed: process.argv.includes('--distributed') }),
+    await section({
+      quick: flag('--quick'),
+      distributed: flag('--distributed'),
+      tailOnly: flag('--long-tail-only'),
+      embedded: !flag('--no-embedded'),
+    }),
   );
 }
