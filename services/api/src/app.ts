@@ -6,9 +6,10 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { openModels } from '@mtc/read-models';
 import { createConsistentReads } from './consistent.ts';
-import { createHeadReader, type ApiDeps, type AppContext, type Head } from './context.ts';
+import { createHeadReader, watchedContext, type ApiDeps, type AppContext, type Head } from './context.ts';
 import { corsMiddleware } from './cors.ts';
 import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts';
+import { broadcastPeers } from './answer-peers.ts';
 import { sharedHeadCell } from './head-cell.ts';
 import { createHeldAnswers, REQUEST_ID, type HeldAnswers } from './held.ts';
 import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
@@ -104,7 +105,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
         logger,
       })
     : undefined;
-  const answers = createResponseCache({ maxBytes: deps.config.API_RESPONSE_CACHE_MB * 2 ** 20, now: ticking });
+  const peers = deps.sharedAnswers === undefined ? undefined : broadcastPeers(deps.sharedAnswers);
+  const answers = createResponseCache({ maxBytes: deps.config.API_RESPONSE_CACHE_MB * 2 ** 20, now: ticking, peers });
   const routes = allRoutes();
   const router = new Router<ApiState>();
   // The few routes with a budget of their own, matched apart so that other requests are not routed twice.
@@ -206,9 +208,10 @@ export function createApiApp(deps: ApiDeps): ApiApp {
           return;
         }
         const build = (head: Head) => async () => {
-          const result = await route.run({ params: ctx.params, query: ctx.query, head: atHead(head) }, context);
+          const watched = watchedContext(context);
+          const result = await route.run({ params: ctx.params, query: ctx.query, head: atHead(head) }, watched.context);
           if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
-          return { body: result.body, policy: result.policy };
+          return { body: result.body, policy: result.policy, route: route.path, live: watched.live() };
         };
         const answer = route.heightGated
           ? // Rows at most `first.height` that never change: true at that height whatever the head does.
@@ -253,6 +256,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     streams,
     held,
     close: async () => {
+      peers?.close();
       await streams?.close();
       await images.close();
     },

@@ -25,6 +25,11 @@ export interface ApiDeps {
   rateLimitBuckets?: RateLimitBuckets;
   /** The head the API threads of one process share (`headMemory()`); default: this thread's own. */
   sharedHead?: SharedArrayBuffer;
+  /**
+   * The name under which the API threads of one process hand each other the answers they build
+   * (`broadcastPeers`), so each is built once per process; default: this thread keeps its own.
+   */
+  sharedAnswers?: string;
 }
 
 /** The one context every handler gets. */
@@ -40,6 +45,28 @@ export interface AppContext {
   /** NFT images from the URLs on chain, guarded and kept in the store; closed with the app. */
   images: ImageFetcher;
 }
+
+/**
+ * `context` for one answer's build, noting whether the build used what moves while the head stands
+ * still: the clock (locks, today's figures), the counters, the node or its height. An answer that
+ * used none of them is the read models' state at its height, true for as long as the head is.
+ */
+export function watchedContext(context: AppContext): { context: AppContext; live: () => boolean } {
+  let live = false;
+  const watched: AppContext = { ...context };
+  for (const part of LIVE_PARTS)
+    Object.defineProperty(watched, part, {
+      enumerable: true,
+      get: () => {
+        live = true;
+        return context[part];
+      },
+    });
+  return { context: watched, live: () => live };
+}
+
+/** What an answer can depend on besides the read models at its height. */
+const LIVE_PARTS = ['now', 'counters', 'chain', 'mainnet'] as const satisfies readonly (keyof AppContext)[];
 
 /**
  * The indexed head as one request sees it: every list in a response (and its X-Indexed-Height

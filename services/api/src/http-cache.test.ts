@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createResponseCache, HEAD_TTL_MS, MIN_COMPRESS_BYTES, STALE_WHILE_BUILDING_MS } from './http-cache.ts';
 import { headMemory } from './head-cell.ts';
 import type { CachePolicy } from './route.ts';
-import { buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
+import { ALICE, buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
 
 /** The caches on, as in production: the head read once per 100 ms, answers kept in memory. */
 const cached = (env: Record<string, string> = {}) =>
@@ -87,17 +87,32 @@ describe('HTTP caching by chain state', () => {
     expect(reads(api, 'txs')).toBe(built);
   });
 
-  it('rebuilds a head answer after HEAD_TTL_MS even at the same head (it may carry the clock)', async () => {
+  it('rebuilds an answer that used the clock after HEAD_TTL_MS even at the same head', async () => {
     let now = 1_000_000;
     api = await startTestApi({ fixture, config: cached({ API_HEAD_CACHE_MS: '0' }), now: () => now });
-    await api.get('/api/blocks');
-    const built = reads(api, 'blocks');
+    // An address's balances tell locked from unlocked by the clock.
+    expect((await api.get(`/api/address/${ALICE}`)).status).toBe(200);
+    const built = reads(api, 'wallets');
     now += HEAD_TTL_MS - 1;
-    await api.get('/api/blocks');
-    expect(reads(api, 'blocks')).toBe(built);
+    await api.get(`/api/address/${ALICE}`);
+    expect(reads(api, 'wallets')).toBe(built);
     now += 1;
-    await api.get('/api/blocks');
-    expect(reads(api, 'blocks')).toBeGreaterThan(built);
+    await api.get(`/api/address/${ALICE}`);
+    expect(reads(api, 'wallets')).toBeGreaterThan(built);
+  });
+
+  it('keeps an answer built from the read models alone for as long as the head stays', async () => {
+    let now = 1_000_000;
+    api = await startTestApi({ fixture, headAt: 20, config: cached({ API_HEAD_CACHE_MS: '0' }), now: () => now });
+    for (const path of ['/api/blocks', `/api/address/${ALICE}/txs`]) expect((await api.get(path)).status).toBe(200);
+    const built = [reads(api, 'blocks'), reads(api, 'address_txs')];
+    expect(Math.min(...built)).toBeGreaterThan(0);
+    now += 100 * HEAD_TTL_MS;
+    for (const path of ['/api/blocks', `/api/address/${ALICE}/txs`]) await api.get(path);
+    expect([reads(api, 'blocks'), reads(api, 'address_txs')]).toEqual(built);
+    await api.project(fixture); // blocks 21 … 30 get their head
+    const after = await api.get<{ blocks: { height: number }[] }>('/api/blocks');
+    expect(after.body.blocks[0]!.height).toBe(30);
   });
 
   it('builds one answer for many concurrent requests of one URL', async () => {

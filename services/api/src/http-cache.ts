@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
+import type { AnswerPeers } from './answer-peers.ts';
 import { CACHE, type CachePolicy } from './route.ts';
 
 /**
@@ -10,8 +11,9 @@ import { CACHE, type CachePolicy } from './route.ts';
  * client asks for it, compressed (brotli or gzip, in libuv's thread pool) once; then it is served
  * from memory for as long as it can be right:
  * - `immutable` answers (a block, a transaction: Fabric has no reorgs) until evicted;
- * - `head` answers while the indexed head is the one they were built at, and at most
- *   HEAD_TTL_MS (some carry the clock: locks, today-so-far figures, the node's height);
+ * - `head` answers while the indexed head is the one they were built at; those whose build used
+ *   the clock, the counters or the node (`live`: locks, today-so-far figures, the node's height)
+ *   for at most HEAD_TTL_MS too;
  * - `config` answers for CONFIG_TTL_MS.
  * Concurrent misses for one URL at one head run the handler once, and while it runs the requests
  * that join it are answered from the answer before it (built at most STALE_WHILE_BUILDING_MS ago, at
@@ -19,7 +21,8 @@ import { CACHE, type CachePolicy } from './route.ts';
  * costs the one request that rebuilds it, not every request that arrives meanwhile. The request that
  * starts a build waits for it: a client that asks again after the head moved sees the new head.
  * `If-None-Match` with the current ETag gets 304. The cache is bounded in bytes (LRU); 0 turns
- * storing off, not ETags or compression.
+ * storing off, not ETags or compression. With `peers`, every answer it keeps is handed to the other
+ * caches of the process, and it keeps theirs (unless it holds a newer answer for the key).
  */
 export const HEAD_TTL_MS = 1_000;
 /** How old an answer may be and still be served to the requests that arrive while it is rebuilt. */
@@ -60,6 +63,15 @@ export interface CachedAnswer {
   route?: string;
 }
 
+/** What a build hands the cache: the body, its policy, the route that answered, and whether it is `live`. */
+export interface Built {
+  body: unknown;
+  policy: CachePolicy;
+  route?: string;
+  /** The build used the clock, the counters or the node: a `head` answer then lives HEAD_TTL_MS at most. */
+  live?: boolean;
+}
+
 export interface ResponseCache {
   /**
    * The answer for `key` at `height`: from memory when still valid, else from `build` (at most one
@@ -67,18 +79,18 @@ export interface ResponseCache {
    * answer when there is one of `height` or below, built within STALE_WHILE_BUILDING_MS). `build`'s
    * errors propagate and leave nothing behind. The answer's `height` is the one it is true at.
    */
-  answer(
-    key: string,
-    height: number,
-    build: () => Promise<{ body: unknown; policy: CachePolicy }>,
-  ): Promise<CachedAnswer>;
+  answer(key: string, height: number, build: () => Promise<Built>): Promise<CachedAnswer>;
   /** The answer held for `key` at `height`, if one is still valid; builds nothing. */
   held(key: string, height: number): CachedAnswer | undefined;
   /** Bytes held (for tests and metrics). */
   size(): number;
 }
 
-export function createResponseCache(options: { maxBytes: number; now?: () => number }): ResponseCache {
+export function createResponseCache(options: {
+  maxBytes: number;
+  now?: () => number;
+  peers?: AnswerPeers;
+}): ResponseCache {
   const now = options.now ?? Date.now;
   const store =
     options.maxBytes > 0
@@ -89,6 +101,13 @@ export function createResponseCache(options: { maxBytes: number; now?: () => num
         })
       : null;
   const building = new Map<string, Promise<CachedAnswer>>();
+  if (store)
+    options.peers?.subscribe((key, answer) => {
+      const held = store.peek(key);
+      if (held && (held.height > answer.height || (held.height === answer.height && held.builtAt >= answer.builtAt)))
+        return;
+      store.set(key, { ...answer, encoded: {}, ready: {} });
+    });
 
   const valid = (a: CachedAnswer, height: number): boolean =>
     (a.policy === 'immutable' || a.height === height) && now() < a.expiresAt;
@@ -103,9 +122,14 @@ export function createResponseCache(options: { maxBytes: number; now?: () => num
       const flight = `${height} ${key}`;
       const pending = building.get(flight);
       if (pending) return held && servableWhileBuilding(held, height) ? held : pending;
-      const made = build().then(({ body, policy }) => {
-        const answer = toAnswer(body, policy, height, now());
-        if (policy !== 'none') store?.set(key, answer);
+      const made = build().then(({ body, policy, route, live }) => {
+        const answer = toAnswer(body, policy, height, now(), live ?? true);
+        if (route !== undefined) answer.route = route;
+        if (policy !== 'none' && store) {
+          store.set(key, answer);
+          const { encoded: _encoded, ready: _ready, ...shared } = answer;
+          options.peers?.publish(key, shared);
+        }
         return answer;
       });
       building.set(flight, made);
@@ -123,10 +147,18 @@ export function createResponseCache(options: { maxBytes: number; now?: () => num
   };
 }
 
-/** An answer ready to send (and to keep, unless its policy is `none`). */
-export function toAnswer(body: unknown, policy: CachePolicy, height: number, now: number): CachedAnswer {
+/**
+ * An answer ready to send (and to keep, unless its policy is `none`). A `head` answer that is not
+ * `live` has no time limit: it is valid while the head is the one it was built at.
+ */
+export function toAnswer(body: unknown, policy: CachePolicy, height: number, now: number, live = true): CachedAnswer {
   const bytes = Buffer.from(JSON.stringify(body));
-  const ttl = policy === 'immutable' ? Infinity : policy === 'config' ? CONFIG_TTL_MS : HEAD_TTL_MS;
+  const ttl =
+    policy === 'immutable' || (policy === 'head' && !live)
+      ? Infinity
+      : policy === 'config'
+        ? CONFIG_TTL_MS
+        : HEAD_TTL_MS;
   return {
     body: bytes,
     etag: `"${hash('sha1', bytes, 'base64url')}"`,

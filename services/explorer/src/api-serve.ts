@@ -9,6 +9,8 @@ export type ApiData = ExplorerConfig & {
   port: number;
   reusePort: boolean;
   sharedHead: SharedArrayBuffer;
+  /** The channel the API threads share their answers on (`ApiDeps.sharedAnswers`). */
+  sharedAnswers?: string;
 };
 
 /**
@@ -33,6 +35,7 @@ export async function serveApi(data: ApiData, shutdown: Shutdown, logger: Logger
     host: data.HOST,
     reusePort: data.reusePort,
     sharedHead: data.sharedHead,
+    ...(data.sharedAnswers === undefined ? {} : { sharedAnswers: data.sharedAnswers }),
     events: { log, blockTopic: topicsOf(data).blocks },
   });
   shutdown.add('api', () => api.close());

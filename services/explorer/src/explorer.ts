@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -80,7 +81,9 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   const sharedHead = headMemory();
   // API_RESPONSE_CACHE_MB is the process's memory for answers: each thread keeps its share.
   apiConfig = { ...apiConfig, API_RESPONSE_CACHE_MB: apiConfig.API_RESPONSE_CACHE_MB / threads };
-  const data = { ...apiConfig, nodeUrl, sharedHead };
+  // Answers built by one API thread are kept by the others: each is built once per process.
+  const sharedAnswers = threads > 1 ? { sharedAnswers: `mtc-answers-${randomUUID()}` } : {};
+  const data = { ...apiConfig, nodeUrl, sharedHead, ...sharedAnswers };
   const api = await serveApi({ ...data, port: config.PORT, reusePort: threads > 1 }, shutdown, logger);
   const port = Number(new URL(api.url).port);
   for (let n = 2; n <= threads; n++) {
