@@ -223,7 +223,6 @@ export function createApiApp(deps: ApiDeps): ApiApp {
                 return answer;
               }),
             );
-        answer.route ??= route.path;
         // The answer held while a newer one is built is true at its own height, which may be lower.
         if (answer.policy !== 'immutable') ctx.set('X-Indexed-Height', String(answer.height));
         await sendAnswer(ctx, answer);
