@@ -1,5 +1,5 @@
 import { amountSortKey, formatAmount, parseAmount, type BalanceEntry } from '@mtc/domain';
-import type { Write } from '@mtc/ports';
+import type { Collection, Write } from '@mtc/ports';
 import { defineModel } from '../model.ts';
 import { holdingAsset } from './changes.ts';
 import { projectHoldings, type HoldingsSpec } from './keyed.ts';
@@ -11,9 +11,9 @@ import {
   rankKey,
   rowsOfKeys,
   type ListedRows,
+  type RankedLists,
   type RankMove,
 } from './ranked.ts';
-import type { Models } from '../registry.ts';
 
 /**
  * MRC-010 holders: one row per (token, address) that holds the token, and per token its holder
@@ -200,7 +200,7 @@ export function projectHolders(
  * ranked list; null when read while a batch was written over it (see `rankedRows`).
  */
 export function holdersPage(
-  models: Pick<Models, 'rankDirs' | 'rankPages' | 'holders'>,
+  models: RankedLists & { holders: Collection<HolderDoc> },
   token: number,
   page: { skip: number; limit: number },
 ): Promise<HolderDoc[] | null> {
@@ -211,7 +211,7 @@ const rankKeyOf = (row: HolderDoc): string => rankKey(row.rank, row.address);
 const lockKeyOf = (row: HolderDoc): string => lockKey(row.lockUntil, row.address);
 
 function tokenHolders(
-  models: Pick<Models, 'holders'>,
+  models: { holders: Collection<HolderDoc> },
   token: number,
   keyOf: (row: HolderDoc) => string,
 ): ListedRows<HolderDoc> {
@@ -226,7 +226,7 @@ export const locksList = (token: number): string => `locks:mrc010:${token}`;
  * most `max`, read through its list of locks; null as for `holdersPage`.
  */
 export async function lockedHolders(
-  models: Pick<Models, 'rankDirs' | 'rankPages' | 'holders'>,
+  models: RankedLists & { holders: Collection<HolderDoc> },
   token: number,
   now: number,
   max: number,

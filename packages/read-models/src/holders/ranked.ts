@@ -317,9 +317,12 @@ export async function rowsOfKeys<R extends { _id: string }>(
   return out;
 }
 
+/** The collections of every ranked list, keyed as in `Models` so the opened models pass as they are. */
+export type RankedLists = { rankDirs: Collection<RankDirDoc>; rankPages: Collection<RankPageDoc> };
+
 /** The rows at positions [skip, skip + limit) of a ranked list (`rankedWindow`, `rowsOfKeys`). */
 export async function rankedRows<R extends { _id: string }>(
-  lists: { rankDirs: Collection<RankDirDoc>; rankPages: Collection<RankPageDoc> },
+  lists: RankedLists,
   list: string,
   listed: ListedRows<R>,
   window: { skip: number; limit: number },

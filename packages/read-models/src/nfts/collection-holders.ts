@@ -1,9 +1,8 @@
 import { amountSortKey, type BlockEvent } from '@mtc/domain';
-import type { Write } from '@mtc/ports';
+import type { Collection, Write } from '@mtc/ports';
 import { holdingAsset, holdingChangeWrite } from '../holders/changes.ts';
 import { defineModel } from '../model.ts';
-import { addressOfKey, rankedRows, rankKey, type RankMove } from '../holders/ranked.ts';
-import type { Models } from '../registry.ts';
+import { addressOfKey, rankedRows, rankKey, type RankedLists, type RankMove } from '../holders/ranked.ts';
 import type { NftItemDoc } from './records.ts';
 
 /**
@@ -229,7 +228,7 @@ export const itemOfKey = (key: string): string => key.slice(key.indexOf(' ') + 1
  * list; null when the list and the items disagree (read while a batch was written over them).
  */
 export async function ownedItemsOf(
-  models: Pick<Models, 'rankDirs' | 'rankPages' | 'nftItems'>,
+  models: RankedLists & { nftItems: Collection<NftItemDoc> },
   address: string,
   limit: number,
 ): Promise<NftItemDoc[] | null> {
@@ -248,7 +247,7 @@ export async function ownedItemsOf(
 
 /** A page of a collection's holders, by items owned descending, then address (see `holdersPage`). */
 export function collectionHoldersPage(
-  models: Pick<Models, 'rankDirs' | 'rankPages' | 'collectionHolders'>,
+  models: RankedLists & { collectionHolders: Collection<CollectionHolderDoc> },
   collection: string,
   page: { skip: number; limit: number },
 ): Promise<CollectionHolderDoc[] | null> {

@@ -1,11 +1,10 @@
 import { amountSortKey, formatAmount, parseAmount, type WalletState } from '@mtc/domain';
-import type { Write } from '@mtc/ports';
+import type { Collection, Write } from '@mtc/ports';
 import { signedAmount } from '../holders/holders.ts';
 import { holdingAsset } from '../holders/changes.ts';
 import { projectHoldings, type HoldingsSpec } from '../holders/keyed.ts';
 import { defineModel } from '../model.ts';
-import { addressOfKey, rankedRows, rankKey, type RankMove } from '../holders/ranked.ts';
-import type { Models } from '../registry.ts';
+import { addressOfKey, rankedRows, rankKey, type RankedLists, type RankMove } from '../holders/ranked.ts';
 
 /**
  * MRC-402 holders: one row per (MRC-402, address) whose wallet lists it with a non-zero balance,
@@ -136,7 +135,7 @@ export function projectNftHolders(
 
 /** A page of an MRC-402's holders, by total descending, then address (see `holdersPage`). */
 export function nftHoldersPage(
-  models: Pick<Models, 'rankDirs' | 'rankPages' | 'nftHolders'>,
+  models: RankedLists & { nftHolders: Collection<NftHolderDoc> },
   nftId: string,
   page: { skip: number; limit: number },
 ): Promise<NftHolderDoc[] | null> {
