@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { broadcastPeers, type AnswerPeers, type SharedAnswer } from './answer-peers.ts';
+import { broadcastPeers } from './answer-peers.ts';
+import type { AnswerPeers, SharedAnswer } from './http-cache.ts';
 import { createResponseCache, type ResponseCache } from './http-cache.ts';
 import type { CachePolicy } from './route.ts';
 

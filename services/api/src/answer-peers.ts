@@ -1,18 +1,4 @@
-import type { CachedAnswer } from './http-cache.ts';
-
-/** An answer as it travels between caches: without its compressed bodies (each cache makes its own). */
-export type SharedAnswer = Omit<CachedAnswer, 'encoded' | 'ready'>;
-
-/**
- * The other answer caches of one process (the all-in-one's API threads): what one builds, the others
- * keep, so an answer is built once per process rather than once per thread.
- */
-export interface AnswerPeers {
-  publish(key: string, answer: SharedAnswer): void;
-  /** Calls `take` with every answer another peer publishes. */
-  subscribe(take: (key: string, answer: SharedAnswer) => void): void;
-  close(): void;
-}
+import type { AnswerPeers, SharedAnswer } from './http-cache.ts';
 
 interface Message {
   key: string;

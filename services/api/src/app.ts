@@ -6,7 +6,8 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { openModels } from '@mtc/read-models';
 import { createConsistentReads } from './consistent.ts';
-import { createHeadReader, watchedContext, type ApiDeps, type AppContext, type Head } from './context.ts';
+import { createHeadReader, watchedContext, type ApiDeps, type ApiState, type AppContext } from './context.ts';
+import type { Head } from './head.ts';
 import { corsMiddleware } from './cors.ts';
 import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts';
 import { broadcastPeers } from './answer-peers.ts';
@@ -21,15 +22,6 @@ import { createNftImageFetcher } from './routes/nfts/image.ts';
 import { createMemoryRateLimitBuckets, rateLimit } from './rate-limit.ts';
 import { createStreamHub, type StreamHub } from './routes/stream/hub.ts';
 import { streamHandler } from './routes/stream/stream.ts';
-
-export interface ApiState {
-  requestId: string;
-  logger: Logger;
-  /** The indexed head, read at most once per request. */
-  head: () => Promise<Head>;
-  /** The matched route pattern, once routed. */
-  route?: string;
-}
 
 export type ApiApp = Koa<ApiState> & {
   /** Closes what the app itself holds (the NFT image fetcher's connections); call once it serves no more. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createConsistentReads, HeadMoved, type HeadSource } from './consistent.ts';
-import type { Head } from './context.ts';
+import type { Head } from './head.ts';
 import { notFound } from './errors.ts';
 
 const at = (height: number, writing = false): Head => ({ height, txCount: height * 2, writing });

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { toErrorResponse, unavailable } from './errors.ts';
-import type { Head } from './context.ts';
+import type { Head } from './head.ts';
 
 /**
  * One height per answer. The projector makes a batch visible whole with respect to the head

@@ -1,9 +1,10 @@
 import type { ChainSource, Counters, EventLog, ReadStore } from '@mtc/ports';
-import { HEAD_ID, type Models } from '@mtc/read-models';
+import type { Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
 import { localHeadCell, type HeadCell } from './head-cell.ts';
 import type { HeadSource } from './consistent.ts';
+import { readHead, type Head } from './head.ts';
 import type { MainnetHeight } from './mainnet-height.ts';
 import type { RateLimitBuckets } from './rate-limit.ts';
 import type { ImageFetcher } from './routes/nfts/image-fetch.ts';
@@ -30,6 +31,16 @@ export interface ApiDeps {
    * (`broadcastPeers`), so each is built once per process; default: this thread keeps its own.
    */
   sharedAnswers?: string;
+}
+
+/** What Koa keeps per request, set by the request scope before anything else runs. */
+export interface ApiState {
+  requestId: string;
+  logger: Logger;
+  /** The indexed head, read at most once per request. */
+  head: () => Promise<Head>;
+  /** The matched route pattern, once routed. */
+  route?: string;
 }
 
 /** The one context every handler gets. */
@@ -67,24 +78,6 @@ export function watchedContext(context: AppContext): { context: AppContext; live
 
 /** What an answer can depend on besides the read models at its height. */
 const LIVE_PARTS = ['now', 'counters', 'chain', 'mainnet'] as const satisfies readonly (keyof AppContext)[];
-
-/**
- * The indexed head as one request sees it: every list in a response (and its X-Indexed-Height
- * header) describes the read models at `height` (see consistent.ts). Zeros before the first block
- * is indexed. `writing`: a batch is being written over it, so the read models are not at `height`.
- */
-export interface Head {
-  height: number;
-  txCount: number;
-  writing: boolean;
-}
-
-export async function readHead(models: Pick<Models, 'head'>): Promise<Head> {
-  const doc = await models.head.get(HEAD_ID);
-  return doc
-    ? { height: doc.height, txCount: doc.txCount, writing: doc.writing !== undefined }
-    : { height: 0, txCount: 0, writing: false };
-}
 
 /**
  * The head as requests share it: `current` costs one store read per `ttlMs` (0: every call reads),

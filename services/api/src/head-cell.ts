@@ -1,4 +1,4 @@
-import type { Head } from './context.ts';
+import type { Head } from './head.ts';
 
 /**
  * Where a head reader keeps the newest head it read (and when): this thread's memory, or memory

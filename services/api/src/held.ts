@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPOSED_HEADERS } from './cors.ts';
-import type { Head } from './context.ts';
+import type { Head } from './head.ts';
 import { etagOf, knownEncoding, type ResponseCache } from './http-cache.ts';
 import { CACHE } from './route.ts';
 

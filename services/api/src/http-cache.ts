@@ -3,7 +3,6 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
-import type { AnswerPeers } from './answer-peers.ts';
 import { CACHE, type CachePolicy } from './route.ts';
 
 /**
@@ -61,6 +60,20 @@ export interface CachedAnswer {
   ready: Partial<Record<Encoding, Buffer>>;
   /** The route pattern that answered it (for metrics of answers sent before routing). */
   route?: string;
+}
+
+/** An answer as it travels between caches: without its compressed bodies (each cache makes its own). */
+export type SharedAnswer = Omit<CachedAnswer, 'encoded' | 'ready'>;
+
+/**
+ * The other answer caches of one process (the all-in-one's API threads): what one builds, the others
+ * keep, so an answer is built once per process rather than once per thread.
+ */
+export interface AnswerPeers {
+  publish(key: string, answer: SharedAnswer): void;
+  /** Calls `take` with every answer another peer publishes. */
+  subscribe(take: (key: string, answer: SharedAnswer) => void): void;
+  close(): void;
 }
 
 /** What a build hands the cache: the body, its policy, the route that answered, and whether it is `live`. */

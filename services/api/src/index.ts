@@ -1,6 +1,6 @@
-export { createApiApp, startApi, type ApiState, type RunningApi } from './app.ts';
+export { createApiApp, startApi, type RunningApi } from './app.ts';
 export { ApiConfigError, ApiConfigSchema, parseApiConfig, type ApiConfig, type TxTemplate } from './config.ts';
-export type { ApiDeps } from './context.ts';
+export type { ApiDeps, ApiState } from './context.ts';
 export { ErrorBody } from './errors.ts';
 export { buildOpenApiDocument, OPENAPI_PATH, openApiJson } from './openapi.ts';
 export { allRoutes } from './routes/index.ts';

@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerOptions } from 'node:htt
 import type { Duplex } from 'node:stream';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import type { ApiState } from './app.ts';
+import type { ApiState } from './context.ts';
 import type { ApiConfig } from './config.ts';
 import {
   ApiError,

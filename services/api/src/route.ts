@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ApiConfig } from './config.ts';
-import type { AppContext, Head } from './context.ts';
+import type { AppContext } from './context.ts';
+import type { Head } from './head.ts';
 import { badRequest, invalidInput, type ErrorStatus } from './errors.ts';
 
 /**

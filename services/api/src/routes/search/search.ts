@@ -1,7 +1,7 @@
 import { isAddress, parseNftId, type NftId } from '@mtc/domain';
 import type { Models, TokenDoc } from '@mtc/read-models';
 import { z } from 'zod';
-import type { Head } from '../../context.ts';
+import type { Head } from '../../head.ts';
 import { defineRoute } from '../../route.ts';
 import { SearchResponse, type SearchResults } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { z } from 'zod';
-import type { ApiState } from '../../app.ts';
+import type { ApiState } from '../../context.ts';
 import { badRequest, unavailable } from '../../errors.ts';
 import { AddressParam, TokenIdParam } from '../../params.ts';
 import { clientKey } from '../../rate-limit.ts';
