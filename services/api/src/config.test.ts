@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiConfigError, ApiConfigSchema, parseApiConfig } from './config.ts';
+import { ConfigError } from '@mtc/runtime';
+import { ApiConfigSchema, parseApiConfig } from './config.ts';
 
 describe('ApiConfigSchema', () => {
   it('gives the documented defaults when nothing is set', () => {
@@ -140,7 +141,7 @@ describe('ApiConfigSchema', () => {
   it('lists every bad variable when some are invalid', () => {
     const parse = () =>
       parseApiConfig({ TX_TEMPLATES: 'a:gold', STATS_UTC_OFFSET_MINUTES: '2000', VIEWER_BASE_URL: 'ftp://x' });
-    expect(parse).toThrow(ApiConfigError);
+    expect(parse).toThrow(ConfigError);
     expect(parse).toThrow(/TX_TEMPLATES[\s\S]*VIEWER_BASE_URL|VIEWER_BASE_URL[\s\S]*TX_TEMPLATES/);
     expect(parse).toThrow(/STATS_UTC_OFFSET_MINUTES/);
   });

@@ -1,3 +1,4 @@
+import { parseConfig } from '@mtc/runtime';
 import { z } from 'zod';
 import { RateLimitConfigSchema } from './rate-limit.ts';
 import { StreamConfigSchema } from './routes/stream/hub.ts';
@@ -153,17 +154,10 @@ export const ApiConfigSchema = z.object({
 
 export type ApiConfig = z.output<typeof ApiConfigSchema>;
 
-export class ApiConfigError extends Error {
-  override name = 'ApiConfigError';
-}
-
 /**
- * Parses the API's variables out of an environment (other variables are ignored). An empty variable
- * counts as unset, so its default applies. Throws ApiConfigError listing every problem.
+ * Parses the API's variables out of an environment (other variables are ignored) with the runtime's
+ * parser: an empty variable counts as unset, and a ConfigError lists every problem.
  */
 export function parseApiConfig(env: Record<string, string | undefined>): Readonly<ApiConfig> {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const result = ApiConfigSchema.safeParse(cleaned);
-  if (!result.success) throw new ApiConfigError(`invalid API configuration:\n${z.prettifyError(result.error)}`);
-  return Object.freeze(result.data);
+  return parseConfig(ApiConfigSchema, env);
 }

@@ -1,5 +1,5 @@
 export { createApiApp, startApi, type RunningApi } from './app.ts';
-export { ApiConfigError, ApiConfigSchema, parseApiConfig, type ApiConfig, type TxTemplate } from './config.ts';
+export { ApiConfigSchema, parseApiConfig, type ApiConfig, type TxTemplate } from './config.ts';
 export type { ApiDeps, ApiState } from './context.ts';
 export { ErrorBody } from './errors.ts';
 export { buildOpenApiDocument, OPENAPI_PATH, openApiJson } from './openapi.ts';
