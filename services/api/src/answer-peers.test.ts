@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { broadcastPeers } from './answer-peers.ts';
-import type { AnswerPeers, SharedAnswer } from './http-cache.ts';
-import { createResponseCache, type ResponseCache } from './http-cache.ts';
-import type { CachePolicy } from './route.ts';
+import {
+  createResponseCache,
+  type AnswerPeers,
+  type CachePolicy,
+  type ResponseCache,
+  type SharedAnswer,
+} from './http-cache.ts';
 
 /** Peers that hand each answer to the others at once, in this thread: the cache's side alone. */
 function directPeers(count: number): AnswerPeers[] {

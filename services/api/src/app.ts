@@ -6,22 +6,21 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { openModels } from '@mtc/read-models';
 import { createConsistentReads } from './consistent.ts';
-import { createHeadReader, watchedContext, type ApiDeps, type ApiState, type AppContext } from './context.ts';
+import { createHeadReader, type ApiDeps, type ApiState, type AppContext } from './context.ts';
 import type { Head } from './head.ts';
 import { corsMiddleware } from './cors.ts';
 import { briefly, errorMiddleware, notFound, toErrorResponse } from './errors.ts';
 import { broadcastPeers } from './answer-peers.ts';
 import { sharedHeadCell } from './head-cell.ts';
 import { createHeldAnswers, REQUEST_ID, type HeldAnswers } from './held.ts';
-import { createResponseCache, sendAnswer, toAnswer } from './http-cache.ts';
+import { createResponseCache } from './http-cache.ts';
 import { answerClientError, answerConnect, requestGate, serverOptions, timeBudget } from './limits.ts';
 import { createMainnetHeight } from './mainnet-height.ts';
-import { CACHE, routerPath } from './route.ts';
+import { mountRoute, routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import { createNftImageFetcher } from './routes/nfts/image.ts';
 import { createMemoryRateLimitBuckets, rateLimit } from './rate-limit.ts';
 import { createStreamHub, type StreamHub } from './routes/stream/hub.ts';
-import { streamHandler } from './routes/stream/stream.ts';
 
 export type ApiApp = Koa<ApiState> & {
   /** Closes what the app itself holds (the NFT image fetcher's connections); call once it serves no more. */
@@ -141,98 +140,8 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     if (ctx.status === 404 && ctx.body == null) throw notFound(`no such path: ${ctx.method} ${ctx.path}`);
   });
 
-  /**
-   * Runs a route's answer at one indexed head (consistent.ts), retried at a newer head when the
-   * index moved under its reads; the route sees that head, and X-Indexed-Height names it.
-   */
-  const atOneHeight = async <T>(ctx: Koa.ParameterizedContext<ApiState>, run: (head: Head) => Promise<T>): Promise<T> =>
-    consistent.atOneHeight(await ctx.state.head(), run, {
-      deadline: performance.now() + budgetOf(ctx.path),
-      onHead: (head) => {
-        ctx.state.head = () => Promise.resolve(head);
-        ctx.set('X-Indexed-Height', String(head.height));
-      },
-    });
-  const atHead = (head: Head) => () => Promise.resolve(head);
-
-  for (const route of routes) {
-    if (route.response.kind === 'events') {
-      router.get(route.operationId, routerPath(route.path), streamHandler(streams));
-      continue;
-    }
-    router.get(route.operationId, routerPath(route.path), async (ctx) => {
-      ctx.state.route = route.path;
-      if (route.response.kind === 'stream') {
-        // Streams bypass the answer cache and compression: nothing is held beyond what the client reads.
-        const aborted = new AbortController();
-        ctx.res.once('close', () => aborted.abort());
-        const result = await route.run(
-          {
-            params: ctx.params,
-            query: ctx.query,
-            head: ctx.state.head,
-            signal: aborted.signal,
-            accept: ctx.get('Accept'),
-          },
-          context,
-        );
-        if (result.kind !== 'stream') throw new Error(`${route.path} declared a stream but answered otherwise`);
-        ctx.set({ 'Cache-Control': CACHE.none, ...result.headers });
-        ctx.type = result.mediaType;
-        ctx.body = result.body;
-        return;
-      }
-      if (route.response.kind === 'json' && !route.cacheable) {
-        // The probes: they report on the dependencies, the head's reading included, not on the data.
-        const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
-        if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
-        await sendAnswer(ctx, toAnswer(result.body, result.policy, 0, ticking()));
-        return;
-      }
-      if (route.response.kind === 'json') {
-        // Keyed by the URL as sent: the same parameters spelt differently are cached apart. A build
-        // validates its head itself, so a held answer (and every request joining a build) is one
-        // that was true at its height — also while a batch is being written over that height.
-        const first = await ctx.state.head();
-        const held = answers.held(ctx.url, first.height);
-        if (held) {
-          await sendAnswer(ctx, held);
-          return;
-        }
-        const build = (head: Head) => async () => {
-          const watched = watchedContext(context);
-          const result = await route.run({ params: ctx.params, query: ctx.query, head: atHead(head) }, watched.context);
-          if (result.kind !== 'json') throw new Error(`${route.path} declared JSON but answered bytes`);
-          return { body: result.body, policy: result.policy, route: route.path, live: watched.live() };
-        };
-        const answer = route.heightGated
-          ? // Rows at most `first.height` that never change: true at that height whatever the head does.
-            await answers.answer(ctx.url, first.height, build(first))
-          : await atOneHeight(ctx, (head) =>
-              answers.answer(ctx.url, head.height, async () => {
-                const answer = await build(head)();
-                await consistent.validate(head);
-                return answer;
-              }),
-            );
-        // The answer held while a newer one is built is true at its own height, which may be lower.
-        if (answer.policy !== 'immutable') ctx.set('X-Indexed-Height', String(answer.height));
-        await sendAnswer(ctx, answer);
-        return;
-      }
-      // Bytes: images (of a record, kept by URL) and the reference page's files.
-      const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
-      if (result.kind !== 'bytes') throw new Error(`${route.path} declared bytes but answered ${result.kind}`);
-      ctx.set('Cache-Control', result.cacheControl);
-      ctx.body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
-      ctx.type = result.mediaType;
-      if (result.etag !== undefined) {
-        ctx.etag = result.etag;
-        // Koa answers 304 with no body when the client already holds this version.
-        if (ctx.fresh) ctx.status = 304;
-      }
-    });
-  }
+  const serving = { context, answers, consistent, streams, budgetOf, now: ticking };
+  for (const route of routes) mountRoute(router, route, serving);
   // No allowedMethods(): requestGate has answered every method but GET and HEAD already.
   app.use(router.routes());
   const held = deps.config.RATE_LIMIT_ENABLED

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPOSED_HEADERS } from './cors.ts';
 import type { Head } from './head.ts';
-import { etagOf, knownEncoding, type ResponseCache } from './http-cache.ts';
-import { CACHE } from './route.ts';
+import { CACHE, etagOf, knownEncoding, type ResponseCache } from './http-cache.ts';
 
 /**
  * Held answers sent before the framework: a plain GET whose URL has an answer in the response cache

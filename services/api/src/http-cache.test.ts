@@ -2,9 +2,14 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createMemoryReadStore } from '@mtc/adapters';
 import type { Doc, ReadStore } from '@mtc/ports';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createResponseCache, HEAD_TTL_MS, MIN_COMPRESS_BYTES, STALE_WHILE_BUILDING_MS } from './http-cache.ts';
+import {
+  createResponseCache,
+  HEAD_TTL_MS,
+  MIN_COMPRESS_BYTES,
+  STALE_WHILE_BUILDING_MS,
+  type CachePolicy,
+} from './http-cache.ts';
 import { headMemory } from './head-cell.ts';
-import type { CachePolicy } from './route.ts';
 import { ALICE, buildChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
 
 /** The caches on, as in production: the head read once per 100 ms, answers kept in memory. */

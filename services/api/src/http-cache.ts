@@ -3,7 +3,18 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
-import { CACHE, type CachePolicy } from './route.ts';
+
+/** Cache-Control per kind of answer. */
+export const CACHE = {
+  /** Facts that never change once indexed: a block, a transaction (Fabric has no reorgs). */
+  immutable: 'public, max-age=31536000, immutable',
+  /** Anything that moves with the indexed head. */
+  head: 'public, max-age=2',
+  /** Derived from configuration only. */
+  config: 'public, max-age=300',
+  none: 'no-store',
+} as const;
+export type CachePolicy = keyof typeof CACHE;
 
 /**
  * HTTP caching by chain state. A JSON answer is serialised, hashed (its strong ETag) and, when a

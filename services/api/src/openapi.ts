@@ -107,11 +107,12 @@ function parameters(route: ApiRoute): JsonObject[] {
   return [...list('path', route.params.shape), ...list('query', route.query.shape)];
 }
 
-function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistry<{ id: string }>): JsonObject {
-  if (response.kind === 'json') {
-    return { description: 'OK', content: json(ref('schemas', registry.get(response.schema)!.id)) };
+function okResponse(route: ApiRoute, registry: z.core.$ZodRegistry<{ id: string }>): JsonObject {
+  if (route.kind === 'json') {
+    return { description: 'OK', content: json(ref('schemas', registry.get(route.response.schema)!.id)) };
   }
-  if (response.kind === 'stream') {
+  if (route.kind === 'stream') {
+    const { response } = route;
     const rows = ref('schemas', registry.get(response.rows)!.id);
     return {
       description: response.description,
@@ -125,7 +126,8 @@ function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistr
       headers: { 'Content-Disposition': ref('headers', 'Content-Disposition') },
     };
   }
-  if (response.kind === 'events') {
+  if (route.kind === 'events') {
+    const { response } = route;
     const names = Object.keys(response.events);
     return {
       description: response.description,
@@ -140,6 +142,7 @@ function okResponse(response: ApiRoute['response'], registry: z.core.$ZodRegistr
       },
     };
   }
+  const { response } = route;
   return {
     description: response.description,
     // OpenAPI 3.1: raw bytes are a string schema with the media type, no encoding.
@@ -160,15 +163,15 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
     }
   }
   for (const route of routes) {
-    if (route.response.kind === 'json' && !registry.has(route.response.schema)) {
+    if (route.kind === 'json' && !registry.has(route.response.schema)) {
       const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Response`;
       registry.add(route.response.schema, { id });
     }
-    if (route.response.kind === 'stream' && !registry.has(route.response.rows)) {
+    if (route.kind === 'stream' && !registry.has(route.response.rows)) {
       const id = `${route.operationId[0]?.toUpperCase() ?? ''}${route.operationId.slice(1)}Row`;
       registry.add(route.response.rows, { id });
     }
-    if (route.response.kind === 'events')
+    if (route.kind === 'events')
       for (const [name, schema] of Object.entries(route.response.events))
         if (!registry.has(schema))
           registry.add(schema, { id: `Stream${name[0]?.toUpperCase() ?? ''}${name.slice(1)}` });
@@ -182,7 +185,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
   for (const route of routes) {
     const api = route.path.startsWith('/api/');
     const statuses = [...new Set<ErrorStatus>([...route.errors, ...EVERY_OPERATION])].sort((a, b) => a - b);
-    const ok: JsonObject = okResponse(route.response, registry);
+    const ok: JsonObject = okResponse(route, registry);
     if (api)
       ok['headers'] = { ...(ok['headers'] as JsonObject), 'X-Indexed-Height': ref('headers', 'X-Indexed-Height') };
     if (Object.keys(route.links).length > 0) ok['links'] = route.links;
@@ -195,7 +198,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): JsonObject {
         parameters: parameters(route),
         responses: {
           '200': ok,
-          ...(route.response.kind === 'bytes'
+          ...(route.kind === 'bytes'
             ? { '304': { description: 'Not modified: the ETag sent in If-None-Match is still current.' } }
             : {}),
           ...Object.fromEntries(statuses.map((s) => [String(s), ref('responses', ERROR_RESPONSES[s].name)])),

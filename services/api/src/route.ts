@@ -1,9 +1,14 @@
 import type { Readable } from 'node:stream';
+import type { Router } from '@koa/router';
+import type Koa from 'koa';
 import { z } from 'zod';
 import type { ApiConfig } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { ConsistentReads } from './consistent.ts';
+import { watchedContext, type ApiState, type AppContext } from './context.ts';
 import type { Head } from './head.ts';
 import { badRequest, invalidInput, type ErrorStatus } from './errors.ts';
+import { CACHE, sendAnswer, toAnswer, type CachePolicy, type ResponseCache } from './http-cache.ts';
+import type { StreamHub } from './routes/stream/hub.ts';
 
 /**
  * A route is declared once, as data: its path, the zod schemas of its parameters and of its
@@ -17,18 +22,6 @@ import { badRequest, invalidInput, type ErrorStatus } from './errors.ts';
  * the declared parameters, each a single string before its schema decodes it: `id[$ne]=x` is an
  * unknown parameter named `id[$ne]`, never an object that could reach a store filter.
  */
-
-/** Cache-Control per kind of answer. */
-export const CACHE = {
-  /** Facts that never change once indexed: a block, a transaction (Fabric has no reorgs). */
-  immutable: 'public, max-age=31536000, immutable',
-  /** Anything that moves with the indexed head. */
-  head: 'public, max-age=2',
-  /** Derived from configuration only. */
-  config: 'public, max-age=300',
-  none: 'no-store',
-} as const;
-export type CachePolicy = keyof typeof CACHE;
 
 export interface RouteInput<P, Q> {
   params: P;
@@ -90,40 +83,23 @@ export interface RouteSpec<P extends Params, Q extends Params, R extends z.ZodTy
   handle(input: RouteInput<z.output<P>, z.output<Q>>, app: AppContext): Promise<z.output<R>>;
 }
 
-/**
- * What a route answers with 200: a JSON body described by a zod schema, bytes of the media types
- * listed, or a stream of one of the media types listed (`rows`: the fields of each row, documented).
- */
-export type RouteResponse =
-  | { readonly kind: 'json'; readonly schema: z.ZodType }
-  | { readonly kind: 'bytes'; readonly mediaTypes: readonly string[]; readonly description: string }
-  | {
-      readonly kind: 'stream';
-      readonly mediaTypes: readonly string[];
-      readonly description: string;
-      readonly rows: z.ZodType;
-    }
-  | { readonly kind: 'events'; readonly description: string; readonly events: Readonly<Record<string, z.ZodType>> };
-
-/** A successful answer, ready for the router. */
-export type RouteResult =
-  | { kind: 'json'; body: unknown; policy: CachePolicy; cacheControl: string }
-  | { kind: 'bytes'; body: Uint8Array; mediaType: string; cacheControl: string; etag: string | undefined }
-  | { kind: 'stream'; body: Readable; mediaType: string; headers: Readonly<Record<string, string>> };
-
-/** What the router hands a route besides its parameters: the head, and for streams the client's side. */
+/** What the router hands a route besides its parameters: the head. */
 export interface RawInput {
   params: unknown;
   query: unknown;
   head: () => Promise<Head>;
-  /** Aborted when the client goes away (streams stop reading the store). */
-  signal?: AbortSignal;
-  /** The client's Accept header, for content negotiation. */
-  accept?: string;
 }
 
-/** The route as the router and the OpenAPI generator see it, with its types erased. */
-export interface ApiRoute {
+/** What the router hands a stream route besides: the client's side. */
+export interface RawStreamInput extends RawInput {
+  /** Aborted when the client goes away (streams stop reading the store). */
+  signal: AbortSignal;
+  /** The client's Accept header, for content negotiation. */
+  accept: string;
+}
+
+/** What every kind of route declares the same way, as the router and the OpenAPI generator see it. */
+interface DeclaredRoute {
   readonly path: string;
   readonly operationId: string;
   readonly tag: string;
@@ -131,17 +107,57 @@ export interface ApiRoute {
   readonly description: string | undefined;
   readonly params: Params;
   readonly query: Params;
-  readonly response: RouteResponse;
   readonly errors: readonly ErrorStatus[];
   readonly links: RouteLinks;
   /** See RouteSpec.timeBudgetMs; undefined: API_REQUEST_TIMEOUT_MS. */
   readonly timeBudgetMs: ((config: ApiConfig) => number) | undefined;
-  /** False when every answer is `no-store` (probes): such a route is never served from memory. */
-  readonly cacheable: boolean;
   /** See RouteSpec.heightGated. */
   readonly heightGated: boolean;
-  run(raw: RawInput, app: AppContext): Promise<RouteResult>;
 }
+
+/** A route whose 200 body is JSON described by a zod schema. */
+export interface JsonRoute extends DeclaredRoute {
+  readonly kind: 'json';
+  readonly response: { readonly schema: z.ZodType };
+  /** False when every answer is `no-store` (probes): such a route is never served from memory. */
+  readonly cacheable: boolean;
+  run(raw: RawInput, app: AppContext): Promise<{ body: unknown; policy: CachePolicy }>;
+}
+
+/** A route whose 200 body is bytes of one of the media types listed. */
+export interface BytesRoute extends DeclaredRoute {
+  readonly kind: 'bytes';
+  readonly response: { readonly mediaTypes: readonly string[]; readonly description: string };
+  run(
+    raw: RawInput,
+    app: AppContext,
+  ): Promise<{ body: Uint8Array; mediaType: string; cacheControl: string; etag: string | undefined }>;
+}
+
+/** A route whose 200 body is streamed in one of the media types listed (`rows`: the fields of each row, documented). */
+export interface StreamRoute extends DeclaredRoute {
+  readonly kind: 'stream';
+  readonly response: {
+    readonly mediaTypes: readonly string[];
+    readonly description: string;
+    readonly rows: z.ZodType;
+  };
+  run(
+    raw: RawStreamInput,
+    app: AppContext,
+  ): Promise<{ body: Readable; mediaType: string; headers: Readonly<Record<string, string>> }>;
+}
+
+/** A route answered with Server-Sent Events by a handler of its own, which takes the client's connection. */
+export interface EventStreamRoute extends DeclaredRoute {
+  readonly kind: 'events';
+  readonly response: { readonly description: string; readonly events: Readonly<Record<string, z.ZodType>> };
+  /** The handler, given the app's stream hub (undefined when the app has no event log to read). */
+  serve(hub: StreamHub | undefined): Koa.Middleware<ApiState>;
+}
+
+/** The route as the router and the OpenAPI generator see it, with its types erased but its kind kept. */
+export type ApiRoute = JsonRoute | BytesRoute | StreamRoute | EventStreamRoute;
 
 /** Longer parameter names are cut in messages: they are the client's text, echoed. */
 const NAME_SHOWN = 64;
@@ -196,7 +212,7 @@ function declared(
     | 'timeBudgetMs'
     | 'heightGated'
   > & { links?: RouteSpec<Params, Params, z.ZodType>['links'] },
-): Omit<ApiRoute, 'response' | 'cacheable' | 'run'> {
+): DeclaredRoute {
   return {
     path: spec.path,
     operationId: spec.operationId,
@@ -216,17 +232,17 @@ export function defineRoute<
   P extends Params = typeof NONE,
   Q extends Params = typeof NONE,
   R extends z.ZodType = z.ZodType,
->(spec: RouteSpec<P, Q, R>): ApiRoute {
+>(spec: RouteSpec<P, Q, R>): JsonRoute {
   const params = spec.params ?? NONE;
   const query = spec.query ?? NONE;
   return {
     ...declared(spec),
-    response: { kind: 'json', schema: spec.response },
+    kind: 'json',
+    response: { schema: spec.response },
     cacheable: spec.cache !== 'none',
     async run(raw, app) {
       const body = await spec.handle(decodeInput(params as P, query as Q, raw), app);
-      const policy = typeof spec.cache === 'function' ? spec.cache(body) : spec.cache;
-      return { kind: 'json', body, policy, cacheControl: CACHE[policy] };
+      return { body, policy: typeof spec.cache === 'function' ? spec.cache(body) : spec.cache };
     },
   };
 }
@@ -259,16 +275,16 @@ export function defineBytesRoute<
   P extends Params = typeof NONE,
   Q extends Params = typeof NONE,
   M extends string = string,
->(spec: BytesRouteSpec<P, Q, M>): ApiRoute {
+>(spec: BytesRouteSpec<P, Q, M>): BytesRoute {
   const params = spec.params ?? NONE;
   const query = spec.query ?? NONE;
   return {
     ...declared(spec),
-    response: { kind: 'bytes', mediaTypes: spec.mediaTypes, description: spec.responseDescription },
-    cacheable: false,
+    kind: 'bytes',
+    response: { mediaTypes: spec.mediaTypes, description: spec.responseDescription },
     async run(raw, app) {
       const { bytes, mediaType, etag } = await spec.handle(decodeInput(params as P, query as Q, raw), app);
-      return { kind: 'bytes', body: bytes, mediaType, cacheControl: CACHE[spec.cache], etag };
+      return { body: bytes, mediaType, cacheControl: CACHE[spec.cache], etag };
     },
   };
 }
@@ -311,20 +327,17 @@ export function defineStreamRoute<
   P extends Params = typeof NONE,
   Q extends Params = typeof NONE,
   M extends string = string,
->(spec: StreamRouteSpec<P, Q, M>): ApiRoute {
+>(spec: StreamRouteSpec<P, Q, M>): StreamRoute {
   const params = spec.params ?? NONE;
   const query = spec.query ?? NONE;
   return {
     ...declared(spec),
-    response: { kind: 'stream', mediaTypes: spec.mediaTypes, description: spec.responseDescription, rows: spec.rows },
-    cacheable: false,
+    kind: 'stream',
+    response: { mediaTypes: spec.mediaTypes, description: spec.responseDescription, rows: spec.rows },
     async run(raw, app) {
       const input = decodeInput(params as P, query as Q, raw);
-      const answer = await spec.handle(
-        { ...input, accept: raw.accept ?? '*/*', signal: raw.signal ?? new AbortController().signal },
-        app,
-      );
-      return { kind: 'stream', body: answer.body, mediaType: answer.mediaType, headers: answer.headers ?? {} };
+      const answer = await spec.handle({ ...input, accept: raw.accept, signal: raw.signal }, app);
+      return { body: answer.body, mediaType: answer.mediaType, headers: answer.headers ?? {} };
     },
   };
 }
@@ -337,6 +350,8 @@ export interface EventStreamRouteSpec<P extends Params, Q extends Params> extend
   responseDescription: string;
   /** The data schema of each event type, by its `event:` name. */
   events: Readonly<Record<string, z.ZodType>>;
+  /** Serves the request (see EventStreamRoute.serve). */
+  serve: (hub: StreamHub | undefined) => Koa.Middleware<ApiState>;
 }
 
 /**
@@ -346,13 +361,138 @@ export interface EventStreamRouteSpec<P extends Params, Q extends Params> extend
  */
 export function defineEventStreamRoute<P extends Params = typeof NONE, Q extends Params = typeof NONE>(
   spec: EventStreamRouteSpec<P, Q>,
-): ApiRoute {
+): EventStreamRoute {
   return {
     ...declared(spec),
-    response: { kind: 'events', description: spec.responseDescription, events: spec.events },
-    cacheable: false,
-    run() {
-      return Promise.reject(new Error(`${spec.path} is an event stream, served by its own handler`));
-    },
+    kind: 'events',
+    response: { description: spec.responseDescription, events: spec.events },
+    serve: spec.serve,
   };
+}
+
+/** What the app serves its routes with, built once per app. */
+export interface Serving {
+  context: AppContext;
+  answers: ResponseCache;
+  consistent: ConsistentReads;
+  /** The live stream's connections; undefined when the app has no event log to read. */
+  streams: StreamHub | undefined;
+  /** The time budget of a request to `path`. */
+  budgetOf(path: string): number;
+  /** A clock that always moves (the data clock in `context` may be pinned). */
+  now: () => number;
+}
+
+/** Mounts `route` on `router` by its kind, so that each kind's handler sees only its kind's answer. */
+export function mountRoute(router: Router<ApiState>, route: ApiRoute, serving: Serving): void {
+  switch (route.kind) {
+    case 'json':
+      if (route.cacheable) mountJson(router, route, serving);
+      else mountProbe(router, route, serving);
+      return;
+    case 'bytes':
+      mountBytes(router, route, serving);
+      return;
+    case 'stream':
+      mountStream(router, route, serving);
+      return;
+    case 'events':
+      router.get(route.operationId, routerPath(route.path), route.serve(serving.streams));
+      return;
+  }
+}
+
+/**
+ * Keyed by the URL as sent: the same parameters spelt differently are cached apart. A build
+ * validates its head itself, so a held answer (and every request joining a build) is one that was
+ * true at its height — also while a batch is being written over that height. Other routes run at
+ * one indexed head (consistent.ts), retried at a newer head when the index moved under their reads;
+ * the route sees that head, and X-Indexed-Height names it.
+ */
+function mountJson(router: Router<ApiState>, route: JsonRoute, serving: Serving): void {
+  const { context, answers, consistent } = serving;
+  router.get(route.operationId, routerPath(route.path), async (ctx) => {
+    ctx.state.route = route.path;
+    const first = await ctx.state.head();
+    const held = answers.held(ctx.url, first.height);
+    if (held) {
+      await sendAnswer(ctx, held);
+      return;
+    }
+    const build = (head: Head) => async () => {
+      const watched = watchedContext(context);
+      const input = { params: ctx.params, query: ctx.query, head: () => Promise.resolve(head) };
+      const result = await route.run(input, watched.context);
+      return { body: result.body, policy: result.policy, route: route.path, live: watched.live() };
+    };
+    const answer = route.heightGated
+      ? // Rows at most `first.height` that never change: true at that height whatever the head does.
+        await answers.answer(ctx.url, first.height, build(first))
+      : await consistent.atOneHeight(
+          first,
+          (head) =>
+            answers.answer(ctx.url, head.height, async () => {
+              const answer = await build(head)();
+              await consistent.validate(head);
+              return answer;
+            }),
+          {
+            deadline: performance.now() + serving.budgetOf(ctx.path),
+            onHead: (head) => {
+              ctx.state.head = () => Promise.resolve(head);
+              ctx.set('X-Indexed-Height', String(head.height));
+            },
+          },
+        );
+    // The answer held while a newer one is built is true at its own height, which may be lower.
+    if (answer.policy !== 'immutable') ctx.set('X-Indexed-Height', String(answer.height));
+    await sendAnswer(ctx, answer);
+  });
+}
+
+/** The probes: they report on the dependencies, the head's reading included, not on the data. */
+function mountProbe(router: Router<ApiState>, route: JsonRoute, { context, now }: Serving): void {
+  router.get(route.operationId, routerPath(route.path), async (ctx) => {
+    ctx.state.route = route.path;
+    const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
+    await sendAnswer(ctx, toAnswer(result.body, result.policy, 0, now()));
+  });
+}
+
+/** Images (of a record, kept by URL) and the reference page's files. */
+function mountBytes(router: Router<ApiState>, route: BytesRoute, { context }: Serving): void {
+  router.get(route.operationId, routerPath(route.path), async (ctx) => {
+    ctx.state.route = route.path;
+    const result = await route.run({ params: ctx.params, query: ctx.query, head: ctx.state.head }, context);
+    ctx.set('Cache-Control', result.cacheControl);
+    ctx.body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
+    ctx.type = result.mediaType;
+    if (result.etag !== undefined) {
+      ctx.etag = result.etag;
+      // Koa answers 304 with no body when the client already holds this version.
+      if (ctx.fresh) ctx.status = 304;
+    }
+  });
+}
+
+/** Streams bypass the answer cache and compression: nothing is held beyond what the client reads. */
+function mountStream(router: Router<ApiState>, route: StreamRoute, { context }: Serving): void {
+  router.get(route.operationId, routerPath(route.path), async (ctx) => {
+    ctx.state.route = route.path;
+    const aborted = new AbortController();
+    ctx.res.once('close', () => aborted.abort());
+    const result = await route.run(
+      {
+        params: ctx.params,
+        query: ctx.query,
+        head: ctx.state.head,
+        signal: aborted.signal,
+        accept: ctx.get('Accept'),
+      },
+      context,
+    );
+    ctx.set({ 'Cache-Control': CACHE.none, ...result.headers });
+    ctx.type = result.mediaType;
+    ctx.body = result.body;
+  });
 }

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
-import { CACHE } from '../../route.ts';
+import { CACHE } from '../../http-cache.ts';
 import { startTestApi, testConfig, type TestApi } from '../../testing/harness.ts';
 import { imageCollection, imageItem, imageMrc402, nftImageEconomy, type ImageNft } from '../../testing/nft-economy.ts';
 

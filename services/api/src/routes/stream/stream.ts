@@ -40,6 +40,7 @@ export const streamRoute = defineEventStreamRoute({
   responseDescription:
     'text/event-stream: `event: block|tx|address|token`, `id: <position>`, `data: <JSON>` per event, then a blank line.',
   events: { block: StreamBlock, tx: TxSummary, address: StreamAddressActivity, token: TokenTransfer },
+  serve: streamHandler,
 });
 
 /**
