@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { createHttpChainSource } from '@mtc/adapters';
-import { ApiConfigSchema, startApi } from '@mtc/api';
+import { ApiConfigSchema, createNftImageFetcher, startApi } from '@mtc/api';
 import type { Devnet } from '@mtc/devnet';
 import { silentLogger } from '@mtc/runtime';
 import { z } from 'zod';
@@ -154,10 +154,13 @@ try {
   console.log();
 
   const lastBlockTime = devnet.block(devnet.height())?.timestamp ?? GENESIS_TIME;
+  const config = ApiConfigSchema.parse({});
+  const logger = silentLogger();
   const api = await startApi({
-    config: ApiConfigSchema.parse({}),
-    logger: silentLogger(),
+    config,
+    logger,
     store: adapters.store,
+    images: createNftImageFetcher({ config, logger, store: adapters.store }),
     counters: adapters.counters,
     chain: createHttpChainSource({ baseUrl: node.url }),
     // The clock pinned to the last block, so /api/tx-stats reads days that have transactions. It

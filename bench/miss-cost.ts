@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createHttpChainSource, createSqliteCounters, createSqliteReadStore } from '@mtc/adapters';
-import { createApiApp, parseApiConfig } from '@mtc/api';
+import { createApiApp, createNftImageFetcher, parseApiConfig } from '@mtc/api';
 import type { Collection, Doc, Filter, FindOptions, ReadStore } from '@mtc/ports';
 import { pino } from 'pino';
 import { requestListener } from '../services/api/src/app.ts';
@@ -47,10 +47,13 @@ const timed: ReadStore = {
 };
 
 async function serve(store: ReadStore, onSeconds: (s: number) => void): Promise<{ url: string; server: Server }> {
+  const config = parseApiConfig({});
+  const logger = pino({ level: 'silent' });
   const app = createApiApp({
-    config: parseApiConfig({}),
-    logger: pino({ level: 'silent' }),
+    config,
+    logger,
     store,
+    images: createNftImageFetcher({ config, logger, store }),
     counters,
     chain: createHttpChainSource({ baseUrl: 'http://127.0.0.1:9' }),
     onResponse: ({ seconds }) => onSeconds(seconds),

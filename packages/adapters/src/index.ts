@@ -13,3 +13,10 @@ export {
   type RedisRateLimitOptions,
 } from './redis/redis-rate-limit.ts';
 export * from './timed/index.ts';
+export {
+  createImageFetcher,
+  sniffImageType,
+  type AllowedHost,
+  type ImageCache,
+  type ImageFetcherOptions,
+} from './http/image-fetcher.ts';

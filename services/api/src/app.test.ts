@@ -4,6 +4,7 @@ import { COLLECTIONS, HEAD_ID, openModels, writingWrite } from '@mtc/read-models
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './app.ts';
+import { createNftImageFetcher } from './nft-images.ts';
 import { ErrorBody } from './errors.ts';
 import {
   ALICE,
@@ -198,10 +199,14 @@ describe('createApiApp error funnel', () => {
 
 describe('startApi', () => {
   it('listens on an ephemeral port and closes', async () => {
+    const config = testConfig();
+    const logger = pino({ level: 'silent' });
+    const store = createMemoryReadStore();
     const running = await startApi({
-      config: testConfig(),
-      logger: pino({ level: 'silent' }),
-      store: createMemoryReadStore(),
+      config,
+      logger,
+      store,
+      images: createNftImageFetcher({ config, logger, store }),
       counters: fakeCounters(),
       chain: fakeChain(null),
       port: 0,

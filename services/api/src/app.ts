@@ -18,7 +18,6 @@ import { answerClientError, answerConnect, requestGate, serverOptions, timeBudge
 import { createMainnetHeight } from './mainnet-height.ts';
 import { mountRoute, routerPath } from './route.ts';
 import { allRoutes } from './routes/index.ts';
-import { createNftImageFetcher } from './routes/nfts/image.ts';
 import { createMemoryRateLimitBuckets, rateLimit } from './rate-limit.ts';
 import { createStreamHub, type StreamHub } from './routes/stream/hub.ts';
 
@@ -33,7 +32,7 @@ export type ApiApp = Koa<ApiState> & {
 
 /**
  * Builds the Koa app; opens nothing up front. The caller owns the store, counters and chain clients;
- * the app owns its NFT image fetcher, which `close` releases.
+ * the NFT image fetcher is handed over to the app, whose `close` releases it.
  */
 export function createApiApp(deps: ApiDeps): ApiApp {
   // The data clock (locks, statistics days) may be pinned by CLOCK_NOW_UNIX; the node-height cache
@@ -43,13 +42,6 @@ export function createApiApp(deps: ApiDeps): ApiApp {
   const now = deps.now ?? (pinned === undefined ? Date.now : () => pinned * 1000);
   const logger = deps.logger.child({ component: 'api' });
   const models = openModels(deps.store);
-  const images = createNftImageFetcher({
-    config: deps.config,
-    logger,
-    images: models.nftImages,
-    write: (writes) => deps.store.write(writes),
-    now: ticking,
-  });
   const context: AppContext = {
     config: deps.config,
     logger,
@@ -63,7 +55,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       now: ticking,
       logger,
     }),
-    images,
+    images: deps.images,
   };
 
   // Behind API_PROXY_HOPS proxies, the client is the address the outermost one appended.
@@ -158,7 +150,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     close: async () => {
       peers?.close();
       await streams?.close();
-      await images.close();
+      await deps.images.close();
     },
   });
 }

@@ -1,3 +1,4 @@
+import type { AllowedHost } from '@mtc/adapters';
 import { parseConfig } from '@mtc/runtime';
 import { z } from 'zod';
 import { RateLimitConfigSchema } from './rate-limit.ts';
@@ -37,13 +38,6 @@ const TxTemplates = z.string().transform((text, ctx): TxTemplate[] => {
 });
 
 const nonNegativeInt = z.coerce.number().int().nonnegative();
-
-/** A host whose NFT images may be fetched whatever it resolves to; `port` null: any port. */
-export interface AllowedHost {
-  /** As the WHATWG URL parser writes it: lower case, punycode, IPv4 dotted, IPv6 in brackets. */
-  hostname: string;
-  port: number | null;
-}
 
 const ALLOWED_HOST = /^(\[[0-9A-Fa-f:.]+\]|[^\s:/?#@[\]]+)(?::(\d{1,5}))?$/;
 
@@ -117,7 +111,7 @@ export const ApiConfigSchema = z.object({
   API_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
   TOKEN_LOCKS_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
   /**
-   * NFT images (routes/nfts/image-fetch.ts). Hosts fetched whatever address they resolve to, such as
+   * NFT images (the image fetcher of @mtc/adapters, nft-images.ts). Hosts fetched whatever address they resolve to, such as
    * the devnet's `127.0.0.1:<port>`; every other host must resolve to public addresses only.
    */
   NFT_IMAGE_ALLOW_HOSTS: AllowHosts.prefault(''),

@@ -1,4 +1,4 @@
-import type { ChainSource, Counters, EventLog, ReadStore } from '@mtc/ports';
+import type { ChainSource, Counters, EventLog, ImageFetcher, ReadStore } from '@mtc/ports';
 import type { Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
@@ -7,7 +7,6 @@ import type { HeadSource } from './consistent.ts';
 import { readHead, type Head } from './head.ts';
 import type { MainnetHeight } from './mainnet-height.ts';
 import type { RateLimitBuckets } from './rate-limit.ts';
-import type { ImageFetcher } from './routes/nfts/image-fetch.ts';
 
 /** What the API is built from: its config and the ports it reads. */
 export interface ApiDeps {
@@ -16,6 +15,8 @@ export interface ApiDeps {
   store: ReadStore;
   counters: Counters;
   chain: ChainSource;
+  /** NFT images from the URLs on chain (`createNftImageFetcher`); handed to the app, which closes it. */
+  images: ImageFetcher;
   /** Wall clock in unix milliseconds (default: CLOCK_NOW_UNIX when set, else the system clock); tests pin it. */
   now?: () => number;
   /** Told of every finished request, e.g. for a latency histogram; `route` is the route pattern. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type RunningApi } from './app.ts';
 import type { ApiConfig } from './config.ts';
 import { ErrorBody } from './errors.ts';
+import { createNftImageFetcher } from './nft-images.ts';
 import { MAX_MRC402_HOLDINGS } from './routes/addresses/schemas.ts';
 import { TOKEN_HISTORY_MAX } from './routes/tokens/schemas.ts';
 import {
@@ -54,10 +55,12 @@ async function start(
   );
   const store = options.store ?? createMemoryReadStore();
   if (options.store === undefined) await projectChain(store, fixture);
+  const config = options.config ?? testConfig();
   const api = await startApi({
-    config: options.config ?? testConfig(),
+    config,
     logger,
     store,
+    images: createNftImageFetcher({ config, logger, store }),
     counters: fakeCounters(),
     chain: fakeChain(fixture),
     port: 0,

@@ -5,3 +5,4 @@ export { ErrorBody } from './errors.ts';
 export { buildOpenApiDocument, OPENAPI_PATH, openApiJson } from './openapi.ts';
 export { allRoutes } from './routes/index.ts';
 export { headMemory } from './head-cell.ts';
+export { createNftImageFetcher } from './nft-images.ts';

@@ -21,6 +21,7 @@ import { Gauge, Histogram } from 'prom-client';
 import { z } from 'zod';
 import { startApi } from './app.ts';
 import { ApiConfigSchema } from './config.ts';
+import { createNftImageFetcher } from './nft-images.ts';
 
 /** The API on its own: read models → HTTP. Stateless: run as many as traffic needs. */
 const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).extend({
@@ -85,6 +86,8 @@ const api = await startApi({
   store,
   counters,
   chain,
+  // Handed to the API, which closes it after its server.
+  images: createNftImageFetcher({ config, logger, store }),
   port: config.PORT,
   host: config.HOST,
   reusePort: config.API_REUSE_PORT,

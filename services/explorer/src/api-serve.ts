@@ -1,5 +1,5 @@
 import { createHttpChainSource, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
-import { startApi, type RunningApi } from '@mtc/api';
+import { createNftImageFetcher, startApi, type RunningApi } from '@mtc/api';
 import type { Logger, Shutdown } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
 
@@ -31,6 +31,7 @@ export async function serveApi(data: ApiData, shutdown: Shutdown, logger: Logger
     store,
     counters,
     chain: createHttpChainSource({ baseUrl: data.nodeUrl }),
+    images: createNftImageFetcher({ config: data, logger, store }),
     port: data.port,
     host: data.HOST,
     reusePort: data.reusePort,

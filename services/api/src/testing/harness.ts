@@ -16,6 +16,7 @@ import { pino } from 'pino';
 import { createApiApp, requestListener } from '../app.ts';
 import type { ApiDeps } from '../context.ts';
 import { ApiConfigSchema, type ApiConfig } from '../config.ts';
+import { createNftImageFetcher } from '../nft-images.ts';
 import { address, createChain, type Chain } from './chain.ts';
 
 export { address, badChecksum, createChain, GENESIS_TS, hash, type Chain, type TxView } from './chain.ts';
@@ -288,10 +289,13 @@ export async function startTestApi(
   const counters = options.counters ?? fakeCounters();
   // At the head of the harness's own store (a store a test passes may be made to fail on purpose).
   if (!options.store) counters.follow(store);
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const recording = recordingStore(store, calls);
   const app = createApiApp({
     config,
-    logger: options.logger ?? pino({ level: 'silent' }),
-    store: recordingStore(store, calls),
+    logger,
+    store: recording,
+    images: createNftImageFetcher({ config, logger, store: recording, ...(options.now ? { now: options.now } : {}) }),
     counters,
     chain,
     ...(options.now ? { now: options.now } : {}),

@@ -4,8 +4,8 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import type { ImageFailure, ImageFailureCode, ImageFetcher, ImageOk, ImageResult, ImageType } from '@mtc/ports';
 import { Agent, type Dispatcher } from 'undici';
-import type { AllowedHost, ApiConfig } from '../../config.ts';
 
 /**
  * Fetches the image an NFT record points at (MRC-400 `image_url`, MRC-401 `item_image_url`, MRC-402
@@ -28,53 +28,25 @@ import type { AllowedHost, ApiConfig } from '../../config.ts';
  *   of one URL share one fetch, and failures are remembered for `failureTtlMs`: per URL, and per host
  *   when the host was unreachable or too slow, so a dead host is not asked again by every request.
  *
- * Results are values, never exceptions: 404 when there is nothing to serve (no URL, a scheme or target
- * that is not fetched), 502 when the image host failed us. Messages say what happened in terms of the
- * URL the client already knows; resolved addresses and low-level errors go to the debug log only.
+ * Results are values (see the port); resolved addresses and low-level errors go to the debug log only.
  * `fetch` rejects only when the `cache` seam's `get` does.
  */
 
-export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
-
-export interface ImageOk {
-  ok: true;
-  bytes: Uint8Array;
-  /** Sniffed from the bytes. */
-  contentType: ImageType;
-}
-
-export const IMAGE_FAILURE_STATUS = {
-  /** No URL at all. */
+/** The status each failure is answered with. */
+const IMAGE_FAILURE_STATUS = {
   no_image: 404,
-  /** Not a URL, not http(s), or with credentials in it. */
   unsupported_url: 404,
-  /** A host that is not allow-listed at (or resolving to) an address that is not public. */
   forbidden_target: 404,
-  /** DNS failed, the connection was refused or reset, TLS failed. */
   unreachable: 502,
-  /** The deadline passed, whether waiting for a slot, for headers or for the body. */
   timeout: 502,
-  /** An answer other than 200 (or a redirect without a usable Location). */
   upstream_status: 502,
   too_many_redirects: 502,
   too_large: 502,
-  /** The bytes are no PNG, JPEG, GIF or WebP (SVG included). */
   not_an_image: 502,
-  /** The host's (or the fetcher's) fetches in flight were at their limit for the whole wait. */
   busy: 502,
-} as const;
-export type ImageFailureCode = keyof typeof IMAGE_FAILURE_STATUS;
+} as const satisfies Record<ImageFailureCode, ImageFailure['status']>;
 
-export interface ImageFailure {
-  ok: false;
-  status: 404 | 502;
-  code: ImageFailureCode;
-  message: string;
-}
-
-export type ImageResult = ImageOk | ImageFailure;
-
-/** Where successful fetches are kept beyond this process (the lead backs it with the read store). */
+/** Where successful fetches are kept beyond this process (the API backs it with the read store). */
 export interface ImageCache {
   get(url: string): Promise<ImageOk | null>;
   put(url: string, image: ImageOk): Promise<void>;
@@ -86,6 +58,13 @@ export interface ResolvedAddress {
 }
 /** A name's addresses; default `dns.lookup` with `all: true`. Tests inject their own. */
 export type Resolve = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+/** A host whose images are fetched whatever it resolves to; `port` null: any port. */
+export interface AllowedHost {
+  /** As the WHATWG URL parser writes it: lower case, punycode, IPv4 dotted, IPv6 in brackets. */
+  hostname: string;
+  port: number | null;
+}
 
 export interface ImageFetcherOptions {
   /** Hosts fetched whatever they resolve to (NFT_IMAGE_ALLOW_HOSTS). */
@@ -103,26 +82,6 @@ export interface ImageFetcherOptions {
   cache?: ImageCache;
   resolve?: Resolve;
   logger?: Logger;
-}
-
-export interface ImageFetcher {
-  /** The image at `url` (as stored on chain), or why there is none to serve. */
-  fetch(url: string | null | undefined): Promise<ImageResult>;
-  /** Closes the connections kept alive; for shutdown. */
-  close(): Promise<void>;
-}
-
-/** The fetcher's options from the API's config; the caller adds `cache` and `logger`. */
-export function imageFetcherOptions(config: ApiConfig): ImageFetcherOptions {
-  return {
-    allowHosts: config.NFT_IMAGE_ALLOW_HOSTS,
-    timeoutMs: config.NFT_IMAGE_TIMEOUT_MS,
-    maxBytes: config.NFT_IMAGE_MAX_BYTES,
-    maxInFlight: config.NFT_IMAGE_MAX_IN_FLIGHT,
-    maxPerHost: config.NFT_IMAGE_MAX_PER_HOST,
-    slotWaitMs: config.NFT_IMAGE_SLOT_WAIT_MS,
-    failureTtlMs: config.NFT_IMAGE_FAILURE_TTL_MS,
-  };
 }
 
 const failure = (code: ImageFailureCode, message: string): ImageFailure => ({
