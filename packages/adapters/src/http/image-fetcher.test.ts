@@ -91,6 +91,19 @@ function fakeDns(names: Record<string, string | readonly string[]>): Resolve & {
   return Object.assign(resolve, { calls });
 }
 
+/** A host whose answers `slow` holds, and one that serves a PNG at once, named slow.test and fast.test. */
+async function slowAndFast(slow: Handler) {
+  const hosts = { slow: await startHost(slow), fast: await startHost(serve(png, 'image/png')) };
+  const names: ImageFetcherOptions = {
+    resolve: fakeDns({ 'slow.test': '127.0.0.1', 'fast.test': '127.0.0.1' }),
+    allowHosts: [
+      { hostname: 'slow.test', port: hosts.slow.port },
+      { hostname: 'fast.test', port: hosts.fast.port },
+    ],
+  };
+  return { ...hosts, names };
+}
+
 const serve =
   (bytes: Uint8Array, contentType: string): Handler =>
   (_req, res) => {
@@ -517,15 +530,9 @@ describe('createImageFetcher', () => {
   it('fails a fetch over the per-host limit within its wait, while another host is served promptly', async () => {
     const held: ServerResponse[] = [];
     let holding = true;
-    const slow = await startHost((_req, res) => (holding ? void held.push(res) : res.end(png)));
-    const fast = await startHost(serve(png, 'image/png'));
-    const dns = fakeDns({ 'slow.test': '127.0.0.1', 'fast.test': '127.0.0.1' });
+    const { slow, fast, names } = await slowAndFast((_req, res) => (holding ? void held.push(res) : res.end(png)));
     const images = fetcher({
-      resolve: dns,
-      allowHosts: [
-        { hostname: 'slow.test', port: slow.port },
-        { hostname: 'fast.test', port: fast.port },
-      ],
+      ...names,
       maxPerHost: 2,
       slotWaitMs: 100,
       timeoutMs: 5000,
@@ -553,15 +560,9 @@ describe('createImageFetcher', () => {
 
   it('keeps fetches waiting on a busy host out of the overall slots', async () => {
     const held: ServerResponse[] = [];
-    const slow = await startHost((_req, res) => void held.push(res));
-    const fast = await startHost(serve(png, 'image/png'));
-    const dns = fakeDns({ 'slow.test': '127.0.0.1', 'fast.test': '127.0.0.1' });
+    const { slow, fast, names } = await slowAndFast((_req, res) => void held.push(res));
     const images = fetcher({
-      resolve: dns,
-      allowHosts: [
-        { hostname: 'slow.test', port: slow.port },
-        { hostname: 'fast.test', port: fast.port },
-      ],
+      ...names,
       maxInFlight: 2,
       maxPerHost: 1,
       slotWaitMs: 1000,
@@ -593,15 +594,9 @@ describe('createImageFetcher', () => {
 
   it('holds every host to the overall limit', async () => {
     const held: ServerResponse[] = [];
-    const slow = await startHost((_req, res) => void held.push(res));
-    const fast = await startHost(serve(png, 'image/png'));
-    const dns = fakeDns({ 'slow.test': '127.0.0.1', 'fast.test': '127.0.0.1' });
+    const { slow, fast, names } = await slowAndFast((_req, res) => void held.push(res));
     const images = fetcher({
-      resolve: dns,
-      allowHosts: [
-        { hostname: 'slow.test', port: slow.port },
-        { hostname: 'fast.test', port: fast.port },
-      ],
+      ...names,
       maxInFlight: 1,
       slotWaitMs: 50,
     });
