@@ -16,3 +16,4 @@ export type { BalanceEntry, Mrc010Token, TokenReserve, Wallet } from './world/re
 export type { ChainToken, ChainWallet, LegacyWallet } from './world/codec.ts';
 export type { ChainMrc400Collection, ChainMrc401Item } from './world/mrc400-records.ts';
 export type { Dex402Order, Mrc402Token } from './world/mrc402-records.ts';
+export { createLedger, type Ledger, type LedgerWrite } from './ledger.ts';

@@ -12,7 +12,7 @@ import {
   NOW,
   OWNER,
   tokenEconomy,
-  txTime,
+  blockTime,
 } from '../../testing/token-economy.ts';
 import { Address, AddressTxsPage, type AddressActivity, type AddressBalance } from './schemas.ts';
 
@@ -147,7 +147,8 @@ describe('GET /api/address/{id}', () => {
         reserve: [{ address: holder, value: '100' }],
       }),
     ]);
-    c.block([c.sell({ seller: holder, token: 0, amount: '100', price: '1' })]);
+    c.block([c.registerToken({ token: 1, name: 'Gold', symbol: 'GLD', owner: holder, totalsupply: '1' })]);
+    c.block([c.sell({ seller: holder, token: 0, amount: '100', price: '1', payToken: 1 })]);
     const emptyApi = await startTestApi({ fixture: c, now: () => NOW * 1000 });
     try {
       const { status, body } = await emptyApi.get<Address>(`/api/address/${holder}`);
@@ -184,7 +185,7 @@ describe('GET /api/address/{id}', () => {
       }),
     ]);
     quirk.block([quirk.auction({ seller, token: 0, amount: '40', startPrice: '1' })]);
-    quirk.block([quirk.unauction({ seller, token: 0, amount: '40' })]);
+    quirk.block([quirk.unauction({ seller, token: 0 })]);
     const quirkApi = await startTestApi({ fixture: quirk });
     try {
       const { status, body } = await quirkApi.get<Address>(`/api/address/${seller}`);
@@ -255,7 +256,7 @@ describe('GET /api/address/{id}/txs', () => {
     expect(body.data[0]).toMatchObject({
       tx_id: tx(8, 1),
       db_sn: '8',
-      jobdate: txTime(8, 1),
+      jobdate: blockTime(8),
       from: CAROL,
       amount: '50',
       tokenName: 'Silver',
@@ -265,7 +266,7 @@ describe('GET /api/address/{id}/txs', () => {
     expect(body.data[1]).toEqual(
       row({
         job_type: 'receive',
-        jobdate: txTime(5, 0),
+        jobdate: blockTime(5),
         tx_id: tx(5, 0),
         db_sn: '5',
         summary: 'Receive',
@@ -284,7 +285,7 @@ describe('GET /api/address/{id}/txs', () => {
     expect(page2.body.data).toEqual([
       row({
         job_type: 'token_reserve',
-        jobdate: txTime(4),
+        jobdate: blockTime(4),
         tx_id: tx(4),
         db_sn: '4',
         summary: 'Token reserve',
@@ -296,7 +297,7 @@ describe('GET /api/address/{id}/txs', () => {
       }),
       row({
         job_type: 'token_reserve',
-        jobdate: txTime(3),
+        jobdate: blockTime(3),
         tx_id: tx(3),
         db_sn: '3',
         summary: 'Token reserve',
@@ -315,7 +316,7 @@ describe('GET /api/address/{id}/txs', () => {
       data: [
         row({
           job_type: 'NewWallet',
-          jobdate: txTime(1, 1),
+          jobdate: blockTime(1),
           tx_id: tx(1, 1),
           db_sn: '1',
           summary: 'New wallet',

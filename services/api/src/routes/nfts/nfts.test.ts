@@ -183,8 +183,9 @@ describe('GET /api/nft-tx and /api/nft-history', () => {
       ['MRC-401 Sell', CAT_3],
       ['MRC-401 Transfer', CAT_2],
     ]);
+    // Items created in one transaction are in the node's entry order: reverse key order.
     expect((await tx(`id=${CATS}&limit=2&page=3`)).items.map((i) => [i.type, i.raw.ukey])).toEqual([
-      ['MRC-401 Create', CAT_1],
+      ['MRC-401 Create', CAT_3],
       ['MRC-400 Create', CATS],
     ]);
     expect((await tx(`id=${GOLD_NFT}`)).items.map((i) => [i.type, i.from, i.to, i.amount])).toEqual([
@@ -198,9 +199,9 @@ describe('GET /api/nft-tx and /api/nft-history', () => {
     expect(cats.total).toBe(6);
     expect(cats.history.map((h) => [h.type, h.itemId, h.itemName, h.to])).toEqual([
       ['MRC-400 Create', '', '', OWNER],
-      ['MRC-401 Create', CAT_1, 'Cats', OWNER],
-      ['MRC-401 Create', CAT_2, 'Cats', OWNER],
       ['MRC-401 Create', CAT_3, 'Cats', OWNER],
+      ['MRC-401 Create', CAT_2, 'Cats', OWNER],
+      ['MRC-401 Create', CAT_1, 'Cats', OWNER],
       ['Transfer', CAT_2, 'Cats', ERIN],
       // A sale goes to its order, as MRC-010 sales go to their DEX010 order; an item's order is the item.
       ['Sell', CAT_3, 'Cats', CAT_3],
@@ -254,9 +255,9 @@ describe('GET /api/nfts and /api/nft-items', () => {
     const page = NftItemsPage.parse((await api.get<unknown>(`/api/nft-items?id=${CATS}`)).body);
     expect(page).toMatchObject({ total: 3, page: 1, limit: 20 });
     expect(page.items.map((i) => [i.id, i.owner, i.job_type, i.sellPrice])).toEqual([
-      [CAT_3, OWNER, 'mrc401_sell', 500],
-      [CAT_2, ERIN, 'mrc401_transfer', 0],
       [CAT_1, OWNER, 'mrc401_create', 0],
+      [CAT_2, ERIN, 'mrc401_transfer', 0],
+      [CAT_3, OWNER, 'mrc401_sell', 500],
     ]);
     expect((await api.get<unknown>(`/api/nft-items?id=${CAT_1}`)).status).toBe(400);
     expect((await api.get<unknown>(`/api/nft-items?id=MRC400_${'0'.repeat(32)}0`)).status).toBe(404);

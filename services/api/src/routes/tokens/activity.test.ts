@@ -29,22 +29,22 @@ const entry = (h: number, i: number, over: Partial<TokenTransfer>): TokenTransfe
 
 /** Token 1's activity, newest first: 9 rows. */
 const GOLD_TXS: TokenTransfer[] = [
-  entry(8, 0, { type: 'mrc010sell', from: OWNER, to: sellOrder, amount: '300' }),
+  entry(8, 0, { type: 'mrc010_sell', from: OWNER, to: sellOrder, amount: '300' }),
   entry(7, 0, {
     type: 'multi_transfer',
     from: OWNER,
-    to: DAVE,
+    to: ERIN,
     amount: '30',
     recipients: [
-      { to: DAVE, amount: '10' },
       { to: ERIN, amount: '20' },
+      { to: DAVE, amount: '10' },
     ],
   }),
   entry(6, 1, { type: 'tokenBurning', from: OWNER, amount: '200', memo: 'less' }),
   entry(6, 0, { type: 'tokenIncrease', to: OWNER, amount: '500', memo: 'more' }),
   entry(5, 0, { type: 'transfer', from: OWNER, to: CAROL, amount: '250', memo: 'vesting' }),
-  entry(3, 0, { type: 'token_reserve', from: OWNER, to: DAVE, amount: '1000' }),
   entry(3, 0, { type: 'token_reserve', from: OWNER, to: CAROL, amount: '3000' }),
+  entry(3, 0, { type: 'token_reserve', from: OWNER, to: DAVE, amount: '1000' }),
   entry(3, 0, { type: 'token_reserve', from: OWNER, to: OWNER, amount: '6000' }),
   entry(3, 0, { type: 'tokenRegister', from: OWNER, amount: '10000' }),
 ];
@@ -83,7 +83,7 @@ describe('GET /api/token/{id}/txs', () => {
     expect(body.total).toBe(4);
     expect(body.data.map((d) => [d.type, d.block_sn, d.token])).toEqual([
       ['tokenUpdate', 9, '2'],
-      ['mrc010auction', 8, '2'],
+      ['mrc010_auction', 8, '2'],
       ['token_reserve', 4, '2'],
       ['tokenRegister', 4, '2'],
     ]);
@@ -131,8 +131,8 @@ describe('GET /api/token/{id}/history', () => {
       events: [
         event(3, 0, { tx_type: 'Token create', amount: '10000' }),
         event(3, 0, { tx_type: 'Token reserve', to_addr: OWNER, amount: '6000' }),
-        event(3, 0, { tx_type: 'Token reserve', to_addr: CAROL, amount: '3000' }),
         event(3, 0, { tx_type: 'Token reserve', to_addr: DAVE, amount: '1000' }),
+        event(3, 0, { tx_type: 'Token reserve', to_addr: CAROL, amount: '3000' }),
         event(6, 0, { tx_type: 'Token mint', to_addr: OWNER, amount: '500', memo: 'more' }),
         event(6, 1, { tx_type: 'Token burn', amount: '200', memo: 'less' }),
       ],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
-import { ALICE, buildChain, startTestApi, type TestApi } from '../../testing/harness.ts';
+import { ALICE, BOB, buildChain, startTestApi, type TestApi } from '../../testing/harness.ts';
 import { blockTime, CAROL, NOW, OWNER, PNG_DATA_URI, tokenEconomy } from '../../testing/token-economy.ts';
 import { MtcStats, TokenDetail, TokensPage, type TokenListEntry } from './schemas.ts';
 
@@ -163,9 +163,14 @@ describe('GET /api/token/{id}', () => {
         symbol: 'ODD',
         owner: ALICE,
         totalsupply: '100',
-        reserve: [{ address: ALICE, value: '150' }],
+        // The chaincode holds each reserve to the supply, not their sum: the owner ends up with 150.
+        reserve: [
+          { address: ALICE, value: '80' },
+          { address: BOB, value: '70' },
+        ],
       }),
     ]);
+    odd.block([odd.transfer({ from: BOB, to: ALICE, amount: '70', token: 0 })]);
     const oddApi = await startTestApi({ fixture: odd });
     try {
       expect((await oddApi.get<TokenDetail>('/api/token/0')).body.circulation_supply).toBe('0');

@@ -100,7 +100,7 @@ describe('the stored transaction', () => {
     const api = await startTestApi({ fixture });
     try {
       const tx = bySeq(5);
-      const written = fixture.events.flatMap((e) => e.txs).find((t) => t.id === tx.id)!.entries;
+      const written = fixture.rawTx(tx.id)!;
       expect(written.some((e) => e.values && 'balance' in e.values)).toBe(true);
       const stored = await openModels(api.store).txs.get(tx.id);
       expect(stored!.entries).toEqual(
@@ -181,7 +181,8 @@ describe('GET /api/tx/{id}', () => {
       db_id: blockHash,
       db_sn: String(tx.height),
       token: '',
-      values: { tx_id: tx.id, job_type: 'transfer', jobdate: sender.timestamp, mrc402: null },
+      // jobdate is the peers' clock, the block's time (the transaction's is its client's).
+      values: { tx_id: tx.id, job_type: 'transfer', jobdate: detail.blocks[tx.height - 1]!.timestamp, mrc402: null },
       address: ALICE,
       datakey: ALICE,
       timestamp: sender.timestamp,
