@@ -29,9 +29,15 @@ export interface Ledger {
    * Runs chaincode function `fcn` on `args` with the peers' clock at `now` and commits its writes,
    * which come back sorted by key, as a Fabric write set. A call the chaincode rejects throws its
    * error and changes nothing. `draws` are what the chaincode's randomness returns first (a new
-   * wallet's address is `MT` + its first 30-character draw + checksum).
+   * wallet's address is `MT` + its first 30-character draw + checksum); with `commit: false` the
+   * writes are only returned (for a caller that commits them otherwise, with preset).
    */
-  call(fcn: string, args: readonly string[], now: number, draws?: readonly string[]): readonly LedgerWrite[];
+  call(
+    fcn: string,
+    args: readonly string[],
+    now: number,
+    options?: { draws?: readonly string[]; commit?: boolean },
+  ): readonly LedgerWrite[];
   /** A transaction's entries exactly as the node serves them (the bridge's parse and the node's stamp). */
   entries(
     tx: { id: string; timestamp: number; validationCode: number; writes: readonly LedgerWrite[] },
@@ -50,7 +56,7 @@ export function createLedger(seed = 1): Ledger {
     token: (id) => world.token(id),
     openDex010: (kind) => world.openDex010[kind].map((id) => world.dex010(id)!),
     preset: (writes) => world.apply(writes),
-    call(fcn, args, now, draws = []) {
+    call(fcn, args, now, { draws = [], commit = true } = {}) {
       const { stub, effects } = createStub(world, now, rng);
       const queue = [...draws];
       jobFor(DEFAULT_JOBS, fcn).execute(
@@ -61,7 +67,7 @@ export function createLedger(seed = 1): Ledger {
         },
       );
       const { writes } = effects();
-      world.apply(writes);
+      if (commit) world.apply(writes);
       return writes;
     },
     entries: (tx, block) => txEntries(tx, { hash: block.hash, sn: String(block.height) }),

@@ -4,7 +4,6 @@ import {
   decodeTransaction,
   formatAmount,
   MRC400,
-  MRC402,
   parseAmount,
   PublishedWallets,
   SCHEMA_VERSION,
@@ -182,8 +181,8 @@ export function createChain(): Chain {
 
   const nextTime = (): number => (events.at(-1)?.timestamp ?? GENESIS_TS) + 60;
 
-  const call = (fcn: string, args: readonly string[], draws?: readonly string[]): TxDraft => ({
-    writes: ledger.call(fcn, args, clock, draws),
+  const call = (fcn: string, args: readonly string[], draws: readonly string[] = []): TxDraft => ({
+    writes: ledger.call(fcn, args, clock, { draws }),
   });
 
   /** The nonce a call signed by `addr` carries. */
@@ -199,10 +198,37 @@ export function createChain(): Chain {
     return t.owner;
   };
 
+  /** In key order, as Fabric orders a write set. */
+  const sorted = (writes: LedgerWrite[]): LedgerWrite[] => writes.sort((a, b) => (a.key < b.key ? -1 : 1));
+
   /** tokenRegister with the token counter set so that the chaincode gives the token id `id`. */
   const register = (id: number, request: Record<string, unknown>): TxDraft => {
     ledger.preset([{ key: TOKEN_MAX_NO, value: String(id - 1) }]);
     return call('tokenRegister', [JSON.stringify(request), SIG, nonce(String(request['owner']))]);
+  };
+
+  /**
+   * A call that creates a record under an id the chaincode derives from the call's arguments (md5
+   * with a retry digit), committed under `id` instead, so that tests name their NFTs up front. The
+   * derived id is renamed wherever the writes mention it, and a wallet's holdings are sorted again by
+   * id, as Go writes a map.
+   */
+  const callNaming = (id: string, prefix: string, fcn: string, args: readonly string[]): TxDraft => {
+    const made = ledger.call(fcn, args, clock, { commit: false });
+    const derived = made.find((w) => w.key.startsWith(prefix))?.key;
+    if (derived === undefined) throw new Error(`test chain: ${fcn} wrote no ${prefix} record`);
+    const writes = sorted(
+      made.map(({ key, value }) => {
+        const renamed = JSON.parse(JSON.stringify(value).replaceAll(derived, id)) as Record<string, unknown>;
+        const holdings = renamed['mrc402'];
+        if (holdings && typeof holdings === 'object') {
+          renamed['mrc402'] = Object.fromEntries(Object.entries(holdings).sort(([a], [b]) => (a < b ? -1 : 1)));
+        }
+        return { key: key === derived ? id : key, value: renamed };
+      }),
+    );
+    ledger.preset(writes);
+    return { writes };
   };
 
   // ------------------------------------------------------------ NFT records, by hand
@@ -219,21 +245,6 @@ export function createChain(): Chain {
     if (!w) throw new Error(`test chain: no wallet ${addr}`);
     return w;
   };
-
-  const moveMrc402 = (addr: string, id: string, delta: bigint, jobType: string, args: readonly unknown[]) => {
-    const w = walletRecord(addr);
-    const held = w.mrc402?.[id] ?? { balance: '0', saleamount: '0', auctionamount: '0' };
-    const balance = BigInt(held.balance) + delta;
-    if (balance < 0n) throw new Error(`test chain: ${addr} cannot send ${-delta} of ${id}`);
-    const mrc402 = Object.fromEntries(
-      Object.entries({ ...w.mrc402, [id]: { ...held, balance: balance.toString() } }).sort(([a], [b]) =>
-        a < b ? -1 : 1,
-      ),
-    );
-    return write(addr, { ...w, mrc402 }, jobType, args);
-  };
-
-  const sorted = (writes: LedgerWrite[]): LedgerWrite[] => writes.sort((a, b) => (a.key < b.key ? -1 : 1));
 
   // ------------------------------------------------------------ blocks
 
@@ -475,25 +486,31 @@ export function createChain(): Chain {
       return { asIs: entries };
     },
 
-    createMrc402({ id, creator, name, totalsupply, image = '' }) {
-      const args = [id, creator, name, '0', totalsupply];
-      const record = { id, creator, totalsupply, meltedamount: '0', decimal: 0, name, expiredate: 0, image };
-      return {
-        writes: sorted([
-          write(id, record, MRC402.create, args),
-          moveMrc402(creator, id, parseAmount(totalsupply), MRC402.walletCreate, args),
-        ]),
-      };
+    createMrc402({ id, creator, name, totalsupply, image = `https://nft.example/${id}.png` }) {
+      return callNaming(id, 'MRC402_', 'mrc402create', [
+        creator,
+        name,
+        '0',
+        totalsupply,
+        '0',
+        `https://nft.example/${id}`,
+        image,
+        '',
+        '',
+        '0',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        SIG,
+        nonce(creator),
+      ]);
     },
 
     transferMrc402({ id, from, to, amount }) {
-      const args = [from, to, amount, id, '', '', SIG, nonce(from)];
-      return {
-        writes: sorted([
-          moveMrc402(from, id, -parseAmount(amount), MRC402.transfer, args),
-          moveMrc402(to, id, parseAmount(amount), MRC402.receive, args),
-        ]),
-      };
+      return call('mrc402transfer', [from, to, amount, id, '', '', SIG, nonce(from)]);
     },
 
     createCollection({ id, owner, name, image = '' }) {

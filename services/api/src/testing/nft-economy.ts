@@ -17,6 +17,8 @@ export const CAT_1 = `${CATS}_${'A1'.repeat(20)}`;
 export const CAT_2 = `${CATS}_${'B2'.repeat(20)}`;
 export const CAT_3 = `${CATS}_${'C3'.repeat(20)}`;
 export const GOLD_NFT = `MRC402_${'d'.repeat(32)}0`;
+/** The chaincode wants an MRC-402's image URL. */
+export const GOLD_NFT_IMAGE = 'https://img.example/gold.png';
 
 export function nftEconomy(): Chain {
   const c = tokenEconomy();
@@ -26,7 +28,7 @@ export function nftEconomy(): Chain {
   ]);
   c.block([
     c.transferItem({ item: CAT_2, from: OWNER, to: ERIN }),
-    c.createMrc402({ id: GOLD_NFT, creator: CAROL, name: 'Gold NFT', totalsupply: '100' }),
+    c.createMrc402({ id: GOLD_NFT, creator: CAROL, name: 'Gold NFT', totalsupply: '100', image: GOLD_NFT_IMAGE }),
   ]);
   c.block([c.transferMrc402({ id: GOLD_NFT, from: CAROL, to: DAVE, amount: '30' })]);
   c.block([c.sellItem({ item: CAT_3, seller: OWNER, price: '500', token: 0 })]);

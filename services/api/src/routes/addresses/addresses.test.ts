@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { address, badChecksum, createChain, GENESIS_TS, startTestApi, type TestApi } from '../../testing/harness.ts';
-import { CAT_1, CAT_2, CAT_3, CATS, GOLD_NFT, nftEconomy } from '../../testing/nft-economy.ts';
+import { CAT_1, CAT_2, CAT_3, CATS, GOLD_NFT, GOLD_NFT_IMAGE, nftEconomy } from '../../testing/nft-economy.ts';
 import {
   CAROL,
   DAVE,
@@ -392,7 +392,7 @@ describe('NFTs in /api/address/{id} and /api/address/{id}/txs', () => {
     const gold = {
       id: GOLD_NFT,
       name: 'Gold NFT',
-      image: '',
+      image: GOLD_NFT_IMAGE,
       saleamount: '0',
       auctionamount: '0',
       parent: '',
