@@ -3,7 +3,6 @@ import {
   addressChecksum,
   decodeTransaction,
   formatAmount,
-  MRC400,
   parseAmount,
   PublishedWallets,
   SCHEMA_VERSION,
@@ -26,8 +25,8 @@ import { createLedger, type LedgerWrite, type Wallet } from '@mtc/devnet';
  * whose shape drifts from what the API reads fails the API's tests.
  *
  * Every call is committed when the operation runs, at the clock of the next block, so later calls
- * (of the same block too) see it. The NFT operations are written by hand as the chaincode's records
- * (their ids are the tests' own, where the chaincode would derive them).
+ * (of the same block too) see it. Tests name the collections and MRC-402s they create, whose ids
+ * the chaincode derives from the call (see callNaming).
  */
 
 export const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -151,9 +150,16 @@ export interface Chain {
   createMrc402(t: { id: string; creator: string; name: string; totalsupply: string; image?: string }): TxDraft;
   /** MRC-402 units moved between wallets (`transfer_mrc402` / `receive_mrc402`). */
   transferMrc402(t: { id: string; from: string; to: string; amount: string }): TxDraft;
-  /** An MRC-400 collection created by its owner. */
-  createCollection(t: { id: string; owner: string; name: string; image?: string }): TxDraft;
-  /** MRC-401 items created in a collection, owned by the collection's owner. */
+  /** An MRC-400 collection created by its owner; `itemImage` (default `image`) is its item image template. */
+  createCollection(t: {
+    id: string;
+    owner: string;
+    name: string;
+    image: string;
+    itemImage?: string;
+    url?: string;
+  }): TxDraft;
+  /** MRC-401 items (full ids: the collection's, `_`, 40 characters) created by the collection's owner, without images. */
   createItems(t: { collection: string; owner: string; items: readonly string[] }): TxDraft;
   /** An MRC-401 item moved to another owner (`mrc401_transfer`; ownership lives in the item). */
   transferItem(t: { item: string; from: string; to: string }): TxDraft;
@@ -229,21 +235,6 @@ export function createChain(): Chain {
     );
     ledger.preset(writes);
     return { writes };
-  };
-
-  // ------------------------------------------------------------ NFT records, by hand
-
-  /** A record written by a chaincode function (stamped as setAddressInfo and its kin stamp it), committed. */
-  const write = (key: string, record: object, jobType: string, args: readonly unknown[]): LedgerWrite => {
-    const value = { ...record, job_type: jobType, jobdate: clock, job_args: JSON.stringify(args) };
-    ledger.preset([{ key, value }]);
-    return { key, value };
-  };
-
-  const walletRecord = (addr: string): Wallet => {
-    const w = ledger.get(addr) as Wallet | undefined;
-    if (!w) throw new Error(`test chain: no wallet ${addr}`);
-    return w;
   };
 
   // ------------------------------------------------------------ blocks
@@ -513,64 +504,58 @@ export function createChain(): Chain {
       return call('mrc402transfer', [from, to, amount, id, '', '', SIG, nonce(from)]);
     },
 
-    createCollection({ id, owner, name, image = '' }) {
-      const args = [id, owner, name];
-      const record = { id, owner, createdate: clock, name, image_url: image, item_image_url: image, category: 'art' };
-      return {
-        writes: sorted([
-          write(id, record, MRC400.create, args),
-          write(owner, walletRecord(owner), MRC400.walletCreate, args),
-        ]),
-      };
+    createCollection({ id, owner, name, image, itemImage = image, url = `https://nft.example/${id}` }) {
+      return callNaming(id, 'MRC400_', 'mrc400create', [
+        owner,
+        name,
+        url,
+        image,
+        '',
+        '',
+        itemImage,
+        'art',
+        '',
+        '',
+        '',
+        '',
+        SIG,
+        nonce(owner),
+      ]);
     },
 
     createItems({ collection, owner, items }) {
-      const created = items.map((item) =>
-        write(
-          item,
-          { id: item, mrc400: collection, owner, creator: owner, createdate: clock, transferable: 'Permanent' },
-          MRC400.itemCreate,
-          [item, owner, '0', '0'],
-        ),
-      );
-      return {
-        writes: sorted([
-          ...created,
-          write(owner, walletRecord(owner), MRC400.walletItemCreate, [collection, owner, '[]']),
-        ]),
-      };
+      const data = items.map((item) => ({
+        item_id: item.slice(collection.length + 1),
+        item_url: '',
+        item_image_url: '',
+        groupid: collection,
+        initial_reserve: '0',
+        initial_token: '0',
+        melting_fee: '0',
+        transferable: 'Permanent',
+        sell_fee: '0',
+        shareholder: null,
+      }));
+      return call('mrc401create', [collection, owner, JSON.stringify(data), SIG, nonce(owner)]);
     },
 
     transferItem({ item, from, to }) {
-      const args = [item, from, to, SIG, nonce(from)];
-      const record = { id: item, mrc400: item.slice(0, 40), owner: to, creator: from, transferable: 'Permanent' };
-      return {
-        writes: sorted([
-          write(item, record, MRC400.itemTransfer, args),
-          write(from, walletRecord(from), MRC400.walletItemTransfer, args),
-        ]),
-      };
+      return call('mrc401transfer', [item, from, to, SIG, nonce(from)]);
     },
 
     sellItem({ item, seller, price, token }) {
-      const record = {
-        id: item,
-        mrc400: item.slice(0, 40),
-        owner: seller,
-        creator: seller,
-        transferable: 'Permanent',
-        sell_date: clock,
-        sell_price: price,
-        sell_token: String(token),
-      };
-      // The item's job_args name it and the seller; the seller's wallet write lists the items offered.
-      const listed = [JSON.stringify([{ id: item, amount: price, token: String(token) }]), seller];
-      return {
-        writes: sorted([
-          write(item, record, MRC400.itemSell, [item, seller, price, String(token)]),
-          write(seller, walletRecord(seller), MRC400.walletItemSell, listed),
-        ]),
-      };
+      const list = [
+        {
+          id: item,
+          amount: price,
+          token: String(token),
+          platform_name: '',
+          platform_url: '',
+          platform_address: '',
+          platform_commission: '',
+        },
+      ];
+      return call('mrc401sell', [seller, JSON.stringify(list), SIG, nonce(seller)]);
     },
   };
   return chain;

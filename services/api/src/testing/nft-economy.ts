@@ -23,7 +23,13 @@ export const GOLD_NFT_IMAGE = 'https://img.example/gold.png';
 export function nftEconomy(): Chain {
   const c = tokenEconomy();
   c.block([
-    c.createCollection({ id: CATS, owner: OWNER, name: 'Cats', image: 'https://img.example/cats.png' }),
+    c.createCollection({
+      id: CATS,
+      owner: OWNER,
+      name: 'Cats',
+      image: 'https://img.example/cats.png',
+      url: 'https://cats.example/',
+    }),
     c.createItems({ collection: CATS, owner: OWNER, items: [CAT_1, CAT_2, CAT_3] }),
   ]);
   c.block([
@@ -44,11 +50,12 @@ export const imageMrc402 = (n: number): string => `MRC402_${'f'.repeat(31)}${n.t
 
 /** An NFT of `nftImageEconomy`: a collection (with items that take its item image template) or an MRC-402. */
 export type ImageNft =
-  { collection: string; image: string; items?: readonly string[] } | { mrc402: string; image: string };
+  | { collection: string; image: string; itemImage?: string; items?: readonly string[] }
+  | { mrc402: string; image: string };
 
 /**
  * The token economy followed by one block of NFTs whose image URLs the test chooses (a collection's
- * `image` is both its image_url and its item image template), for the NFT image route: OWNER creates
+ * `image` is also its item image template unless `itemImage` is given), for the NFT image route: OWNER creates
  * the collections and their items, CAROL the MRC-402s.
  */
 export function nftImageEconomy(nfts: readonly ImageNft[]): Chain {
@@ -58,7 +65,13 @@ export function nftImageEconomy(nfts: readonly ImageNft[]): Chain {
       'mrc402' in nft
         ? [c.createMrc402({ id: nft.mrc402, creator: CAROL, name: 'Pictured', totalsupply: '10', image: nft.image })]
         : [
-            c.createCollection({ id: nft.collection, owner: OWNER, name: 'Pictured', image: nft.image }),
+            c.createCollection({
+              id: nft.collection,
+              owner: OWNER,
+              name: 'Pictured',
+              image: nft.image,
+              ...(nft.itemImage === undefined ? {} : { itemImage: nft.itemImage }),
+            }),
             ...(nft.items?.length
               ? [c.createItems({ collection: nft.collection, owner: OWNER, items: nft.items })]
               : []),

@@ -40,7 +40,7 @@ function fixture(): Chain {
   chain.block([
     chain.registerToken({ token: 1, name: 'Silver', symbol: 'SLV', owner: ALICE, totalsupply: '1000000000000000' }),
     chain.createMrc402({ id: NFT, creator: ALICE, name: 'Gold', totalsupply: '1000' }),
-    chain.createCollection({ id: COLL, owner: ALICE, name: 'Cats' }),
+    chain.createCollection({ id: COLL, owner: ALICE, name: 'Cats', image: 'https://img.example/cats.png' }),
   ]);
   chain.block([chain.createItems({ collection: COLL, owner: ALICE, items: ITEMS })]);
   WALLETS.forEach((w, i) => {

@@ -67,7 +67,8 @@ async function waitFor<T>(check: () => Promise<T | undefined | null> | T | undef
 const ART = imageCollection(1);
 const PHOTOS = imageCollection(2);
 const PHOTO_1 = imageItem(PHOTOS, 1);
-const BLANK = imageCollection(3);
+/** An item without an image of its own, in a collection without an item image template. */
+const BLANK = imageItem(imageCollection(3), 1);
 const GOLD = imageMrc402(1);
 const METADATA = imageMrc402(2);
 const INTRANET = imageMrc402(3);
@@ -85,7 +86,7 @@ function nfts(): ImageNft[] {
   return [
     { collection: ART, image: origin.url('/png/art') },
     { collection: PHOTOS, image: origin.url('/jpeg/{id}'), items: [PHOTO_1] },
-    { collection: BLANK, image: '' },
+    { collection: imageCollection(3), image: origin.url('/png/art'), itemImage: '', items: [BLANK] },
     { mrc402: GOLD, image: origin.url('/png/gold') },
     { mrc402: JPEG_402, image: origin.url('/jpeg/coin') },
     { mrc402: ROTATING, image: origin.url('/png/rotating') },

@@ -25,12 +25,13 @@ describe('GET /api/nft/{id}', () => {
       name: 'Cats',
       category: 'art',
       description: '',
-      url: '',
+      url: 'https://cats.example/',
       image_url: 'https://img.example/cats.png',
       image: 'https://img.example/cats.png',
       item_url: '',
       item_image_url: 'https://img.example/cats.png',
-      allow_token: '',
+      // The current chaincode writes "0" (any token) when the creator names none.
+      allow_token: '0',
       job_type: 'mrc400_create',
       // The story's block 10 is where OWNER created it (the peer's clock is the fixture's block time).
       createdate: blockTime(10),
