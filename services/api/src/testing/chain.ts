@@ -51,7 +51,10 @@ export const GENESIS_TS = 1_700_000_000;
 export interface TxDraft {
   /** Defaults to sha256(`tx:<height>:<index>`). */
   id?: string;
-  /** Listed as an MVCC conflict: its writes are served but not applied (the world keeps them, though). */
+  /**
+   * Listed as an MVCC conflict: its writes are served, and the decoder applies none of them (the
+   * fixture's world has them already: operations commit when they run).
+   */
   valid?: boolean;
   /** The write set of the chaincode call. */
   writes?: readonly LedgerWrite[];
@@ -172,6 +175,8 @@ const MVCC_READ_CONFLICT = 11;
 /** A public key as a client sends it (the chaincode wants at least 40 characters). */
 const PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----${'A'.repeat(40)}-----END PUBLIC KEY-----`;
 const SIG = 'sig';
+/** `n` arguments left empty: the optional ones a call does not use. */
+const unset = (n: number): string[] => Array.from({ length: n }, () => '');
 const TOKEN_MAX_NO = 'TOKEN_MAX_NO';
 
 export function createChain(): Chain {
@@ -208,9 +213,9 @@ export function createChain(): Chain {
   const sorted = (writes: LedgerWrite[]): LedgerWrite[] => writes.sort((a, b) => (a.key < b.key ? -1 : 1));
 
   /** tokenRegister with the token counter set so that the chaincode gives the token id `id`. */
-  const register = (id: number, request: Record<string, unknown>): TxDraft => {
+  const register = (id: number, request: { owner: string } & Record<string, unknown>): TxDraft => {
     ledger.preset([{ key: TOKEN_MAX_NO, value: String(id - 1) }]);
-    return call('tokenRegister', [JSON.stringify(request), SIG, nonce(String(request['owner']))]);
+    return call('tokenRegister', [JSON.stringify(request), SIG, nonce(request.owner)]);
   };
 
   /**
@@ -430,41 +435,16 @@ export function createChain(): Chain {
     },
 
     sell({ seller, token, amount, price, payToken = 0 }) {
-      return call('mrc010sell', [
-        seller,
-        amount,
-        String(token),
-        price,
-        String(payToken),
-        '',
-        '',
-        '',
-        '',
-        '',
-        SIG,
-        nonce(seller),
-      ]);
+      // Unset: the platform's name, URL, address and commission, and the minimum trade unit (1).
+      const args = [seller, amount, String(token), price, String(payToken), ...unset(5), SIG, nonce(seller)];
+      return call('mrc010sell', args);
     },
 
     auction({ seller, token, amount, startPrice, payToken = 0 }) {
-      // Start and end left empty: from now, for the chaincode's default duration.
-      return call('mrc010auction', [
-        seller,
-        amount,
-        String(token),
-        startPrice,
-        String(payToken),
-        '',
-        '0',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        SIG,
-        nonce(seller),
-      ]);
+      // No bidding unit, no buy-now price ("0"); start and end unset: from now, for the chaincode's
+      // default duration; no platform.
+      const args = [seller, amount, String(token), startPrice, String(payToken), '', '0', ...unset(6)];
+      return call('mrc010auction', [...args, SIG, nonce(seller)]);
     },
 
     unauction({ seller, token }) {
@@ -478,26 +458,10 @@ export function createChain(): Chain {
     },
 
     createMrc402({ id, creator, name, totalsupply, image = `https://nft.example/${id}.png` }) {
-      return callNaming(id, 'MRC402_', 'mrc402create', [
-        creator,
-        name,
-        '0',
-        totalsupply,
-        '0',
-        `https://nft.example/${id}`,
-        image,
-        '',
-        '',
-        '0',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        SIG,
-        nonce(creator),
-      ]);
+      // No commission, decimal 0; no shareholders or reserve, no expiry ("0"), and none of the
+      // optional texts (data, information, social media, copyright registration).
+      const head = [creator, name, '0', totalsupply, '0', `https://nft.example/${id}`, image, '', '', '0'];
+      return callNaming(id, 'MRC402_', 'mrc402create', [...head, ...unset(6), SIG, nonce(creator)]);
     },
 
     transferMrc402({ id, from, to, amount }) {
@@ -505,22 +469,10 @@ export function createChain(): Chain {
     },
 
     createCollection({ id, owner, name, image, itemImage = image, url = `https://nft.example/${id}` }) {
-      return callNaming(id, 'MRC400_', 'mrc400create', [
-        owner,
-        name,
-        url,
-        image,
-        '',
-        '',
-        itemImage,
-        'art',
-        '',
-        '',
-        '',
-        '',
-        SIG,
-        nonce(owner),
-      ]);
+      // Any token (allowtoken unset), no item URL; category art; no description, social media,
+      // partners or data.
+      const args = [owner, name, url, image, '', '', itemImage, 'art', ...unset(4), SIG, nonce(owner)];
+      return callNaming(id, 'MRC400_', 'mrc400create', args);
     },
 
     createItems({ collection, owner, items }) {

@@ -22,8 +22,8 @@ import { address, createChain, type Chain } from './chain.ts';
 export { address, badChecksum, createChain, GENESIS_TS, hash, type Chain, type TxView } from './chain.ts';
 
 /**
- * Test support for the API: chains written as events (`chain.ts`) and projected into a memory
- * store by the real projections, fakes of the Counters and ChainSource ports, and an app on an
+ * Test support for the API: chains made by the devnet's chaincode and our decoder (`chain.ts`) and
+ * projected into a memory store by the real projections, fakes of the Counters and ChainSource ports, and an app on an
  * ephemeral port.
  */
 
