@@ -47,6 +47,7 @@ export interface Ledger {
 
 export type LedgerWrite = Write;
 
+/** A ledger over an empty world; the chaincode's randomness (nonces, addresses) comes from `seed`. */
 export function createLedger(seed = 1): Ledger {
   const world = createWorld();
   const rng = createRng(seed);
@@ -57,15 +58,10 @@ export function createLedger(seed = 1): Ledger {
     openDex010: (kind) => world.openDex010[kind].map((id) => world.dex010(id)!),
     preset: (writes) => world.apply(writes),
     call(fcn, args, now, { draws = [], commit = true } = {}) {
+      const job = jobFor(DEFAULT_JOBS, fcn);
       const { stub, effects } = createStub(world, now, rng);
       const queue = [...draws];
-      jobFor(DEFAULT_JOBS, fcn).execute(
-        { ...stub, randomString: (n) => queue.shift() ?? stub.randomString(n) },
-        {
-          fcn,
-          args,
-        },
-      );
+      job.execute({ ...stub, randomString: (n) => queue.shift() ?? stub.randomString(n) }, { fcn, args });
       const { writes } = effects();
       if (commit) world.apply(writes);
       return writes;
