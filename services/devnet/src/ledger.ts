@@ -2,9 +2,10 @@ import type { RawEntry } from '@mtc/domain';
 import { txEntries } from './chain/entries.ts';
 import { DEFAULT_JOBS, jobFor } from './jobs/registry.ts';
 import { createRng } from './rng.ts';
-import type { Dex010Order, Mrc010Token, Wallet } from './world/records.ts';
+import type { Dex010Order, Mrc010Token, Wallet } from './families/mrc010/records.ts';
 import { createStub } from './world/stub.ts';
-import { createWorld, type StateValue, type Write } from './world/world.ts';
+import type { StateValue, Write } from './world/state.ts';
+import { createWorld } from './world/world.ts';
 
 /**
  * The devnet's chaincode without its planners, schedule or server: a world state and one chaincode

@@ -7,7 +7,7 @@ import { addr, entry, POS, walletEntry } from './fixtures.ts';
 
 /**
  * Transactions taken from a generated devnet (seed 1, 3,000 blocks of 20 s, MRC-400/401 jobs
- * added: services/devnet/src/jobs/mrc400/history.test.ts's options), one per case, as the node
+ * added: services/devnet/src/families/mrc400/history.test.ts's options), one per case, as the node
  * served them, except that wallet entries keep only the job fields of their values (the views
  * read job_args, and whale wallets hold hundreds of balance entries). Blocks 301–1110 ran CC-m
  * ("old"), later ones CC-t ("new"). Expected values are worked out from the chaincode's rules in

@@ -7,7 +7,7 @@ import { createDevnet, type Devnet } from './devnet.ts';
  * jobs write (test/e2e/distributed.e2e.test.ts: 1,200 blocks 150 s apart; fungible.e2e.test.ts and
  * nft.e2e.test.ts: 7,500 blocks 30 s apart), and they take the genesis time from the wall clock
  * (wall − blocks × interval), which changes the chain's content from run to run. Rare outcomes are
- * therefore planned on purpose until the chain holds one (jobs/auctions.ts, job.ts `wants`,
+ * therefore planned on purpose until the chain holds one (families/dex/auctions.ts, jobs/job.ts `wants`,
  * registry.ts pickJob); these histories hold them for several seeds over a spread of wall clocks.
  */
 const WALLS = [1_780_000_000, 1_780_004_321, 1_780_037_777, 1_780_086_399, 1_780_250_001];

@@ -1,8 +1,8 @@
 import { isAddress, RawBlock, RawTransaction, type RawEntry } from '@mtc/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isCollectionKey, isItemKey, MELTED } from '../world/mrc400-records.ts';
-import { DEX402_PREFIX, MRC402_PREFIX } from '../world/mrc402-records.ts';
-import { DEX010_PREFIX, type Mrc010Token, type Wallet } from '../world/records.ts';
+import { isCollectionKey, isItemKey, MELTED } from '../families/mrc400/records.ts';
+import { DEX402_PREFIX, MRC402_PREFIX } from '../families/mrc402/records.ts';
+import { DEX010_PREFIX, type Mrc010Token, type Wallet } from '../families/mrc010/records.ts';
 import { createDevnet, type Devnet } from './devnet.ts';
 
 const GENESIS = 1_700_000_000;
@@ -172,7 +172,7 @@ describe('createDevnet', () => {
         // Legacy entries have three fields (CC-22 BalanceInfo); current ones five.
         if (legacy) expect(Object.keys(b)).toEqual(['balance', 'token', 'unlockdate']);
         else {
-          // DEX escrow, signed: mrc010unauction can take saleamount below zero (jobs/dex010/auction.ts).
+          // DEX escrow, signed: mrc010unauction can take saleamount below zero (families/dex010/auction.ts).
           expect(b.saleamount).toMatch(/^(|0|-?[1-9][0-9]*)$/);
           expect(b.auctionamount).toMatch(/^(|0|-?[1-9][0-9]*)$/);
         }

@@ -1,15 +1,15 @@
 import type { RawBlock, RawEntry } from '@mtc/domain';
-import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
+import { LEGACY_JOBS } from '../families/mrc010/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { createFileHistory } from '../history/file-history.ts';
 import { createMemoryHistory } from '../history/store.ts';
 import type { Job } from '../jobs/job.ts';
 import { createRng } from '../rng.ts';
-import { servedWallet, type ChainToken, type LegacyWallet } from '../world/codec.ts';
-import type { Dex010Order, Wallet } from '../world/records.ts';
-import { tokenKey } from '../world/records.ts';
-import type { ChainMrc400Collection, ChainMrc401Item } from '../world/mrc400-records.ts';
-import type { Dex402Order, Mrc402Token } from '../world/mrc402-records.ts';
+import { servedWallet, type ChainToken, type LegacyWallet } from '../families/mrc010/codec.ts';
+import type { Dex010Order, Wallet } from '../families/mrc010/records.ts';
+import { tokenKey } from '../families/mrc010/records.ts';
+import type { ChainMrc400Collection, ChainMrc401Item } from '../families/mrc400/records.ts';
+import type { Dex402Order, Mrc402Token } from '../families/mrc402/records.ts';
 import { createWorld, type World } from '../world/world.ts';
 import { buildBlock, type BlockBuilderDeps, type ChainBlock } from './block-builder.ts';
 import { planEras } from './eras.ts';
@@ -20,7 +20,7 @@ export interface WorldState {
   height: number;
   /**
    * The full wallet JSON as on chain, by address, in the shape of the chaincode version that wrote
-   * it last (legacy records have no id, …; world/codec.ts), with the bridge's rename of a pre-2.0
+   * it last (legacy records have no id, …; families/mrc010/codec.ts), with the bridge's rename of a pre-2.0
    * `token` list to `balance` applied, as every node answer has it.
    */
   wallets: Record<string, Wallet | LegacyWallet>;

@@ -1,6 +1,6 @@
 import { LEGACY, LIFECYCLE_TYPE, type RawEntry } from '@mtc/domain';
 import { isMtAddress } from '../world/address.ts';
-import type { Write } from '../world/world.ts';
+import type { Write } from '../world/state.ts';
 
 export interface BlockRef {
   /** data_hash */
@@ -50,7 +50,7 @@ const STAMPED_TYPES: ReadonlySet<string> = new Set([
  *   token's number (the only entry kind with an integer token);
  * - otherwise job_args is parsed, and a record with `token` but no `balance` has it renamed to
  *   `balance` (meant for pre-2.0 wallets, it hits every TOKEN_DATA record too);
- * - exchange roles lost to a key written twice (jobs/legacy/exchange.ts) are put back as a second
+ * - exchange roles lost to a key written twice (families/mrc010/legacy/exchange.ts) are put back as a second
  *   entry with the same datakey, the same values and parameters, another type and address "" (the
  *   bridge builds it before setting the address): `exchangePair` whose from (p[0]) is the to-fee
  *   receiver (p[12]) adds `exchange`; `exchangeFee` whose to (p[9]) is the from-fee receiver (p[3])

@@ -1,4 +1,4 @@
-import type { ChaincodeVersion } from '../world/codec.ts';
+import type { ChaincodeVersion } from '../families/mrc010/codec.ts';
 
 /** From height `from` on (until the next era), chaincode `version` is installed. */
 export interface ChaincodeEra {
@@ -27,7 +27,7 @@ const V23_SHARE = 0.3;
 
 /**
  * The chaincode versions over a history: the first `legacyShare` of its blocks run the legacy
- * chaincode (CC-22 behaviour, with each version's record shapes; see world/codec.ts), the next
+ * chaincode (CC-22 behaviour, with each version's record shapes; see families/mrc010/codec.ts), the next
  * V23_SHARE of the rest `v2.3`, and the remainder and every live block the current one. Block 1 (the genesis wallets and MTC) was written by the oldest,
  * pre-2.0 chaincode; block 2's lifecycle transaction is the upgrade to 2.0. Each later version starts
  * with a lifecycle transaction of its own (block-builder.ts).

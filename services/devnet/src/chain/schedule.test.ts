@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
-import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
+import { LEGACY_JOBS } from '../families/mrc010/legacy/registry.ts';
 import { HISTORY_FILES } from '../history/file-history.ts';
 import {
   GENERATOR_VERSION,

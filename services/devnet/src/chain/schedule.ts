@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { Job } from '../jobs/job.ts';
-import { LEGACY_JOBS } from '../jobs/legacy/registry.ts';
+import { LEGACY_JOBS } from '../families/mrc010/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { createDevnet, historyClock, type Devnet } from './devnet.ts';
 import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK } from './options.ts';
@@ -16,7 +16,7 @@ import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK } from './options.ts';
  * 3: history block gaps drawn from a stream of their own (the span no longer depends on genesis).
  * 4: a v2.3 era (CC-m, the old MRC-400/401 layouts) between the legacy and the current chaincode.
  * 5: clients go for what the chain has not seen yet (jobs with types missing from the chain drawn
- * more often; auctions steered to every outcome, melts to a fee: jobs/auctions.ts, job.ts `wants`);
+ * more often; auctions steered to every outcome, melts to a fee: families/dex/auctions.ts, jobs/job.ts `wants`);
  * the NFT families join the job set (which the fingerprint sees).
  */
 export const GENERATOR_VERSION = 5;

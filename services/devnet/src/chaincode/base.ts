@@ -1,13 +1,13 @@
 import { isMtAddress } from '../world/address.ts';
 import type { Stub } from '../world/stub.ts';
-import type { Wallet } from '../world/records.ts';
-import { encodeWallet, readWallet } from '../world/codec.ts';
-import { cloneWallet } from '../world/records.ts';
+import type { Wallet } from '../families/mrc010/records.ts';
+import { encodeWallet, readWallet } from '../families/mrc010/codec.ts';
+import { cloneWallet } from '../families/mrc010/records.ts';
 import { ChaincodeError } from './errors.ts';
 
 /**
  * CC-t `base.go` GetAddressInfo: a private copy of the wallet at `address`, read into the current
- * struct whichever chaincode version wrote it (an empty id is filled from the key; see codec.ts).
+ * struct whichever chaincode version wrote it (an empty id is filled from the key; see families/mrc010/codec.ts).
  */
 export function getAddressInfo(stub: Stub, address: string): Wallet {
   if (!isMtAddress(address)) throw new ChaincodeError(`3190,[${address}] is not Metacoin address`);

@@ -5,7 +5,7 @@ import type { RawEntry } from '@mtc/domain';
  * Long balance lists, stored once per change instead of once per transaction.
  *
  * Every wallet entry the node serves carries the wallet's whole balance list, and a list only
- * grows: one entry per (token, unlockdate), expired locks included (chaincode/balance.ts). The
+ * grows: one entry per (token, unlockdate), expired locks included (families/mrc010/balance.ts). The
  * wallets most transactions touch hold thousands of entries after a few hundred thousand
  * transactions, so a transaction's JSON grows with the history (≈ 20 KB at 100k transactions,
  * ≈ 270 KB at 500k) and storing each as text would take hundreds of GB. Between two snapshots of

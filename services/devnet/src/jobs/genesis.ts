@@ -1,7 +1,7 @@
 import { fakePngDataUri } from './client.ts';
 import type { Call, PlanContext } from './job.ts';
-import { newWalletJob } from './newwallet.ts';
-import { tokenRegisterCall } from './token-register.ts';
+import { newWalletJob } from '../families/mrc010/newwallet.ts';
+import { tokenRegisterCall } from '../families/mrc010/token-register.ts';
 
 /** A transaction of a scripted block: a planned chaincode call, or a chaincode lifecycle commit. */
 export type ScriptedTx = { readonly kind: 'call'; plan(ctx: PlanContext): Call } | { readonly kind: 'lifecycle' };

@@ -1,9 +1,9 @@
 import type { Rng } from '../rng.ts';
 import type { Stub } from '../world/stub.ts';
 import type { World } from '../world/world.ts';
-import { spendable } from '../chaincode/balance.ts';
-import type { Wallet } from '../world/records.ts';
-import type { ChaincodeVersion } from '../world/codec.ts';
+import { spendable } from '../families/mrc010/balance.ts';
+import type { Wallet } from '../families/mrc010/records.ts';
+import type { ChaincodeVersion } from '../families/mrc010/codec.ts';
 
 /** A chaincode invocation as a client sends it: Fabric's `fcn` and its string arguments. */
 export interface Call {

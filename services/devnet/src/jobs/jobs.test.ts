@@ -3,16 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { buildBlock } from '../chain/block-builder.ts';
 import { ChaincodeError } from '../chaincode/errors.ts';
 import { createRng, type Rng } from '../rng.ts';
-import type { Mrc010Token, Wallet } from '../world/records.ts';
+import type { Mrc010Token, Wallet } from '../families/mrc010/records.ts';
 import { createStub } from '../world/stub.ts';
 import { createWorld, type World } from '../world/world.ts';
 import type { Call, Job } from './job.ts';
-import { multiTransferJob } from './multitransfer.ts';
-import { newWalletJob } from './newwallet.ts';
+import { multiTransferJob } from '../families/mrc010/multitransfer.ts';
+import { newWalletJob } from '../families/mrc010/newwallet.ts';
 import { DEFAULT_JOBS, pickJob } from './registry.ts';
-import { tokenBurningJob, tokenIncreaseJob } from './token-supply.ts';
-import { tokenRegisterCall, tokenRegisterJob } from './token-register.ts';
-import { transferJob } from './transfer.ts';
+import { tokenBurningJob, tokenIncreaseJob } from '../families/mrc010/token-supply.ts';
+import { tokenRegisterCall, tokenRegisterJob } from '../families/mrc010/token-register.ts';
+import { transferJob } from '../families/mrc010/transfer.ts';
 
 const NOW = 1_700_000_000;
 

@@ -1,15 +1,15 @@
 import type { Rng } from '../rng.ts';
 import type { World } from '../world/world.ts';
 import type { Job } from './job.ts';
-import { DEX010_JOBS } from './dex010/index.ts';
-import { MRC400_JOBS } from './mrc400/index.ts';
-import { MRC402_JOBS } from './mrc402/index.ts';
-import { multiTransferJob } from './multitransfer.ts';
-import { newWalletJob } from './newwallet.ts';
-import { tokenBurningJob, tokenIncreaseJob } from './token-supply.ts';
-import { tokenRegisterJob } from './token-register.ts';
-import { tokenUpdateJob } from './token-update.ts';
-import { transferJob } from './transfer.ts';
+import { DEX010_JOBS } from '../families/dex010/index.ts';
+import { MRC400_JOBS } from '../families/mrc400/index.ts';
+import { MRC402_JOBS } from '../families/mrc402/index.ts';
+import { multiTransferJob } from '../families/mrc010/multitransfer.ts';
+import { newWalletJob } from '../families/mrc010/newwallet.ts';
+import { tokenBurningJob, tokenIncreaseJob } from '../families/mrc010/token-supply.ts';
+import { tokenRegisterJob } from '../families/mrc010/token-register.ts';
+import { tokenUpdateJob } from '../families/mrc010/token-update.ts';
+import { transferJob } from '../families/mrc010/transfer.ts';
 
 /**
  * The chaincode functions the devnet calls, with their share of randomly planned calls: MRC-010 and

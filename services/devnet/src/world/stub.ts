@@ -1,6 +1,7 @@
 import type { Rng } from '../rng.ts';
-import type { ChaincodeVersion } from './codec.ts';
-import type { StateValue, World, Write } from './world.ts';
+import type { ChaincodeVersion } from '../families/mrc010/codec.ts';
+import type { StateValue, Write } from './state.ts';
+import type { World } from './world.ts';
 
 /**
  * The chaincode's view of the ledger during one transaction, like Fabric's shim stub: reads see the

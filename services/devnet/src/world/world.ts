@@ -1,19 +1,12 @@
 import { tokenIdFromDatakey } from '@mtc/domain';
 import { isMtAddress } from './address.ts';
 import { createIdList } from './id-list.ts';
-import { clientWallet, readToken } from './codec.ts';
-import type { Dex010Order, Mrc010Token, Wallet } from './records.ts';
-import { DEX010_PREFIX, tokenKey } from './records.ts';
-import { createMrc400Index, type Mrc400Index } from './mrc400-records.ts';
-import { DEX402_PREFIX, MRC402_PREFIX, type Dex402Order, type Mrc402Token } from './mrc402-records.ts';
-
-/** A state value as PutState stores it: a JSON record, or a bare string (`TOKEN_MAX_NO`). */
-export type StateValue = object | string;
-
-export interface Write {
-  readonly key: string;
-  readonly value: StateValue;
-}
+import type { StateValue, Write } from './state.ts';
+import { clientWallet, readToken } from '../families/mrc010/codec.ts';
+import type { Dex010Order, Mrc010Token, Wallet } from '../families/mrc010/records.ts';
+import { DEX010_PREFIX, tokenKey } from '../families/mrc010/records.ts';
+import { createMrc400Index, type Mrc400Index } from '../families/mrc400/records.ts';
+import { DEX402_PREFIX, MRC402_PREFIX, type Dex402Order, type Mrc402Token } from '../families/mrc402/records.ts';
 
 /**
  * The committed world state: the chaincode's key-value store plus the indexes the planners draw
@@ -24,7 +17,7 @@ export interface World {
   get(key: string): StateValue | undefined;
   /**
    * A wallet as a planning client sees it, whichever chaincode version wrote it: in the current
-   * shape, with the nonce it must sign with (codec.ts clientWallet). The stored record is get(address).
+   * shape, with the nonce it must sign with (families/mrc010/codec.ts clientWallet). The stored record is get(address).
    */
   wallet(address: string): Wallet | undefined;
   /** A token in the current shape (a legacy record's missing id filled in, as CC-t reads it). */
@@ -49,7 +42,7 @@ export interface World {
   readonly dex402Orders: readonly string[];
   /** DEX402 orders not yet cancelled, sold out or settled, by kind. */
   readonly openDex402: Readonly<Record<Dex402Kind, readonly string[]>>;
-  /** MRC-400 collections and MRC-401 items: ids, and items by state (mrc400-records.ts). */
+  /** MRC-400 collections and MRC-401 items: ids, and items by state (families/mrc400/records.ts). */
   readonly mrc400: Mrc400Index;
   /**
    * Whether a committed record was written with job type `type` (its `job_type`: the type of its

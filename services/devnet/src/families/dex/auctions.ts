@@ -1,0 +1,198 @@
+import { DEX010, MRC400, MRC402 } from '@mtc/domain';
+import { decimalOrZero } from '../../chaincode/util.ts';
+import { portion, wants, type PlanContext } from '../../jobs/job.ts';
+
+/**
+ * What the clients of the three auction houses (MRC-010 DEX, DEX402, MRC-401 items) do alike: which
+ * auctions they withdraw, leave unbid or bid on, and when they buy now. Each outcome has its natural
+ * rate, but until the chain holds one of it (job.ts `wants`) a client goes for it on purpose, so that
+ * every history, however short and whatever its clock, holds withdrawn, failed, outbid, won and
+ * bought-now auctions.
+ */
+
+/** The job types an auction house writes for the outcomes its clients steer. */
+export interface AuctionHouse {
+  /** The auction withdrawn before any bid. */
+  readonly unauction: string;
+  /** The auction ended without a bid. */
+  readonly failure: string;
+  /** The auction settled to its highest bidder after the end. */
+  readonly winning: string;
+  /** The auction settled at once by a bid at the buy-now price. */
+  readonly buynow: string;
+  /** The outbid bidder's refund. */
+  readonly refund: string;
+}
+
+/** The outcomes an auction leads to: what its house's auction job lists as Job.outcomes. */
+export function auctionOutcomes(house: AuctionHouse): string[] {
+  return [house.unauction, house.failure, house.winning, house.buynow, house.refund];
+}
+
+export const DEX010_AUCTIONS: AuctionHouse = {
+  unauction: DEX010.unauction,
+  failure: DEX010.auctionfailure,
+  winning: DEX010.auctionwinning,
+  buynow: DEX010.auctionbuynow,
+  refund: DEX010.receiveRefund,
+};
+
+export const DEX402_AUCTIONS: AuctionHouse = {
+  unauction: MRC402.unauction,
+  failure: MRC402.auctionfailure,
+  winning: MRC402.auctionwinning,
+  buynow: MRC402.auctionbuynow,
+  refund: MRC402.receiveRefund,
+};
+
+export const MRC401_AUCTIONS: AuctionHouse = {
+  unauction: MRC400.itemUnauction,
+  failure: MRC400.itemAuctionfailure,
+  winning: MRC400.itemAuctionwinning,
+  buynow: MRC400.itemAuctionbuynow,
+  refund: MRC400.receiveRefund,
+};
+
+/**
+ * The chaincodes' auction limits: a start at most 21 days ahead (their messages say 7), a run of
+ * 1 h to 21 days, and a day when no end is given.
+ */
+export const MAX_AHEAD_SEC = 1_814_400;
+export const MIN_DURATION_SEC = 3_600;
+export const DEFAULT_DURATION_SEC = 86_400;
+
+export type AuctionFate = 'withdrawn' | 'unsold' | 'bid';
+
+/**
+ * What becomes of an auction, from `eighth` (0–7, read off the auction's id, so every client
+ * agrees): an eighth are meant to be withdrawn by their seller before anyone bids, an eighth to find
+ * no bidder and end unsold, the rest to draw bids. Until the chain holds an auction ended unsold,
+ * half are left unbid; after that, until it holds one won after its end and an outbid bid, all draw
+ * bids.
+ */
+export function auctionFate(ctx: PlanContext, house: AuctionHouse, eighth: number): AuctionFate {
+  if (wants(ctx, house.failure)) return eighth === 0 ? 'withdrawn' : eighth < 4 ? 'unsold' : 'bid';
+  if (wants(ctx, house.winning) || wants(ctx, house.refund)) return 'bid';
+  return eighth === 0 ? 'withdrawn' : eighth === 1 ? 'unsold' : 'bid';
+}
+
+/** Whether a seller withdraws an unbid auction of `fate`: those meant to be, and any until one was. */
+export function withdraws(ctx: PlanContext, house: AuctionHouse, fate: AuctionFate): boolean {
+  return fate === 'withdrawn' || wants(ctx, house.unauction);
+}
+
+/**
+ * Whether a new auction offers a buy-now price: a little over half do; all until one was used, and
+ * then none until an auction was won after its end (a buy-now ends an auction before that).
+ */
+export function offersBuyNow(ctx: PlanContext, house: AuctionHouse): boolean {
+  if (wants(ctx, house.buynow)) return true;
+  return !wants(ctx, house.winning) && ctx.rng.chance(0.55);
+}
+
+/** Whether a bidder pays an auction's buy-now price: 15 % do, and all until one did. */
+export function buysNow(ctx: PlanContext, house: AuctionHouse): boolean {
+  return wants(ctx, house.buynow, 0.15);
+}
+
+/**
+ * When a new auction starts, in seconds from now (`laterShare` of them up to 3 h later, the rest at
+ * once), and how long it runs: no end given (null: the chaincode's default, a day) for 15 %, mostly
+ * 1–2 h (so auctions end within short histories too), some over days, a few near the 21-day limit.
+ * Until the chain holds an auction won after its end and one ended unsold, every new one starts at
+ * once and runs 1–2 h: it ends even within the few hours of chain time a short history spans.
+ */
+export function planAuctionTimes(
+  ctx: PlanContext,
+  house: AuctionHouse,
+  laterShare: number,
+): { delay: number; duration: number | null } {
+  const { rng } = ctx;
+  if (wants(ctx, house.winning) || wants(ctx, house.failure))
+    return { delay: 0, duration: rng.int(MIN_DURATION_SEC, 2 * MIN_DURATION_SEC) };
+  const delay = rng.chance(laterShare) ? rng.int(60, 3 * 3_600) : 0;
+  const roll = rng.next();
+  if (roll < 0.15) return { delay, duration: null };
+  const duration =
+    roll < 0.75
+      ? rng.int(MIN_DURATION_SEC, 2 * MIN_DURATION_SEC)
+      : roll < 0.95
+        ? rng.int(2 * MIN_DURATION_SEC, 3 * DEFAULT_DURATION_SEC)
+        : rng.int(3 * DEFAULT_DURATION_SEC, MAX_AHEAD_SEC);
+  return { delay, duration };
+}
+
+/**
+ * The start and end date arguments of an `mrc010auction` or `mrc402auction` call, as planned by
+ * planAuctionTimes (a quarter start later): a start "" or "0" for now, an end "" or "0" for the
+ * default; an end never more than 21 days ahead, which both chaincode versions accept (end − start
+ * and end − now within 1 h … 21 days).
+ */
+export function planDexAuctionDates(ctx: PlanContext, house: AuctionHouse): { start: string; end: string } {
+  const { rng, now } = ctx;
+  const { delay, duration } = planAuctionTimes(ctx, house, 0.25);
+  const none = () => (rng.chance(0.5) ? '' : '0');
+  const start = delay > 0 ? String(now + delay) : none();
+  const end = duration === null ? none() : String(Math.min(now + delay + duration, now + MAX_AHEAD_SEC));
+  return { start, end };
+}
+
+/**
+ * Until the chain holds an auction won after its end and an outbid bid, the auction of `ids` that
+ * `biddable` takes, one with a bid first while no bid was outbid, that ends first: a bid there is
+ * settled within a short history, and the next bidder outbids it. Null otherwise (bidders then pick
+ * at random) or when none is biddable.
+ */
+export function firstToEnd<T extends { auction_current_bidder: string }>(
+  ctx: PlanContext,
+  house: AuctionHouse,
+  ids: readonly string[],
+  get: (id: string) => T,
+  endOf: (auction: T) => number,
+  biddable: (auction: T) => boolean,
+): T | null {
+  const outbid = wants(ctx, house.refund);
+  if (!outbid && !wants(ctx, house.winning)) return null;
+  // End dates are unix seconds: an auction with a bid, while one is wanted, ranks before any without.
+  const rank = (auction: T) => endOf(auction) + (outbid && auction.auction_current_bidder !== '' ? 0 : 2 ** 40);
+  let first: T | null = null;
+  for (const id of ids) {
+    const auction = get(id);
+    if ((first === null || rank(auction) < rank(first)) && biddable(auction)) first = auction;
+  }
+  return first;
+}
+
+/** The price fields of a DEX auction order (DEX010, DEX402): prices for the whole amount. */
+interface DexAuctionPrices {
+  auction_start_price: string;
+  auction_current_price: string;
+  auction_current_bidder: string;
+  auction_bidding_unit: string;
+  auction_buynow_price: string;
+}
+
+/**
+ * A bid on a DEX auction (`mrc010bid`, `mrc402bid`): from the lowest the chaincode takes (the start
+ * price, or the current price plus the bidding unit) up to 20 % above it, kept below the buy-now
+ * price; or the buy-now price itself (buysNow, or when nothing below it is left).
+ */
+export function planDexBid(
+  ctx: PlanContext,
+  house: AuctionHouse,
+  order: DexAuctionPrices,
+): { price: bigint; buyingNow: boolean } {
+  const buyNow = decimalOrZero(order.auction_buynow_price);
+  const first = order.auction_current_bidder === '';
+  const floor = BigInt(first ? order.auction_start_price : order.auction_current_price);
+  const lowest = first ? floor : floor + decimalOrZero(order.auction_bidding_unit);
+  let price = lowest + (ctx.rng.chance(0.3) ? 0n : portion(ctx.rng, lowest, 1, 20));
+  if (buyNow > 0n && price >= buyNow) price = buyNow - 1n;
+  const buyingNow = buyNow > 0n && (price < lowest || buysNow(ctx, house));
+  return { price: buyingNow ? buyNow : price, buyingNow };
+}
+
+/** How many wallets a bidder search tries: four times as many for an auction firstToEnd chose. */
+export function bidderAttempts(steered: boolean): number {
+  return steered ? 64 : 16;
+}

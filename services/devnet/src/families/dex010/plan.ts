@@ -1,0 +1,141 @@
+import { spendable, spendableTokens } from '../mrc010/balance.ts';
+import type { Rng } from '../../rng.ts';
+import type { Dex010Order, Wallet } from '../mrc010/records.ts';
+import type { Dex010Kind } from '../../world/world.ts';
+import type { PlanContext } from '../../jobs/job.ts';
+import { portion } from '../../jobs/job.ts';
+
+/**
+ * What DEX clients send: which wallets trade, at what prices, on which platforms. Planners check
+ * every condition the chaincode checks before they propose a call (block building treats a
+ * rejection as a devnet bug), using only the committed world and ctx.rng.
+ */
+
+/** A random open order of `kind` that `accept` takes, or null after a few misses. */
+export function pickOrder(
+  ctx: PlanContext,
+  kind: Dex010Kind,
+  accept: (order: Dex010Order) => boolean,
+  attempts = 8,
+): Dex010Order | null {
+  const ids = ctx.world.openDex010[kind];
+  if (ids.length === 0) return null;
+  for (let i = 0; i < attempts; i++) {
+    const order = ctx.world.dex010(ctx.rng.pick(ids))!;
+    if (accept(order)) return order;
+  }
+  return null;
+}
+
+/**
+ * A wallet outside `exclude` that can spend at least `min` of `token` now: random wallets first,
+ * then the token's owner (who often holds its reserve, so rare tokens still find a counterparty).
+ */
+export function findHolder(
+  ctx: PlanContext,
+  token: number,
+  min: bigint,
+  exclude: ReadonlySet<string>,
+  attempts = 16,
+): { wallet: Wallet; available: bigint } | null {
+  const { world, rng, now } = ctx;
+  if (world.wallets.length === 0) return null;
+  const candidates: string[] = [];
+  for (let i = 0; i < attempts; i++) candidates.push(rng.pick(world.wallets));
+  const owner = world.token(token)?.owner;
+  if (owner) candidates.push(owner);
+  for (const address of candidates) {
+    if (exclude.has(address)) continue;
+    const wallet = world.wallet(address);
+    if (!wallet) continue;
+    const available = spendable(wallet, token, now);
+    if (available >= min && available > 0n) return { wallet, available };
+  }
+  return null;
+}
+
+/** A wallet with something spendable, mostly of a token other than MTC (what gets listed for sale). */
+export function pickSeller(
+  ctx: PlanContext,
+  attempts = 12,
+): { wallet: Wallet; token: number; available: bigint } | null {
+  const { world, rng, now } = ctx;
+  if (world.wallets.length === 0) return null;
+  for (let i = 0; i < attempts; i++) {
+    const wallet = world.wallet(rng.pick(world.wallets))!;
+    const tokens = spendableTokens(wallet, now);
+    if (tokens.length === 0) continue;
+    const others = tokens.filter((t) => t !== 0);
+    const token = others.length > 0 && rng.chance(0.85) ? rng.pick(others) : rng.pick(tokens);
+    return { wallet, token, available: spendable(wallet, token, now) };
+  }
+  return null;
+}
+
+/** The token a trade of `token` is paid in: mostly MTC, otherwise another registered token. */
+export function pickPayToken(ctx: PlanContext, token: number): number | null {
+  const { world, rng } = ctx;
+  if (token !== 0 && rng.chance(0.85)) return 0;
+  for (let i = 0; i < 8; i++) {
+    const other = rng.pick(world.tokens);
+    if (other !== token) return other;
+  }
+  return null;
+}
+
+/** Whether `wallet` has an unlockdate-0 entry of `token`: where the DEX keeps and lowers escrow. */
+export function hasOpenEntry(wallet: Wallet | undefined, token: number): boolean {
+  return wallet !== undefined && wallet.balance.some((e) => e.token === token && e.unlockdate === 0);
+}
+
+/** A min_trade_unit argument for a token of `decimals`: mostly 1, else a power of ten up to one whole token (at most 10^8); rarely "" (read as 1). */
+export function planMinTradeUnit(rng: Rng, decimals: number): string {
+  const roll = rng.next();
+  if (roll < 0.05) return '';
+  if (roll < 0.6 || decimals === 0) return '1';
+  const top = Math.min(8, decimals);
+  return (10n ** BigInt(rng.chance(0.5) ? top : rng.int(1, top))).toString();
+}
+
+/** A price in base units of a token with `decimals`: 1–999 units of 10^k, k up to the decimals. */
+export function planPrice(rng: Rng, decimals: number): bigint {
+  return BigInt(rng.int(1, 999)) * 10n ** BigInt(rng.int(Math.max(0, decimals - 5), decimals));
+}
+
+/** A random amount in [1, max] (max ≥ 1), spread over its whole range. */
+export function upTo(rng: Rng, max: bigint): bigint {
+  return portion(rng, max, 1, 100);
+}
+
+// prettier-ignore
+const MARKETS = ['Amber Exchange', 'Nova Market', 'Cedar Trade', 'Orbit DEX', 'Quartz Bazaar', 'Tide Swap', 'Summit Mart', 'Lumen Market'];
+
+/**
+ * The platform arguments [name, URL, fee address, commission]: mostly one of a few marketplaces
+ * (the first wallets of the chain stand for their fee addresses), sometimes the trading wallet
+ * itself (so one wallet is paid as seller and as platform), sometimes none with or without a
+ * commission. Commissions have up to two decimals and are sometimes written with trailing zeros,
+ * which the chaincode stores normalised ("2.50" → "2.5").
+ */
+export function planPlatform(ctx: PlanContext, trader: string): [string, string, string, string] {
+  const { world, rng } = ctx;
+  const roll = rng.next();
+  const commission = planCommission(rng);
+  if (roll < 0.65) {
+    const index = rng.int(0, Math.min(MARKETS.length, world.wallets.length) - 1);
+    const name = MARKETS[index]!;
+    return [name, `https://${name.toLowerCase().replace(' ', '-')}.devnet.example/`, world.wallets[index]!, commission];
+  }
+  if (roll < 0.75) return ['Self Listing', 'https://self.devnet.example/', trader, commission];
+  return rng.chance(0.5) ? ['', '', '', commission] : ['Offline Board', '', '', ''];
+}
+
+function planCommission(rng: Rng): string {
+  if (rng.chance(0.12)) return rng.chance(0.5) ? '0' : '';
+  const hundredths = rng.chance(0.5) ? rng.int(1, 10) * 50 : rng.int(1, 1000);
+  const whole = Math.floor(hundredths / 100);
+  const cents = hundredths % 100;
+  if (rng.chance(0.2)) return `${whole}.${String(cents).padStart(2, '0')}`;
+  if (cents === 0) return String(whole);
+  return `${whole}.${String(cents).padStart(2, '0').replace(/0$/, '')}`;
+}

@@ -1,0 +1,211 @@
+import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
+import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
+import { dex010Status, dexFeeCalc, getDex010, mrc010SubtractSubBalance, newDex010Id, setDex010 } from './chaincode.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { getMrc010 } from '../mrc010/token.ts';
+import { numericDataCheck, tradePriceCalc } from '../../chaincode/util.ts';
+import type { Dex010Order } from '../mrc010/records.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import type { Job, PlanContext } from '../../jobs/job.ts';
+import { pickFundedWallet, portion } from '../../jobs/job.ts';
+import { assignMinTradeUnit, assignPlatform, expectStatus, newOrder } from './order.ts';
+import { findHolder, hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, upTo } from './plan.ts';
+import { payment, settleRequest } from './settle.ts';
+
+/**
+ * `mrc010reqsell` (buyer, amount, tokenId, price, payToken, platformName, platformURL,
+ * platformAddress, platformCommission, minTradeUnit, sig, nonce) → a request to sell (a standing
+ * buy order) written `mrc010_reqsell`, the buyer `mrc010reqsell`, both [dexid, …the 12 call args]
+ * (CC-t `token.go` Mrc010ReqSell). The buyer escrows price × amount / unit plus the platform fee
+ * on it in the pay token's saleamount (buy_price_total). Quirk kept: the fee is escrowed whenever
+ * the commission is positive, even without a platform address to pay it to; it comes back to the
+ * buyer when the request fills or is withdrawn.
+ */
+export const mrc010ReqSellJob: Job = {
+  fcn: 'mrc010reqsell',
+  weight: 2,
+  writes: [DEX010.reqsell, DEX010.walletReqsell],
+  plan(ctx) {
+    const { world, rng } = ctx;
+    const funded = pickFundedWallet(ctx);
+    if (!funded) return null;
+    const token = pickWantedToken(ctx, funded.token);
+    if (token === null) return null;
+    const unit = planMinTradeUnit(rng, world.token(token)!.decimal);
+    const unitSize = BigInt(unit || '1');
+    // A budget of at most 30 % of the balance leaves room for a fee of up to 10 %.
+    const budget = portion(rng, funded.available, 1, 30);
+    let units = BigInt(rng.int(1, 1_000));
+    if (budget / units === 0n) units = 1n;
+    return {
+      fcn: 'mrc010reqsell',
+      args: [
+        funded.wallet.id,
+        (units * unitSize).toString(),
+        String(token),
+        (budget / units).toString(),
+        String(funded.token),
+        ...planPlatform(ctx, funded.wallet.id),
+        unit,
+        fakeSignature(rng),
+        funded.wallet.nonce,
+      ],
+    };
+  },
+  execute(stub, { args }) {
+    const [buyerAddress, amountArg, tokenId, price, payTokenId, name, url, platform, commission, unit, , nonce] =
+      expectArgs(
+        args,
+        12,
+        '1000,mrc010requestsell operation must include four arguments : seller, amount, mrc010id, buyPrice, buytoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit,signature, nonce',
+      );
+    const buyer = getAddressInfo(stub, buyerAddress);
+    const amount = parsePositive(amountArg, `1107,${amountArg} is not positive integer`);
+    const { token } = getMrc010(stub, tokenId);
+    const dex = newOrder({
+      mrc010: token.id,
+      buyer: buyer.id,
+      amount: amount.toString(),
+      remain_amount: amount.toString(),
+      buy_token: payTokenId,
+      min_trade_unit: '1',
+    });
+    dex.buy_price = numericDataCheck(price, '1', '', 0, false)!;
+    const unitPrice = parsePositive(price, `1101, ${price} is not integer string`);
+    const { token: payToken } = getMrc010(stub, dex.buy_token);
+    if (token.id === payToken.id) {
+      throw new ChaincodeError('3005,The sale token must be different from the payment token');
+    }
+    assignPlatform(stub, dex, [name, url, platform, commission]);
+    assignMinTradeUnit(dex, unit, amount);
+    nonceCheck(stub, buyer, nonce);
+    let total = tradePriceCalc(dex.min_trade_unit, unitPrice, amount);
+    if (total < 1n) throw new ChaincodeError('3005,The total purchase amount is too low');
+    total += dexFeeCalc(total, dex.platform_commission);
+    dex.buy_price_total = total.toString();
+    mrc010Subtract(stub, buyer, dex.buy_token, total.toString(), 'sell');
+
+    dex.dexid = newDex010Id(stub, args);
+    const params = [dex.dexid, ...args.slice(0, 12)];
+    setDex010(stub, dex, DEX010.reqsell, params);
+    setAddressInfo(stub, buyer, DEX010.walletReqsell, params);
+  },
+};
+
+/**
+ * `mrc010unreqsell` (dexid, sig, nonce) → the request written `mrc010_unreqsell` (cancel_date set)
+ * and the buyer `mrc010unreqsell`, both [dexid, buyer, remain, token, refund, payToken, sig, nonce];
+ * what is left of buy_price_total leaves saleamount and returns to the balance (CC-t `token.go`
+ * Mrc010UnReqSell). buy_price_total itself is not zeroed.
+ */
+export const mrc010UnreqSellJob: Job = {
+  fcn: 'mrc010unreqsell',
+  weight: 1,
+  writes: [DEX010.unreqsell, DEX010.walletUnreqsell],
+  plan(ctx) {
+    const { world, rng } = ctx;
+    const order = pickOrder(ctx, 'reqsell', (o) => acceptsRequestCall(ctx, o) && BigInt(o.buy_price_total) > 0n);
+    if (!order) return null;
+    return { fcn: 'mrc010unreqsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.buyer)!.nonce] };
+  },
+  execute(stub, { args }) {
+    const [dexid, sig, nonce] = expectArgs(
+      args,
+      3,
+      '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce',
+    );
+    const dex = getDex010(stub, dexid);
+    if (dex.auction_start_date > 0) throw new ChaincodeError('3004,DEX Item is not sell item');
+    if (dex.job_type !== DEX010.reqsell && dex.job_type !== DEX010.acceptreqsell) {
+      throw new ChaincodeError('3004,DEX Item is not sell item');
+    }
+    expectStatus(dex010Status(dex, stub.now), 'buy');
+    const buyer = getAddressInfo(stub, dex.buyer);
+    nonceCheck(stub, buyer, nonce);
+    const refund = parsePositive(dex.buy_price_total, `1101, ${dex.buy_price_total} is either 0 or negative.`);
+    mrc010SubtractSubBalance(stub, buyer, dex.buy_token, refund.toString(), 'sell');
+    mrc010Add(stub, buyer, dex.buy_token, refund.toString(), 0);
+    const params = [dex.dexid, dex.buyer, dex.remain_amount, dex.mrc010, refund.toString(), dex.buy_token, sig, nonce];
+    setDex010(stub, dex, DEX010.unreqsell, params);
+    setAddressInfo(stub, buyer, DEX010.walletUnreqsell, params);
+  },
+};
+
+/**
+ * `mrc010acceptreqsell` (dexid, seller, amount, sig, nonce) → a seller fills part or all of a
+ * request (CC-t `token.go` Mrc010AcceptReqSell, settled by mrc010DexProcessReqSell): the seller
+ * hands over the tokens and is paid price × amount / unit from the buyer's escrow
+ * (`transfer_mrc010sell`), the buyer receives the tokens (`receive_mrc010buy`), the platform its
+ * fee (`receive_mrc010fee`); the request is written `mrc010_acceptreqsell` [dexid, buyer, seller,
+ * PaymentInfo JSON, token] with remain_amount and buy_price_total lowered. On the fill, the unspent
+ * rest of the escrow is refunded to the buyer (a `mrc010_recv_fee_remain` payment).
+ */
+export const mrc010AcceptReqSellJob: Job = {
+  fcn: 'mrc010acceptreqsell',
+  weight: 2,
+  writes: [DEX010.acceptreqsell, DEX010.transferSell, DEX010.receiveBuy, DEX010.receiveFee],
+  plan(ctx) {
+    const { rng } = ctx;
+    const order = pickOrder(ctx, 'reqsell', (o) => acceptsRequestCall(ctx, o));
+    if (!order) return null;
+    const unit = BigInt(order.min_trade_unit || '1');
+    const remainUnits = BigInt(order.remain_amount) / unit;
+    const seller = findHolder(ctx, Number(order.mrc010), unit, new Set([order.buyer]));
+    if (!seller) return null;
+    const affordable = seller.available / unit;
+    const units =
+      affordable >= remainUnits && rng.chance(0.5)
+        ? remainUnits
+        : upTo(rng, affordable < remainUnits ? affordable : remainUnits);
+    return {
+      fcn: 'mrc010acceptreqsell',
+      args: [order.dexid, seller.wallet.id, (units * unit).toString(), fakeSignature(rng), seller.wallet.nonce],
+    };
+  },
+  execute(stub, { args }) {
+    const [dexid, sellerAddress, amount, sig, nonce] = expectArgs(
+      args,
+      5,
+      '1000,mrc010unsell operation must include four arguments : dexid, seller, amount, signature, nonce',
+    );
+    const dex = getDex010(stub, dexid);
+    if (dex.job_type !== DEX010.reqsell && dex.job_type !== DEX010.acceptreqsell) {
+      throw new ChaincodeError('3004,DEX Item is not request to buy item');
+    }
+    expectStatus(dex010Status(dex, stub.now), 'buy');
+    if (dex.buyer === sellerAddress) throw new ChaincodeError("3004,Buyer is don't sell");
+    const seller = getAddressInfo(stub, sellerAddress);
+    nonceCheck(stub, seller, nonce);
+    const sellAmount = parsePositive(amount, `1101, ${amount} is not integer string`);
+    const remain = parsePositive(dex.remain_amount, `1101, ${dex.remain_amount} is not integer string`);
+    if (remain < sellAmount) {
+      throw new ChaincodeError(`3004,The quantity available for purchase is ${remain} pieces.`);
+    }
+    dex.remain_amount = (remain - sellAmount).toString();
+    const unitPrice = parsePositive(dex.buy_price, `1101, ${dex.buy_price} is not integer string`);
+    const sendPrice = tradePriceCalc(dex.min_trade_unit, unitPrice, sellAmount);
+    if (sendPrice <= 0n) throw new ChaincodeError('3004,The payment amount is too low to purchase');
+
+    dex.seller = sellerAddress;
+    const payments = [
+      payment(dex.seller, dex.dexid, '', '', sellAmount.toString(), dex.mrc010, DEX010_PAYMENT.sell),
+      payment(dex.dexid, dex.seller, sendPrice.toString(), dex.buy_token, '', '', DEX010_PAYMENT.sendItem),
+    ];
+    settleRequest(stub, dex, seller, payments, sendPrice, sellAmount.toString(), sig, nonce);
+  },
+};
+
+/** An open request whose buyer still has the escrow entry the settlement lowers. */
+function acceptsRequestCall(ctx: PlanContext, order: Dex010Order): boolean {
+  return dex010Status(order, ctx.now) === 'buy' && hasOpenEntry(ctx.world.wallet(order.buyer), Number(order.buy_token));
+}
+
+/** A registered token other than the pay token, to ask sellers for. */
+function pickWantedToken(ctx: PlanContext, payToken: number): number | null {
+  for (let i = 0; i < 8; i++) {
+    const token = ctx.rng.pick(ctx.world.tokens);
+    if (token !== payToken) return token;
+  }
+  return null;
+}

@@ -1,0 +1,204 @@
+import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
+import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
+import { dex010Status, getDex010, mrc010SubtractSubBalance, newDex010Id, setDex010 } from './chaincode.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { getMrc010 } from '../mrc010/token.ts';
+import { numericDataCheck, tradePriceCalc } from '../../chaincode/util.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import type { Job } from '../../jobs/job.ts';
+import { portion } from '../../jobs/job.ts';
+import { assignMinTradeUnit, assignPlatform, expectStatus, newOrder } from './order.ts';
+import {
+  findHolder,
+  hasOpenEntry,
+  pickOrder,
+  pickPayToken,
+  pickSeller,
+  planMinTradeUnit,
+  planPlatform,
+  planPrice,
+  upTo,
+} from './plan.ts';
+import { payment, settleTrade } from './settle.ts';
+
+/**
+ * `mrc010sell` (seller, amount, tokenId, price, payToken, platformName, platformURL,
+ * platformAddress, platformCommission, minTradeUnit, sig, nonce) → a new `DEX010_…` order written
+ * `mrc010_sell` and the seller written `mrc010sell`, both with [dexid, …the 12 call args]; the
+ * amount moves from the seller's balance into saleamount on the token's unlockdate-0 entry (CC-t
+ * `token.go` Mrc010Sell). The price is per min_trade_unit units; the pay token must differ from the
+ * token sold. The id is md5 of all call args (signature included) plus a retry digit.
+ */
+export const mrc010SellJob: Job = {
+  fcn: 'mrc010sell',
+  weight: 3,
+  writes: [DEX010.sell, DEX010.walletSell],
+  plan(ctx) {
+    const { world, rng } = ctx;
+    const seller = pickSeller(ctx);
+    if (!seller) return null;
+    const payToken = pickPayToken(ctx, seller.token);
+    if (payToken === null) return null;
+    let unit = planMinTradeUnit(rng, world.token(seller.token)!.decimal);
+    if (seller.available < BigInt(unit || '1')) unit = '1';
+    const unitSize = BigInt(unit || '1');
+    const units = portion(rng, seller.available / unitSize, 1, 60);
+    return {
+      fcn: 'mrc010sell',
+      args: [
+        seller.wallet.id,
+        (units * unitSize).toString(),
+        String(seller.token),
+        planPrice(rng, world.token(payToken)!.decimal).toString(),
+        String(payToken),
+        ...planPlatform(ctx, seller.wallet.id),
+        unit,
+        fakeSignature(rng),
+        seller.wallet.nonce,
+      ],
+    };
+  },
+  execute(stub, { args }) {
+    const [sellerAddress, amountArg, tokenId, price, payTokenId, name, url, platform, commission, unit, , nonce] =
+      expectArgs(
+        args,
+        12,
+        '1000,mrc010sell operation must include four arguments : seller, amount, mrc010id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit, signature, nonce',
+      );
+    const seller = getAddressInfo(stub, sellerAddress);
+    const amount = parsePositive(amountArg, `1107,${amountArg} is not positive integer`);
+    const { token } = getMrc010(stub, tokenId);
+    const dex = newOrder({
+      mrc010: token.id,
+      seller: seller.id,
+      amount: amount.toString(),
+      remain_amount: amount.toString(),
+      sell_token: payTokenId,
+      min_trade_unit: '1',
+    });
+    dex.sell_price = numericDataCheck(price, '1', '', 0, false)!;
+    parsePositive(price, `1101, ${price} is not integer string`);
+    const { token: payToken } = getMrc010(stub, dex.sell_token);
+    if (token.id === payToken.id) {
+      throw new ChaincodeError('3005,The sale token must be different from the payment token');
+    }
+    assignPlatform(stub, dex, [name, url, platform, commission]);
+    assignMinTradeUnit(dex, unit, amount);
+    nonceCheck(stub, seller, nonce);
+    mrc010Subtract(stub, seller, token.id, amount.toString(), 'sell');
+
+    dex.dexid = newDex010Id(stub, args);
+    const params = [dex.dexid, ...args.slice(0, 12)];
+    setDex010(stub, dex, DEX010.sell, params);
+    setAddressInfo(stub, seller, DEX010.walletSell, params);
+  },
+};
+
+/**
+ * `mrc010unsell` (dexid, sig, nonce) → the order written `mrc010_unsell` (cancel_date set) and the
+ * seller `mrc010unsell`, both [dexid, seller, remain, token, price, payToken, sig, nonce]; the
+ * unsold remainder leaves saleamount and returns to the balance (CC-t `token.go` Mrc010UnSell).
+ */
+export const mrc010UnsellJob: Job = {
+  fcn: 'mrc010unsell',
+  weight: 1,
+  writes: [DEX010.unsell, DEX010.walletUnsell],
+  plan(ctx) {
+    const { world, rng, now } = ctx;
+    const order = pickOrder(
+      ctx,
+      'sell',
+      (o) => dex010Status(o, now) === 'sell' && hasOpenEntry(world.wallet(o.seller), Number(o.mrc010)),
+    );
+    if (!order) return null;
+    return { fcn: 'mrc010unsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.seller)!.nonce] };
+  },
+  execute(stub, { args }) {
+    const [dexid, sig, nonce] = expectArgs(
+      args,
+      3,
+      '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce',
+    );
+    const dex = getDex010(stub, dexid);
+    if (dex.auction_start_date > 0) throw new ChaincodeError('3004,DEX Item is not sell item');
+    if (dex.job_type !== DEX010.sell && dex.job_type !== DEX010.buy) {
+      throw new ChaincodeError(`3014,DEX Item is not sell item, [${dex.job_type}]`);
+    }
+    expectStatus(dex010Status(dex, stub.now), 'sell');
+    const seller = getAddressInfo(stub, dex.seller);
+    nonceCheck(stub, seller, nonce);
+    mrc010SubtractSubBalance(stub, seller, dex.mrc010, dex.remain_amount, 'sell');
+    mrc010Add(stub, seller, dex.mrc010, dex.remain_amount, 0);
+    const params = [dex.dexid, dex.seller, dex.remain_amount, dex.mrc010, dex.sell_price, dex.sell_token, sig, nonce];
+    setDex010(stub, dex, DEX010.unsell, params);
+    setAddressInfo(stub, seller, DEX010.walletUnsell, params);
+  },
+};
+
+/**
+ * `mrc010buy` (dexid, buyer, amount, sig, nonce) → a purchase of part or all of a sell order
+ * (CC-t `token.go` Mrc010Buy, settled by mrc010DexProcess): the buyer pays price × amount / unit of
+ * the pay token and receives the tokens (`transfer_mrc010buy`), the platform gets its fee
+ * (`receive_mrc010fee`), the seller the rest (`receive_mrc010sell`) and loses the sold amount from
+ * saleamount; the order is written `mrc010_buy` [dexid, seller, buyer, PaymentInfo JSON, token]
+ * with remain_amount lowered and sell_date set once it reaches 0. The amount must be a multiple of
+ * the order's min_trade_unit; the seller cannot buy.
+ */
+export const mrc010BuyJob: Job = {
+  fcn: 'mrc010buy',
+  weight: 3,
+  writes: [DEX010.buy, DEX010.transferBuy, DEX010.receiveSell, DEX010.receiveFee],
+  plan(ctx) {
+    const { world, rng, now } = ctx;
+    const order = pickOrder(
+      ctx,
+      'sell',
+      (o) => dex010Status(o, now) === 'sell' && hasOpenEntry(world.wallet(o.seller), Number(o.mrc010)),
+    );
+    if (!order) return null;
+    const unit = BigInt(order.min_trade_unit || '1');
+    const price = BigInt(order.sell_price);
+    const remainUnits = BigInt(order.remain_amount) / unit;
+    const buyer = findHolder(ctx, Number(order.sell_token), price, new Set([order.seller]));
+    if (!buyer) return null;
+    const affordable = buyer.available / price;
+    const units = affordable >= remainUnits && rng.chance(0.4) ? remainUnits : upTo(rng, min(remainUnits, affordable));
+    return {
+      fcn: 'mrc010buy',
+      args: [order.dexid, buyer.wallet.id, (units * unit).toString(), fakeSignature(rng), buyer.wallet.nonce],
+    };
+  },
+  execute(stub, { args }) {
+    const [dexid, buyerAddress, amount, sig, nonce] = expectArgs(
+      args,
+      5,
+      '1000,mrc010unsell operation must include four arguments : dexid, buyer, amount, signature, nonce',
+    );
+    const dex = getDex010(stub, dexid);
+    if (dex.job_type !== DEX010.sell && dex.job_type !== DEX010.buy) {
+      throw new ChaincodeError('3004,DEX Item is not request to sell item');
+    }
+    expectStatus(dex010Status(dex, stub.now), 'sell');
+    if (dex.seller === buyerAddress) throw new ChaincodeError('3004,Cross-trading is not allowed');
+    const buyer = getAddressInfo(stub, buyerAddress);
+    nonceCheck(stub, buyer, nonce);
+    const buyAmount = parsePositive(amount, `1101, ${amount} is not integer string`);
+    const remain = parsePositive(dex.remain_amount, `1101, ${dex.remain_amount} is not integer string`);
+    if (remain < buyAmount) {
+      throw new ChaincodeError(`3004,The quantity available for purchase is ${remain} pieces.`);
+    }
+    dex.remain_amount = (remain - buyAmount).toString();
+    const unitPrice = parsePositive(dex.sell_price, `1101, ${dex.sell_price} is not integer string`);
+    const paymentPrice = tradePriceCalc(dex.min_trade_unit, unitPrice, buyAmount);
+
+    dex.buyer = buyerAddress;
+    const payments = [
+      payment(dex.buyer, dex.dexid, paymentPrice.toString(), dex.sell_token, '', '', DEX010_PAYMENT.buy),
+      payment(dex.dexid, dex.buyer, '', '', buyAmount.toString(), dex.mrc010, DEX010_PAYMENT.recvItem),
+    ];
+    settleTrade(stub, dex, buyer, payments, 'sell', paymentPrice, buyAmount.toString(), sig, nonce);
+  },
+};
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);

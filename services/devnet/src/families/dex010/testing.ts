@@ -1,0 +1,127 @@
+import { addressChecksum } from '@mtc/domain';
+import { createRng } from '../../rng.ts';
+import type { BalanceEntry, Dex010Order, Mrc010Token, Wallet } from '../mrc010/records.ts';
+import { tokenKey } from '../mrc010/records.ts';
+import { createStub } from '../../world/stub.ts';
+import { createWorld, type World } from '../../world/world.ts';
+import type { Job } from '../../jobs/job.ts';
+import type { PaymentInfo } from './settle.ts';
+
+/** Test fixtures for the DEX jobs: a hand-built world and a way to run one call against it. */
+
+export const NOW = 1_700_000_000;
+
+export function address(name: string): string {
+  const body = name.padEnd(30, '0');
+  return `MT${body}${addressChecksum(body)}`;
+}
+
+/** A balance entry as MRC010Add makes it ("" sale and auction amounts) unless given. */
+export function entry(
+  token: number,
+  balance: string,
+  saleamount = '',
+  auctionamount = '',
+  unlockdate = 0,
+): BalanceEntry {
+  return { balance, token, unlockdate, saleamount, auctionamount };
+}
+
+export function walletRecord(id: string, balance: BalanceEntry[]): Wallet {
+  return {
+    id,
+    regdate: NOW - 1_000,
+    password: '-----BEGIN PUBLIC KEY-----\n…\n-----END PUBLIC KEY-----\n',
+    addinfo: '',
+    job_type: 'NewWallet',
+    job_args: '',
+    jobdate: NOW - 1_000,
+    balance,
+    mrc010: null,
+    mrc402: null,
+    mrc800: null,
+    pending: null,
+    nonce: `nonce${id.slice(2, 12)}`,
+  };
+}
+
+export function tokenRecord(id: number, owner: string, symbol: string, decimal: number): Mrc010Token {
+  return {
+    id: String(id),
+    owner,
+    symbol,
+    createdate: NOW - 1_000,
+    totalsupply: '1000000000',
+    reservedamount: '1000000000',
+    remainamount: '0',
+    burnningamount: '0',
+    softcap: '0',
+    hardcap: '0',
+    token: id,
+    name: symbol,
+    information: `${symbol} info`,
+    url: `https://${symbol.toLowerCase()}.example/`,
+    image: 'data:image/png;base64,AAAA',
+    decimal,
+    reserve: [],
+    tier: [],
+    status: 'normal',
+    targettoken: null,
+    basetoken: 0,
+    type: '010',
+    logger: null,
+    job_type: 'tokenRegister',
+    job_args: '{}',
+    jobdate: NOW - 1_000,
+  };
+}
+
+/**
+ * Four wallets and two tokens: A (seller, owns both tokens, holds 1,000 GLD), B and C (1,000,000 base
+ * units of MTC each) and P (a platform's fee address, empty).
+ */
+export function dexWorld() {
+  const world = createWorld();
+  const A = address('seller');
+  const B = address('buyer');
+  const C = address('bidder');
+  const P = address('platform');
+  world.apply([
+    { key: tokenKey(0), value: tokenRecord(0, A, 'MTC', 8) },
+    { key: tokenKey(1), value: tokenRecord(1, A, 'GLD', 2) },
+    { key: A, value: walletRecord(A, [entry(0, '0'), entry(1, '1000')]) },
+    { key: B, value: walletRecord(B, [entry(0, '1000000')]) },
+    { key: C, value: walletRecord(C, [entry(0, '1000000')]) },
+    { key: P, value: walletRecord(P, [entry(0, '0')]) },
+  ]);
+  return { world, A, B, C, P };
+}
+
+let stubSeed = 0;
+
+/** Executes one call as the chaincode at `now` and commits its writes; returns what it wrote. */
+export function run(world: World, job: Job, args: readonly string[], now = NOW) {
+  const { stub, effects } = createStub(world, now, createRng(++stubSeed));
+  job.execute(stub, { fcn: job.fcn, args });
+  const fx = effects();
+  world.apply(fx.writes);
+  const byKey = new Map(fx.writes.map((w) => [w.key, w.value]));
+  return {
+    keys: fx.writes.map((w) => w.key),
+    wallet: (key: string) => byKey.get(key) as Wallet | undefined,
+    order: (key: string) => byKey.get(key) as Dex010Order | undefined,
+  };
+}
+
+/** A call's effect without committing it (for calls the chaincode must reject). */
+export function attempt(world: World, job: Job, args: readonly string[], now = NOW): void {
+  const { stub } = createStub(world, now, createRng(++stubSeed));
+  job.execute(stub, { fcn: job.fcn, args });
+}
+
+export const nonceOf = (world: World, key: string) => world.wallet(key)!.nonce;
+export const params = (record: { job_args: string }) => JSON.parse(record.job_args) as unknown[];
+
+/** The PaymentInfo list a DEX write carries as a JSON string in its job_args, at `index`. */
+export const paymentsIn = (record: { job_args: string }, index = 3) =>
+  JSON.parse(params(record)[index] as string) as PaymentInfo[];

@@ -1,0 +1,114 @@
+import type { Stub } from '../../world/stub.ts';
+import type { BalanceEntry, Wallet } from './records.ts';
+import { parsePositive } from '../../chaincode/base.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { mrc010Id } from './token.ts';
+import { decimalOrZero } from '../../chaincode/util.ts';
+
+/**
+ * The MRC-010 balance array rules of CC-t `base.go` (MRC010Add, MRC010Subtract), on a wallet copy:
+ * - one entry per (token, unlockdate); a credit whose unlockdate is already past is stored with 0;
+ * - spending walks the array in order, skipping entries still locked (now < unlockdate), so expired
+ *   locks are spendable where they stand;
+ * - after a spend, entries of tokens other than 0 whose balance, sale and auction are all zero go.
+ * Entries made by a credit carry "" sale/auction amounts (Go zero values), entries made by a spend
+ * carry "0". Sale and auction amounts are signed: the DEX can drive them below zero (CC-t
+ * `token.go` mrc010Unauction lowers saleamount for escrow it put in auctionamount). Changed entries
+ * are replaced, never assigned into (see cloneWallet).
+ */
+export type SubtractKind = 'normal' | 'sell' | 'auction';
+
+export function mrc010Add(stub: Stub, wallet: Wallet, tokenId: string, amount: string, unlockdate: number): void {
+  const unlock = unlockdate < stub.now ? 0 : unlockdate;
+  const add = parsePositive(amount, `1101,${amount} is not positive integer`);
+  const token = mrc010Id(stub, tokenId);
+  const index = wallet.balance.findIndex((e) => e.token === token && e.unlockdate === unlock);
+  const entry = wallet.balance[index];
+  if (entry) {
+    wallet.balance[index] = { ...entry, balance: (toAmount(entry.balance) + add).toString() };
+  } else {
+    wallet.balance.push({
+      balance: add.toString(),
+      token,
+      unlockdate: unlock,
+      saleamount: '',
+      auctionamount: '',
+    });
+  }
+}
+
+export function mrc010Subtract(stub: Stub, wallet: Wallet, tokenId: string, amount: string, kind: SubtractKind): void {
+  const subtract = parsePositive(amount, '1101,Amount must be an integer string');
+  const token = mrc010Id(stub, tokenId);
+
+  let remain = subtract;
+  for (const [i, entry] of wallet.balance.entries()) {
+    if (entry.token !== token || stub.now < entry.unlockdate) continue;
+    if (!/^[0-9]+$/.test(entry.balance)) continue;
+    const held = BigInt(entry.balance);
+    if (held < remain) {
+      remain -= held;
+      wallet.balance[i] = { ...entry, balance: '0' };
+      continue;
+    }
+    wallet.balance[i] = { ...entry, balance: (held - remain).toString() };
+    remain = 0n;
+    break;
+  }
+  if (remain > 0n) throw new ChaincodeError('5000,Not enough balance');
+
+  let openIndex = wallet.balance.findIndex((e) => e.token === token && e.unlockdate === 0);
+  if (openIndex === -1) {
+    wallet.balance.push({ balance: '0', token, unlockdate: 0, saleamount: '0', auctionamount: '0' });
+    openIndex = wallet.balance.length - 1;
+  }
+  const open = wallet.balance[openIndex]!;
+  if (kind === 'sell') {
+    wallet.balance[openIndex] = { ...open, saleamount: (decimalOrZero(open.saleamount) + subtract).toString() };
+  }
+  if (kind === 'auction') {
+    wallet.balance[openIndex] = {
+      ...open,
+      auctionamount: (decimalOrZero(open.auctionamount) + subtract).toString(),
+    };
+  }
+
+  // Every wallet keeps its token-0 entries, so the array never empties (Go would write null).
+  wallet.balance = wallet.balance.filter(
+    (e) => e.token === 0 || nonZero(e.balance) || nonZero(e.auctionamount) || nonZero(e.saleamount),
+  );
+}
+
+/** What MRC010Subtract would let `wallet` spend of `token` at `now`. */
+export function spendable(wallet: Wallet, token: number, now: number): bigint {
+  let sum = 0n;
+  for (const e of wallet.balance) {
+    if (e.token === token && now >= e.unlockdate) sum += toAmount(e.balance);
+  }
+  return sum;
+}
+
+/** Tokens `wallet` can spend something of at `now`, in array order, without repeats. */
+export function spendableTokens(wallet: Wallet, now: number): number[] {
+  const out: number[] = [];
+  for (const e of wallet.balance) {
+    // Stored balances are normalised integer strings, so "0" (or "") is the only zero.
+    if (now >= e.unlockdate && e.balance !== '0' && e.balance !== '' && !out.includes(e.token)) out.push(e.token);
+  }
+  return out;
+}
+
+export function entryTotal(entries: readonly BalanceEntry[], token: number): bigint {
+  let sum = 0n;
+  for (const e of entries) if (e.token === token) sum += toAmount(e.balance);
+  return sum;
+}
+
+/** decimal.NewFromString as the chaincode uses it: anything unparsable counts as zero. */
+function toAmount(value: string): bigint {
+  return /^[0-9]+$/.test(value) ? BigInt(value) : 0n;
+}
+
+function nonZero(value: string): boolean {
+  return value !== '0' && value !== '';
+}

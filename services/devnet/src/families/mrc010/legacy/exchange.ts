@@ -1,0 +1,162 @@
+import { LEGACY } from '@mtc/domain';
+import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../../chaincode/base.ts';
+import { spendable, spendableTokens } from '../balance.ts';
+import { ChaincodeError } from '../../../chaincode/errors.ts';
+import { mrc010Id } from '../token.ts';
+import { isMtAddress } from '../../../world/address.ts';
+import type { Wallet } from '../records.ts';
+import { fakeMemo, fakeSignature, fakeTag } from '../../../jobs/client.ts';
+import type { Job } from '../../../jobs/job.ts';
+import { pickActiveWallet, pickFundedWallet, pickOtherWallet, portion } from '../../../jobs/job.ts';
+import { moveToken22 } from './cc22.ts';
+
+/**
+ * Legacy `exchange` (CC-22 `stodex.go` Exchange, dispatched until ≈ 2022-08): an atomic swap signed
+ * by both sides, 20 call args — from side ×9 (addr, amount, token, feeSendto, fee, feeToken, tag,
+ * memo, sig), to side ×9, fromTKey, toTKey — which are the job_args of every write: `exchange` on
+ * from, `exchangePair` on to, `exchangeFee` on the from-fee receiver, `exchangeFeePair` on the to-fee
+ * receiver, in that order.
+ *
+ * Quirks kept, from the Go pointer juggling:
+ * - a fee receiver that is one of the parties shares that party's wallet, so one key is written
+ *   twice and the later job type wins: fromFee = to leaves `exchangeFee` on to, toFee = from leaves
+ *   `exchangeFeePair` on from, fromFee = toFee leaves `exchangeFeePair` on that wallet. The bridge
+ *   then adds the lost role as a second entry with the same datakey (chain/entries.ts);
+ * - a fee receiver equal to its own payer, or "", gets nothing and is not written;
+ * - a fee receiver with a fee that is not a positive integer ("0") is still written (exchangeFee…)
+ *   though nothing moves.
+ */
+export const exchangeJob: Job = {
+  fcn: 'exchange',
+  weight: 6,
+  writes: [LEGACY.exchange, LEGACY.exchangePair, LEGACY.exchangeFee, LEGACY.exchangeFeePair],
+  plan(ctx) {
+    const { world, rng, now } = ctx;
+    const from = pickFundedWallet(ctx);
+    if (!from) return null;
+    let to: { wallet: Wallet; token: number; available: bigint } | null = null;
+    for (let attempt = 0; attempt < 8 && !to; attempt++) {
+      const wallet = world.wallet(pickActiveWallet(ctx, 0.6))!;
+      if (wallet.id === from.wallet.id) continue;
+      const tokens = spendableTokens(wallet, now).filter((t) => t !== from.token);
+      if (tokens.length === 0) continue;
+      const token = rng.pick(tokens);
+      to = { wallet, token, available: spendable(wallet, token, now) };
+    }
+    if (!to) return null;
+
+    // Each side keeps back up to 1 % of its balance for its fee.
+    const fromAmount = portion(rng, from.available, 1, 40);
+    const toAmount = portion(rng, to.available, 1, 40);
+    const fee = (available: bigint, amount: bigint): string => {
+      const left = available - amount;
+      if (left <= 0n || rng.chance(0.15)) return '0';
+      return portion(rng, left, 0.05, 1).toString();
+    };
+    const parties = new Set([from.wallet.id, to.wallet.id]);
+    const operator = (): string => pickOtherWallet(ctx, parties) ?? '';
+    let fromFeeAddr = '';
+    let toFeeAddr = '';
+    const roll = rng.next();
+    if (roll < 0.3) {
+      const shared = operator(); // one exchange operator takes both fees
+      fromFeeAddr = shared;
+      toFeeAddr = shared;
+    } else if (roll < 0.45) {
+      fromFeeAddr = operator();
+      toFeeAddr = operator();
+    } else if (roll < 0.57) {
+      fromFeeAddr = to.wallet.id; // the counterparty takes the from side's fee
+      toFeeAddr = rng.chance(0.5) ? operator() : '';
+    } else if (roll < 0.69) {
+      fromFeeAddr = rng.chance(0.5) ? operator() : '';
+      toFeeAddr = from.wallet.id;
+    } else if (roll < 0.74) {
+      fromFeeAddr = from.wallet.id; // a fee to oneself: nothing happens
+    }
+    return {
+      fcn: 'exchange',
+      args: [
+        from.wallet.id,
+        fromAmount.toString(),
+        String(from.token),
+        fromFeeAddr,
+        fromFeeAddr === '' ? '' : fee(from.available, fromAmount),
+        String(from.token),
+        fakeTag(rng),
+        fakeMemo(rng),
+        fakeSignature(rng),
+        to.wallet.id,
+        toAmount.toString(),
+        String(to.token),
+        toFeeAddr,
+        toFeeAddr === '' ? '' : fee(to.available, toAmount),
+        String(to.token),
+        fakeTag(rng),
+        fakeMemo(rng),
+        fakeSignature(rng),
+        from.wallet.nonce,
+        to.wallet.nonce,
+      ],
+    };
+  },
+  execute(stub, { args }) {
+    const a = expectArgs(
+      args,
+      20,
+      '1000,exchange operation must include four arguments : fromAddr, fromAmount, fromToken, fromFeeSendto, fromFee, fromFeeToken, fromTag, fromMemo, fromSign, toAddr, toAmount, toToken, toFeeSendto, toFee, toFeeToken, toTag, toMemo, toSign, fromTKey, toTKey',
+    );
+    const [fromAddr, fromAmount, fromToken, fromFeeAddr, fromFee, fromFeeToken] = a;
+    const [toAddr, toAmount, toToken, toFeeAddr, toFee, toFeeToken] = a.slice(9, 15) as typeof a;
+    const [fromNonce, toNonce] = [a[18], a[19]];
+    if (!isMtAddress(fromAddr)) throw new ChaincodeError('3001,Invalid from address');
+    if (!isMtAddress(toAddr)) throw new ChaincodeError('3002,Invalid to address');
+    if (fromAddr === toAddr) throw new ChaincodeError('3201,From address and to address must be different values');
+    if (fromToken === toToken) throw new ChaincodeError('3202,From token and to token must be different values');
+    for (const token of [fromToken, toToken, fromFeeToken, toFeeToken]) mrc010Id(stub, token);
+
+    const from = getAddressInfo(stub, fromAddr);
+    const to = getAddressInfo(stub, toAddr);
+    let fromFeeWallet: Wallet | null = null;
+    if (fromFeeAddr === '' || fromFeeAddr === fromAddr) fromFeeWallet = null;
+    else if (fromFeeAddr === toAddr) fromFeeWallet = to;
+    else {
+      if (!isMtAddress(fromFeeAddr)) throw new ChaincodeError('3003,Invalid from fee address');
+      fromFeeWallet = getAddressInfo(stub, fromFeeAddr);
+    }
+    let toFeeWallet: Wallet | null = null;
+    if (toFeeAddr === '' || toFeeAddr === toAddr) toFeeWallet = null;
+    else if (toFeeAddr === fromAddr) toFeeWallet = from;
+    else if (toFeeAddr === fromFeeAddr) toFeeWallet = fromFeeWallet;
+    else {
+      if (!isMtAddress(toFeeAddr)) throw new ChaincodeError('3004,Invalid to fee address');
+      toFeeWallet = getAddressInfo(stub, toFeeAddr);
+    }
+
+    nonceCheck(stub, from, fromNonce);
+    nonceCheck(stub, to, toNonce);
+    const fromShort = '5001,The balance of fromuser is insufficient';
+    const toShort = '5002,The balance of touser is insufficient';
+    moveToken22(stub, from, to, fromToken, fromAmount, 0, fromShort);
+    moveToken22(stub, to, from, toToken, toAmount, 0, toShort);
+    if (fromFeeWallet && isPositive(fromFee))
+      moveToken22(stub, from, fromFeeWallet, fromFeeToken, fromFee, 0, fromShort);
+    if (toFeeWallet && isPositive(toFee)) moveToken22(stub, to, toFeeWallet, toFeeToken, toFee, 0, toShort);
+
+    // Go passes each wallet struct by value, so every write is a snapshot (hence the copies); a second
+    // write of the same key replaces the first in the write set.
+    setAddressInfo(stub, { ...from }, LEGACY.exchange, args);
+    setAddressInfo(stub, { ...to }, LEGACY.exchangePair, args);
+    if (fromFeeWallet) setAddressInfo(stub, { ...fromFeeWallet }, LEGACY.exchangeFee, args);
+    if (toFeeWallet) setAddressInfo(stub, { ...toFeeWallet }, LEGACY.exchangeFeePair, args);
+  },
+};
+
+function isPositive(amount: string): boolean {
+  try {
+    parsePositive(amount, '');
+    return true;
+  } catch {
+    return false;
+  }
+}

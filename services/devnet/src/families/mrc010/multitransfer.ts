@@ -1,0 +1,140 @@
+import { MRC010 } from '@mtc/domain';
+import { isMtAddress } from '../../world/address.ts';
+import { expectArgs, getAddressInfo, nonceCheck, parseInt64, setAddressInfo } from '../../chaincode/base.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { mrc010Id } from './token.ts';
+import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
+import type { Job } from '../../jobs/job.ts';
+import { pickFundedWallet, pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
+import { moveToken } from './transfer.ts';
+
+/** One recipient of a multitransfer, as the client writes it (every field a string). */
+interface TransferListItem {
+  address: string;
+  amount: string;
+  unlockdate: string;
+  tag: string;
+  memo: string;
+}
+
+const MAX_RECIPIENTS = 100;
+
+/**
+ * `multitransfer` (from, transferlist JSON, tokenId, sig, nonce) → `receive` on each recipient with
+ * [from, to, amount, token, sig, unlockdate, tag, memo, nonce] and `multi_transfer` on from with the
+ * call args (CC-t `base.go` MultiTransfer).
+ */
+export const multiTransferJob: Job = {
+  fcn: 'multitransfer',
+  weight: 8,
+  writes: [MRC010.multiTransfer, MRC010.receive],
+  plan(ctx) {
+    const { rng, now } = ctx;
+    const funded = pickFundedWallet(ctx);
+    if (!funded) return null;
+    const wanted = rng.chance(0.03) ? rng.int(20, MAX_RECIPIENTS) : rng.int(2, 8);
+    const count = Math.min(wanted, ctx.world.wallets.length - 1, Number(funded.available));
+    if (count < 1) return null;
+
+    const taken = new Set([funded.wallet.id]);
+    const list: TransferListItem[] = [];
+    const budget = portion(rng, funded.available, 1, 50);
+    let total = 0n;
+    for (let i = 0; i < count; i++) {
+      const to = pickOtherWallet(ctx, taken);
+      if (!to) break;
+      taken.add(to);
+      const share = budget / BigInt(count);
+      const amount = share > 0n ? portion(rng, share, 50, 150) : 1n;
+      total += amount;
+      list.push({
+        address: to,
+        amount: amount.toString(),
+        unlockdate: planUnlockdate(rng, now),
+        tag: fakeTag(rng),
+        memo: fakeMemo(rng),
+      });
+    }
+    if (list.length === 0) return null;
+    // Tiny balances: fall back to 1 each, which `count` ≤ available always covers.
+    if (total > funded.available) for (const item of list) item.amount = '1';
+    return {
+      fcn: 'multitransfer',
+      args: [funded.wallet.id, JSON.stringify(list), String(funded.token), fakeSignature(rng), funded.wallet.nonce],
+    };
+  },
+  execute(stub, { args }) {
+    const [from, transferlist, tokenId, sig, nonce] = expectArgs(
+      args,
+      5,
+      '1000,multitransfer operation must include four arguments : fromAddr, transferlist, tokenID, signature, tkey',
+    );
+    if (!isMtAddress(from)) throw new ChaincodeError('3001,Invalid from address');
+    const fromWallet = getAddressInfo(stub, from);
+    nonceCheck(stub, fromWallet, nonce);
+    const targets = parseTransferList(transferlist);
+    mrc010Id(stub, tokenId);
+    if (targets.length < 1) {
+      throw new ChaincodeError('3002, There are no multiple transmission recipients');
+    }
+    if (targets.length > MAX_RECIPIENTS) {
+      throw new ChaincodeError('3002,There must be 100 or fewer recipients of multitransfer');
+    }
+
+    const seen = new Set<string>();
+    for (const item of targets) {
+      if (!isMtAddress(item.address)) throw new ChaincodeError('3002,Invalid to address');
+      if (seen.has(item.address)) {
+        throw new ChaincodeError(`6100, [${item.address}] already exists on the transfer list.`);
+      }
+      seen.add(item.address);
+      if (from === item.address) {
+        throw new ChaincodeError('3201,From address and to address must be different values');
+      }
+      const lock = parseInt64(item.unlockdate, '1102,Invalid unlock date');
+      const toWallet = getAddressInfo(stub, item.address);
+      moveToken(stub, fromWallet, toWallet, tokenId, item.amount, lock);
+      setAddressInfo(stub, toWallet, MRC010.receive, [
+        from,
+        item.address,
+        item.amount,
+        tokenId,
+        sig,
+        item.unlockdate,
+        item.tag.slice(0, 64),
+        item.memo.slice(0, 2048),
+        nonce,
+      ]);
+    }
+    setAddressInfo(stub, fromWallet, MRC010.multiTransfer, args);
+  },
+};
+
+/** json.Unmarshal into []TMRC010TransferList: every field that is present must be a string. */
+function parseTransferList(text: string): TransferListItem[] {
+  const fail = (why: string) => new ChaincodeError(`3290,Transfer list is in the wrong data - ${why}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw fail(error instanceof Error ? error.message : 'invalid JSON');
+  }
+  if (raw === null) return [];
+  if (!Array.isArray(raw)) throw fail('not an array');
+  return raw.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null) throw fail('item is not an object');
+    const field = (name: string): string => {
+      const value = (item as Record<string, unknown>)[name];
+      if (value === undefined || value === null) return '';
+      if (typeof value !== 'string') throw fail(`${name} is not a string`);
+      return value;
+    };
+    return {
+      address: field('address'),
+      amount: field('amount'),
+      unlockdate: field('unlockdate'),
+      tag: field('tag'),
+      memo: field('memo'),
+    };
+  });
+}

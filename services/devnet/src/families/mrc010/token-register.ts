@@ -1,0 +1,256 @@
+import { MRC010 } from '@mtc/domain';
+import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import type { Rng } from '../../rng.ts';
+import type { Mrc010Token, TokenReserve, TokenTier } from './records.ts';
+import { TOKEN_MAX_NO, tokenKey } from './records.ts';
+import { capitalise, fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
+import type { Job, PlanContext } from '../../jobs/job.ts';
+import { portion } from '../../jobs/job.ts';
+
+/**
+ * `tokenRegister` (tokenJSON, sig, nonce) → `TOKEN_DATA_<n>` with job type `tokenRegister`, whose
+ * job_args is the token record itself (so the entry's parameters is an object), and a
+ * `token_reserve` write [owner, address, value, tokenId] on each reserve address (CC-t `token.go`
+ * TokenRegister). Quirks kept from the Go code:
+ * - reserves are appended as they are, with their unlockdate even when it is already past (no
+ *   MRC010Add normalisation), and for token 0 the value overwrites the wallet's first entry;
+ * - each reserve is checked against totalsupply on its own, not their sum;
+ * - the owner's nonce is checked but its rotation is never written (the owner wallet is not saved);
+ * - nothing credits the owner apart from its own reserve entry.
+ */
+export const tokenRegisterJob: Job = {
+  fcn: 'tokenRegister',
+  weight: 1,
+  writes: [MRC010.tokenRegister, MRC010.tokenReserve],
+  plan(ctx) {
+    const { world, rng, now } = ctx;
+    if (world.wallets.length === 0) return null;
+    const owner = world.wallet(rng.pick(world.wallets))!;
+    const decimal = rng.weighted<number>([
+      [8, 4],
+      [18, 3],
+      [0, 2],
+      [2, 1],
+      [6, 1],
+      [rng.int(0, 18), 1],
+    ]);
+    const total = BigInt(rng.int(1, 9_999)) * 10n ** BigInt(rng.int(2, 8) + decimal);
+    const reserved = rng.chance(0.7) ? total : portion(rng, total, 50, 95);
+    const reserve = planReserves(ctx, owner.id, reserved);
+    const symbol = randomSymbol(rng);
+    const name = rng.chance(0.5)
+      ? `${capitalise(fakeWords(rng, 1, 1))} ${rng.pick(['Token', 'Coin', 'Point', 'Cash'])}`
+      : `${capitalise(fakeWords(rng, 1, 1))} ${capitalise(fakeWords(rng, 1, 1))}`;
+    const request: ClientToken = {
+      owner: owner.id,
+      symbol,
+      name,
+      totalsupply: total.toString(),
+      reservedamount: reserved.toString(),
+      remainamount: (total - reserved).toString(),
+      burnningamount: '0',
+      softcap: '0',
+      hardcap: '0',
+      decimal,
+      url: `https://${symbol.toLowerCase()}.devnet.example/`,
+      information: fakeWords(rng, 3, 12),
+      image: fakePngDataUri(rng),
+      reserve: reserve.map((r) => ({ ...r, unlockdate: planReserveLock(rng, now) })),
+      tier: [],
+      status: 'normal',
+      type: '010',
+    };
+    return tokenRegisterCall(rng, request, owner.nonce);
+  },
+  execute(stub, { args }) {
+    const [data, , nonce] = expectArgs(
+      args,
+      3,
+      '1000,tokenRegister must include one arguments : tokeninfo, sign, tkey',
+    );
+    const token = decodeClientToken(data);
+    if (token.symbol.length < 1) throw new ChaincodeError('1002,Symbol is empty');
+    if (token.name.length < 1) throw new ChaincodeError('1001,Name is empty');
+    if (token.decimal < 0) throw new ChaincodeError('1003,The decimal number must be bigger then 0');
+    if (token.decimal > 18) throw new ChaincodeError('1004,The decimal number must be less than 18');
+
+    // strconv.ParseInt of the stored counter; a parse error reads as 0, as in the Go code.
+    const maxNo = stub.getState(TOKEN_MAX_NO);
+    const id = maxNo === undefined ? 0 : (typeof maxNo === 'string' ? Number.parseInt(maxNo, 10) || 0 : 0) + 1;
+    const owner = getAddressInfo(stub, token.owner);
+    nonceCheck(stub, owner, nonce);
+
+    if (token.type.length === 0) token.type = '010';
+    token.token = id;
+    token.jobdate = stub.now;
+    token.createdate = stub.now;
+    token.job_type = MRC010.tokenRegister;
+    token.id = String(id);
+    token.job_args = JSON.stringify(token);
+    stub.putState(tokenKey(id), token);
+
+    const supply = parsePositive(token.totalsupply, '1101,TotalSupply is not positive integer');
+    for (const r of token.reserve ?? []) {
+      const value = parsePositive(r.value, `1102,Reserve amount ${r.value} is not interger`);
+      let holder;
+      try {
+        holder = getAddressInfo(stub, r.address);
+      } catch {
+        throw new ChaincodeError(`1102,Token reserve address ${r.address} not found`);
+      }
+      if (id === 0) {
+        holder.balance[0] = { ...holder.balance[0]!, balance: r.value };
+      } else {
+        holder.balance.push({
+          balance: r.value,
+          token: id,
+          unlockdate: r.unlockdate,
+          saleamount: '',
+          auctionamount: '',
+        });
+      }
+      if (supply - value < 0n) {
+        throw new ChaincodeError('1103,The reserve amount is greater than totalsupply');
+      }
+      setAddressInfo(stub, holder, MRC010.tokenReserve, [token.owner, r.address, r.value, String(id)]);
+    }
+    stub.putState(TOKEN_MAX_NO, String(id));
+  },
+};
+
+/** The token JSON a client sends: any subset of the record's fields. */
+export type ClientToken = Partial<Omit<Mrc010Token, 'reserve' | 'tier'>> & {
+  reserve?: TokenReserve[];
+  tier?: Partial<TokenTier>[];
+};
+
+export function tokenRegisterCall(rng: Rng, token: ClientToken, ownerNonce: string) {
+  return { fcn: 'tokenRegister', args: [JSON.stringify(token), fakeSignature(rng), ownerNonce] };
+}
+
+/** Reserve holders (usually the owner plus up to two others) sharing `reserved`, all shares > 0. */
+function planReserves(ctx: PlanContext, owner: string, reserved: bigint): TokenReserve[] {
+  const { world, rng } = ctx;
+  const holders = new Set<string>(rng.chance(0.8) ? [owner] : []);
+  const target = holders.size + rng.int(holders.size === 0 ? 1 : 0, 2);
+  for (let i = 0; i < target * 3 && holders.size < target; i++) holders.add(rng.pick(world.wallets));
+  const list = [...holders];
+  const weights = list.map(() => BigInt(rng.int(1, 100)));
+  const weightSum = weights.reduce((a, b) => a + b, 0n);
+  const values = weights.map((w) => (reserved * w) / weightSum);
+  values[0] = values[0]! + reserved - values.reduce((a, b) => a + b, 0n);
+  if (values.some((v) => v <= 0n)) return [{ address: list[0]!, value: reserved.toString(), unlockdate: 0 }];
+  return list.map((address, i) => ({ address, value: values[i]!.toString(), unlockdate: 0 }));
+}
+
+/** Mostly unlocked; some locked for minutes to a year; a few with a date already past. */
+function planReserveLock(rng: Rng, now: number): number {
+  const roll = rng.next();
+  if (roll < 0.1) return now + rng.int(600, 86_400);
+  if (roll < 0.2) return now + rng.int(86_400, 365 * 86_400);
+  if (roll < 0.25) return now - rng.int(86_400, 30 * 86_400);
+  return 0;
+}
+
+function randomSymbol(rng: Rng): string {
+  let out = '';
+  const length = rng.int(3, 5);
+  for (let i = 0; i < length; i++) out += String.fromCharCode(65 + rng.int(0, 25));
+  return out;
+}
+
+/**
+ * json.Unmarshal of the client's token into a zero TMRC010: known fields in struct order, absent ones
+ * at their Go zero value (nil slices and maps become null), a wrongly typed one fails the call.
+ */
+function decodeClientToken(text: string): Mrc010Token {
+  const fail = () => new ChaincodeError('4105,Invalid token Data format');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw fail();
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fail();
+  const src = raw as Record<string, unknown>;
+  const str = (key: string): string => {
+    const v = src[key];
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'string') throw fail();
+    return v;
+  };
+  const int = (key: string, from: Record<string, unknown> = src): number => {
+    const v = from[key];
+    if (v === undefined || v === null) return 0;
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw fail();
+    return v;
+  };
+  const list = <T>(key: string, decode: (item: Record<string, unknown>) => T): T[] | null => {
+    const v = src[key];
+    if (v === undefined || v === null) return null;
+    if (!Array.isArray(v)) throw fail();
+    return v.map((item: unknown) => {
+      if (typeof item !== 'object' || item === null) throw fail();
+      return decode(item as Record<string, unknown>);
+    });
+  };
+  const text_ = (item: Record<string, unknown>, key: string): string => {
+    const v = item[key];
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'string') throw fail();
+    return v;
+  };
+  const intMap = (key: string): Record<string, number> | null => {
+    const v = src[key];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'object' || Array.isArray(v)) throw fail();
+    const out: Record<string, number> = {};
+    for (const k of Object.keys(v).sort()) out[k] = int(k, v as Record<string, unknown>);
+    return out;
+  };
+
+  return {
+    id: str('id'),
+    owner: str('owner'),
+    symbol: str('symbol'),
+    createdate: int('createdate'),
+    totalsupply: str('totalsupply'),
+    reservedamount: str('reservedamount'),
+    remainamount: str('remainamount'),
+    burnningamount: str('burnningamount'),
+    softcap: str('softcap'),
+    hardcap: str('hardcap'),
+    token: int('token'),
+    name: str('name'),
+    information: str('information'),
+    url: str('url'),
+    image: str('image'),
+    decimal: int('decimal'),
+    reserve: list('reserve', (r) => ({
+      address: text_(r, 'address'),
+      value: text_(r, 'value'),
+      unlockdate: int('unlockdate', r),
+    })),
+    tier: list('tier', (t) => ({
+      startdate: int('startdate', t),
+      enddate: int('enddate', t),
+      supply: text_(t, 'supply'),
+      rate: int('rate', t),
+      tiersn: int('tiersn', t),
+      name: text_(t, 'name'),
+      investormin: text_(t, 'investormin'),
+      remainamount: text_(t, 'remainamount'),
+      unlockdate: int('unlockdate', t),
+      expirepolicy: text_(t, 'expirepolicy'),
+    })),
+    status: str('status'),
+    targettoken: intMap('targettoken'),
+    basetoken: int('basetoken'),
+    type: str('type'),
+    logger: intMap('logger'),
+    job_type: str('job_type'),
+    job_args: str('job_args'),
+    jobdate: int('jobdate'),
+  };
+}

@@ -1,0 +1,666 @@
+import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
+import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import {
+  checkNonce,
+  clearAuction,
+  getMrc400,
+  getMrc401,
+  guard,
+  isOldLayout,
+  ordinal,
+  parsePositiveAmount,
+  percentOf,
+  permissionCheck,
+  setMrc401,
+  unmarshalList,
+  unmarshalOr,
+} from './chaincode.ts';
+import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
+import { isMtAddress } from '../../world/address.ts';
+import type { Mrc401Item } from './records.ts';
+import type { Wallet } from '../mrc010/records.ts';
+import type { Stub } from '../../world/stub.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import { planPlatform } from '../dex010/plan.ts';
+import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import {
+  auctionFate,
+  auctionOutcomes,
+  bidderAttempts,
+  buysNow,
+  DEFAULT_DURATION_SEC,
+  firstToEnd,
+  MAX_AHEAD_SEC,
+  MIN_DURATION_SEC,
+  MRC401_AUCTIONS,
+  offersBuyNow,
+  planAuctionTimes,
+  withdraws,
+  type AuctionFate,
+} from '../dex/auctions.ts';
+import type { Job, PlanContext } from '../../jobs/job.ts';
+import { assignPlatform, MAX_PRICE } from './create.ts';
+import {
+  allowedTokens,
+  collectionOfItem,
+  findPayer,
+  free,
+  layoutOf,
+  movable,
+  pickItem,
+  pickToken,
+  planPrice,
+} from './plan.ts';
+import {
+  clearPlatform,
+  expectHeld,
+  getListed,
+  idList,
+  lastCollection,
+  moreItems,
+  noDuplicate,
+  payees,
+  pickSeller,
+  unlister,
+} from './sell.ts';
+import { mrc401DexProcess } from './settle.ts';
+
+const OLD_AUCTION_FIELDS = {
+  id: 'string',
+  end: 'int',
+  token: 'string',
+  bidding: 'string',
+  start: 'string',
+  buynow: 'string',
+} as const;
+const NEW_AUCTION_FIELDS = {
+  id: 'string',
+  token: 'string',
+  auction_bidding_unit: 'string',
+  auction_start_price: 'string',
+  auction_buynow_price: 'string',
+  auction_start_date: 'int',
+  auction_end_date: 'int',
+  platform_name: 'string',
+  platform_url: 'string',
+  platform_address: 'string',
+  platform_commission: 'string',
+} as const;
+
+/**
+ * `mrc401auction` → each item written `mrc401_auction` [itemId, seller, startPrice, token,
+ * buyNowPrice, biddingUnit, sig, nonce], the caller's wallet `mrc401auction` [itemData as sent,
+ * seller, sig, nonce].
+ *
+ * CC-m (`mrc400.go` Mrc401Auction; call seller, mrc400id, JSON [{id, end, token, bidding, start,
+ * buynow}], sig, nonce) rejects every call: after reading the first item's collection it
+ * unmarshals an empty buffer into it ("3004,MRC400 [<id>] is in the wrong data"), so CC-m history
+ * holds no MRC-401 auction and the planner proposes none under it.
+ *
+ * CC-t (same name; call seller, JSON [{id, token, auction_bidding_unit, auction_start_price,
+ * auction_buynow_price, auction_start_date, auction_end_date, platform_*}] (≤ 1000), sig, nonce):
+ * the owner, or a partner (partner or seller) for an item the MRC-400 owner holds; not on sale or
+ * in auction; Bound only while the MRC-400 owner holds it. Start price and bidding unit integers
+ * ≥ 1, buy-now 0 (none) or ≥ the start price ("" keeps the item's, "0"); the token as for a sale.
+ * Start date ≤ 0 means now, else within [now, now + 21 days]; end ≤ 0 means start + 1 day, else
+ * 1 h to 21 days after the start. Quirk kept: the platform fields are checked and then cleared, so
+ * an auction never pays a platform.
+ */
+export const mrc401AuctionJob: Job = {
+  fcn: 'mrc401auction',
+  weight: 1,
+  writes: [MRC400.itemAuction, MRC400.walletItemAuction],
+  outcomes: auctionOutcomes(MRC401_AUCTIONS),
+  plan(ctx) {
+    if (layoutOf(ctx) !== 'new') return null;
+    const { world, rng, now } = ctx;
+    const first = pickItem(ctx, world.mrc400.idle, (item) => movable(ctx, item));
+    if (!first) return null;
+    const c = collectionOfItem(ctx, first);
+    const seller = pickSeller(ctx, c, first, 'new');
+    if (seller === null) return null;
+    const items = [
+      first,
+      ...moreItems(ctx, world.mrc400.idle, c, first, (item) => item.owner === first.owner && movable(ctx, item)),
+    ];
+    const tokens = allowedTokens(ctx, c, 'new');
+    const list = items.map((item) => {
+      const token = pickToken(ctx, tokens);
+      const start = planPrice(rng, world.token(token)!.decimal);
+      // No buy-now is "0" or "" (which keeps the item's: none, outside an auction).
+      const buyNow = offersBuyNow(ctx, MRC401_AUCTIONS)
+        ? (start * BigInt(rng.int(2, 20))).toString()
+        : rng.chance(0.2)
+          ? ''
+          : '0';
+      const { delay, duration } = planAuctionTimes(ctx, MRC401_AUCTIONS, 0.2);
+      const startDate = delay > 0 ? now + delay : 0;
+      let [name, url, address, commission] = planPlatform(ctx, seller);
+      if (isMtAddress(address) && !free(ctx, address)) [name, url, address, commission] = ['', '', '', ''];
+      return {
+        id: item.id,
+        token: String(token),
+        auction_bidding_unit: (start / BigInt(rng.int(5, 100)) || 1n).toString(),
+        auction_start_price: start.toString(),
+        auction_buynow_price: buyNow,
+        auction_start_date: startDate,
+        auction_end_date: duration === null ? 0 : (startDate === 0 ? now : startDate) + duration,
+        platform_name: name,
+        platform_url: url,
+        platform_address: address,
+        platform_commission: commission,
+      };
+    });
+    const nonce = world.wallet(seller)!.nonce;
+    return { fcn: 'mrc401auction', args: [seller, JSON.stringify(list), fakeSignature(rng), nonce] };
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) auctionOld(stub, args);
+    else auctionNew(stub, args);
+  },
+};
+
+function auctionOld(stub: Stub, args: readonly string[]): void {
+  const [seller, mrc400id, itemData, , nonce] = expectArgs(
+    args,
+    5,
+    '1000,mrc401auction operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
+  );
+  const list = unmarshalOr(
+    () => unmarshalList(itemData, OLD_AUCTION_FIELDS, 'TMRC401Auction'),
+    (inner) => `3004,Selldata is in the wrong data ${inner}`,
+  );
+  if (list.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer sell item');
+  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
+  const wallet = getAddressInfo(stub, seller);
+  checkNonce(stub, wallet, nonce);
+  const first = list[0]!;
+  const item = getListed(stub, first.id);
+  if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${first.id}] is not MRC400 ${mrc400id} item`);
+  getMrc400(stub, item.mrc400);
+  // json.Unmarshal of a string never assigned ("") into the collection: it always fails here.
+  throw new ChaincodeError(`3004,MRC400 [${item.mrc400}] is in the wrong data`);
+}
+
+function auctionNew(stub: Stub, args: readonly string[]): void {
+  const a = expectArgs(
+    args,
+    4,
+    '1000,mrc401auction operation must include four arguments : seller, itemData, sign, tkey',
+  );
+  const list = unmarshalOr(
+    () => unmarshalList(a[1], NEW_AUCTION_FIELDS, 'TMRC401Auction'),
+    (inner) => `3004,Selldata is in the wrong data ${inner}`,
+  );
+  if (list.length > 1000) throw new ChaincodeError('3002,There must be 1000 or fewer sell item');
+  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
+  const seller = getAddressInfo(stub, a[0]);
+  checkNonce(stub, seller, a[3]);
+  const now = stub.now;
+  const seen = new Set<string>();
+  const collection = lastCollection(stub);
+  list.forEach((ad, index) => {
+    noDuplicate(seen, ad.id);
+    const item = getListed(stub, ad.id);
+    const c = collection(item);
+    permissionCheck(c, item, seller.id, 'auction');
+    expectHeld(item, ad.id);
+    assignPlatform(stub, item, ad.platform_name, ad.platform_url, ad.platform_address, ad.platform_commission);
+    if (item.transferable === 'Bound' && item.owner !== c.owner) {
+      throw new ChaincodeError(`5002,MRC401 [${ad.id}] is cannot be sold`);
+    }
+    clearPlatform(item);
+    const error = (field: string) => (inner: string) => `3005,${ordinal(index)} item ${field} error : ${inner}`;
+    item.auction_start_price = guard(
+      () => numericDataCheck(ad.auction_start_price, '1', MAX_PRICE, 0, false)!,
+      error('auction_start_price'),
+    );
+    item.auction_buynow_price =
+      guard(() => numericDataCheck(ad.auction_buynow_price, '0', MAX_PRICE, 0, true), error('auction_buynow_price')) ??
+      item.auction_buynow_price;
+    item.auction_bidding_unit = guard(
+      () => numericDataCheck(ad.auction_bidding_unit, '1', MAX_PRICE, 0, false)!,
+      error('auction_bidding_unit'),
+    );
+    const start = decimalOrZero(item.auction_start_price);
+    const buyNow = decimalOrZero(item.auction_buynow_price);
+    if (buyNow !== 0n && buyNow < start) {
+      throw new ChaincodeError(`3005,${ordinal(index)} item buynow price is must be greater then auction start price`);
+    }
+    if (ad.token === '') throw new ChaincodeError(`3005,${ordinal(index)} item SellToken not define`);
+    if (c.allow_token !== '0' && c.allow_token !== '' && ad.token !== c.allow_token && ad.token !== '0') {
+      throw new ChaincodeError(`3005,${ordinal(index)} item SellToken is must ${c.allow_token} or metacoin`);
+    }
+    item.auction_token = ad.token;
+    item.auction_current_price = '0';
+    item.auction_current_bidder = '';
+
+    item.auction_date = ad.auction_start_date;
+    if (item.auction_date <= 0) item.auction_date = now;
+    else if (item.auction_date < now) throw new ChaincodeError('3005,The auction start time is in the past');
+    else if (item.auction_date - now > MAX_AHEAD_SEC)
+      throw new ChaincodeError('3005,Auction start time must be within 7 days');
+    item.auction_end = ad.auction_end_date;
+    if (item.auction_end <= 0) item.auction_end = item.auction_date + DEFAULT_DURATION_SEC;
+    else if (item.auction_end - item.auction_date < MIN_DURATION_SEC) {
+      throw new ChaincodeError('3005,Auction duration is at least 1 hour');
+    } else if (item.auction_end - item.auction_date > MAX_AHEAD_SEC) {
+      throw new ChaincodeError('3005,The auction period is up to 7 days');
+    }
+    item.last_worker = seller.id;
+    setMrc401(stub, item.id, item, MRC400.itemAuction, [
+      ad.id,
+      seller.id,
+      item.auction_start_price,
+      item.auction_token,
+      item.auction_buynow_price,
+      item.auction_bidding_unit,
+      a[2],
+      a[3],
+    ]);
+  });
+  setAddressInfo(stub, seller, MRC400.walletItemAuction, [a[1], a[0], a[2], a[3]]);
+}
+
+/**
+ * `mrc401unauction` → each item written `mrc401_unauction` [itemId, seller, sig, nonce] with its
+ * auction cleared; the caller's wallet `mrc401unauction` [item list, seller, sig, nonce]; refused
+ * once someone has bid (CC-m `mrc400.go` Mrc401UnAuction; CC-t the same name). Nothing checks the
+ * end date: an ended auction without bids may be withdrawn instead of finished.
+ *
+ * CC-m call: seller, mrc400id, JSON [ids] (≤ 100), sig, nonce; the owner only; the wallet's
+ * job_args hold the list as sent. CC-t call: seller, JSON [ids] (≤ 1000), sig, nonce; the owner,
+ * or the partner who listed an item the MRC-400 owner holds; the platform fields are cleared, the
+ * caller becomes last_worker, the wallet's job_args hold the list re-encoded, and (quirk kept) a
+ * repeated id is not refused.
+ */
+export const mrc401UnauctionJob: Job = {
+  fcn: 'mrc401unauction',
+  weight: 0.3,
+  writes: [MRC400.itemUnauction, MRC400.walletItemUnauction],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    let caller = '';
+    const item = pickItem(ctx, ctx.world.mrc400.inAuction, (item) => {
+      if (item.auction_current_bidder !== '' || !withdraws(ctx, MRC401_AUCTIONS, fate(ctx, item))) return false;
+      caller = unlister(ctx, collectionOfItem(ctx, item), item, layout) ?? '';
+      return caller !== '';
+    });
+    if (!item) return null;
+    const ids = JSON.stringify([item.id]);
+    const sig = fakeSignature(ctx.rng);
+    const nonce = ctx.world.wallet(caller)!.nonce;
+    return {
+      fcn: 'mrc401unauction',
+      args: layout === 'old' ? [caller, item.mrc400, ids, sig, nonce] : [caller, ids, sig, nonce],
+    };
+  },
+  execute(stub, { args }) {
+    let seller: string, mrc400id: string | null, itemData: string, sig: string, nonce: string;
+    if (isOldLayout(stub.chaincode)) {
+      [seller, mrc400id, itemData, sig, nonce] = expectArgs(
+        args,
+        5,
+        '1000,mrc401unauction operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
+      );
+    } else {
+      mrc400id = null;
+      [seller, itemData, sig, nonce] = expectArgs(
+        args,
+        4,
+        '1000,mrc401unsell operation must include four arguments : seller, itemData, sign, tkey',
+      );
+    }
+    // CC-m reads the list before the wallet, CC-t after checking the nonce.
+    const early = mrc400id !== null ? idList(itemData, 100, 'unauction') : null;
+    const wallet = getAddressInfo(stub, seller);
+    checkNonce(stub, wallet, nonce);
+    const ids = early ?? idList(itemData, 1000, 'unauction');
+
+    const seen = new Set<string>();
+    const collection = lastCollection(stub);
+    for (const id of ids) {
+      if (mrc400id !== null) noDuplicate(seen, id);
+      const item = getListed(stub, id);
+      if (mrc400id !== null) {
+        if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${id}] is not MRC400 ${mrc400id} item`);
+        if (item.owner !== seller) throw new ChaincodeError(`3004,MRC401 [${id}] is not your item`);
+      } else {
+        permissionCheck(collection(item), item, wallet.id, 'unauction');
+      }
+      if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not auction item`);
+      if (item.auction_current_bidder !== '') {
+        throw new ChaincodeError(`3004,MRC401 [${id}] there is a bidder, so the auction cannot be canceled`);
+      }
+      clearAuction(item);
+      if (mrc400id === null) {
+        clearPlatform(item);
+        item.last_worker = wallet.id;
+      }
+      setMrc401(stub, id, item, MRC400.itemUnauction, [id, seller, sig, nonce]);
+    }
+    const log = mrc400id !== null ? itemData : JSON.stringify(ids);
+    setAddressInfo(stub, wallet, MRC400.walletItemUnauction, [log, seller, sig, nonce]);
+  },
+};
+
+/**
+ * `mrc401bid` → a bid on an item in auction, before its end (CC-m and CC-t `mrc400.go`
+ * Mrc401AuctionBid). The bid leaves the bidder's balance into the item (`transfer_mrc401bid`
+ * [bidder, id, price, token, sig, "0", "", id, nonce]), the previous bid goes back
+ * (`receive_mrc401refund` [id, previous bidder, price, token, sig, "0", "", id, nonce]), the item
+ * is written `mrc401_auctionbid` [id, bidder, PaymentInfo JSON, sig, nonce] with the new price and
+ * bidder. The owner may not bid; the start date is not checked (bids may come before it).
+ *
+ * CC-m call: bidder, id, price, token, sig, nonce. The current highest bidder may not bid again;
+ * a first bid must reach the start price, a later one exceed the current price, and the amount
+ * above the previous price be a whole number of bidding units; the stored price is the argument
+ * as sent. PaymentInfo lists the bid, then the refund. Quirk kept: a bid at the buy-now price
+ * always fails ("6205,MRC400 [<item>] is in the wrong data": an empty buffer unmarshalled).
+ *
+ * CC-t call: bidder, id, price, sig, nonce. A first bid must reach the start price, a later one the
+ * current price plus the bidding unit; a bid at the buy-now price (which even the highest bidder
+ * may make) settles at once as mrc401DexProcess (item `mrc401_auctionbuynow`). PaymentInfo lists
+ * the refund, then the bid.
+ */
+export const mrc401BidJob: Job = {
+  fcn: 'mrc401bid',
+  weight: 1.4,
+  writes: [
+    MRC400.itemAuctionbid,
+    MRC400.transferBid,
+    MRC400.receiveRefund,
+    MRC400.itemAuctionbuynow,
+    MRC400.receiveAuction,
+    MRC400.receiveFee,
+  ],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const { rng, now } = ctx;
+    const { inAuction } = ctx.world.mrc400;
+    const biddable = (item: Mrc401Item) =>
+      fate(ctx, item) === 'bid' &&
+      item.auction_date <= now &&
+      item.auction_end >= now &&
+      free(
+        ctx,
+        item.id,
+        ...payees(ctx, item),
+        ...(isMtAddress(item.auction_current_bidder) ? [item.auction_current_bidder] : []),
+      );
+    const steered = firstToEnd(ctx, MRC401_AUCTIONS, inAuction, (id) => ctx.world.mrc400.item(id)!, endOf, biddable);
+    const item = steered ?? pickItem(ctx, inAuction, biddable);
+    if (!item) return null;
+    const unit = decimalOrZero(item.auction_bidding_unit);
+    const buyNow = decimalOrZero(item.auction_buynow_price);
+    const current = item.auction_current_bidder;
+    const lowest =
+      current === '' ? decimalOrZero(item.auction_start_price) : decimalOrZero(item.auction_current_price) + unit;
+    // CC-m: the step above the previous price must be a whole number of units.
+    let price = lowest + (rng.chance(0.4) ? 0n : unit * BigInt(rng.int(1, 20)));
+    if (buyNow > 0n && price >= buyNow) price = buyNow;
+    // CC-m refuses bids at the buy-now price; CC-t settles them, sometimes on purpose.
+    const buyingNow = buyNow > 0n && (price === buyNow || buysNow(ctx, MRC401_AUCTIONS));
+    if (buyingNow) {
+      if (layout === 'old') return null;
+      price = buyNow;
+    }
+    const exclude = new Set(buyingNow ? [item.owner] : [item.owner, current]);
+    const bidder = findPayer(ctx, Number(item.auction_token), price, exclude, bidderAttempts(steered !== null));
+    if (!bidder) return null;
+    const sig = fakeSignature(rng);
+    const args =
+      layout === 'old'
+        ? [bidder.id, item.id, price.toString(), item.auction_token, sig, bidder.nonce]
+        : [bidder.id, item.id, price.toString(), sig, bidder.nonce];
+    return { fcn: 'mrc401bid', args };
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) bidOld(stub, args);
+    else bidNew(stub, args);
+  },
+};
+
+function bidOld(stub: Stub, args: readonly string[]): void {
+  const [bidderAddress, id, amount, token, sig, nonce] = expectArgs(
+    args,
+    6,
+    '1000,mrc401bid operation must include four arguments : buyer, mrc401id, amount, token, sign, tkey',
+  );
+  const item = getMrc401(stub, id);
+  if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not for auction`);
+  if (item.auction_end < stub.now) throw new ChaincodeError(`3004,MRC401 [${id}] has completed auction`);
+  if (item.auction_current_bidder === bidderAddress)
+    throw new ChaincodeError('3004,You are already the highest bidder');
+  if (item.owner === bidderAddress) throw new ChaincodeError('3004,Owners cannot bid on auctions');
+  const bidder = getAddressInfo(stub, bidderAddress);
+  checkNonce(stub, bidder, nonce);
+  if (item.auction_token !== token) throw new ChaincodeError(`3004,Only ${item.auction_token} tokens can be bid`);
+  const bid = parsePositiveAmount(amount);
+  const buyNow = decimalOrZero(item.auction_buynow_price);
+  const first = item.auction_current_bidder === '';
+  const previous = decimalOrZero(first ? item.auction_start_price : item.auction_current_price);
+  if (first && bid < previous) {
+    throw new ChaincodeError('3004,The bid amount must be equal to or greater than the starting price');
+  }
+  if (!first && bid <= previous) throw new ChaincodeError('3004,The bid amount must be greater than the current price');
+  if (buyNow !== 0n && bid > buyNow) {
+    throw new ChaincodeError('3004,The bid amount must be less than or equal to the purchase buynow price');
+  }
+  const payments: PaymentInfo[] = [payment(bidderAddress, id, amount, item.auction_token, '', '', PAY.bid)];
+  mrc010Subtract(stub, bidder, item.auction_token, amount, 'normal');
+  if (buyNow !== 0n && bid === buyNow) {
+    getMrc400(stub, item.mrc400);
+    // json.Unmarshal of a string never assigned ("") into the collection: a buy-now bid always fails.
+    throw new ChaincodeError(`6205,MRC400 [${id}] is in the wrong data`);
+  }
+  const params = (from: string, to: string, price: string) => [
+    from,
+    to,
+    price,
+    item.auction_token,
+    sig,
+    '0',
+    '',
+    id,
+    nonce,
+  ];
+  setAddressInfo(stub, bidder, MRC400.transferBid, params(bidderAddress, id, amount));
+  if (!first) {
+    payments.push(
+      payment(id, item.auction_current_bidder, item.auction_current_price, item.auction_token, '', '', PAY.recvRefund),
+    );
+    const refunded = getAddressInfo(stub, item.auction_current_bidder);
+    mrc010Add(stub, refunded, item.auction_token, item.auction_current_price, 0);
+    setAddressInfo(
+      stub,
+      refunded,
+      MRC400.receiveRefund,
+      params(id, item.auction_current_bidder, item.auction_current_price),
+    );
+  }
+  item.auction_current_price = amount;
+  item.auction_current_bidder = bidderAddress;
+  const unit = decimalOrZero(item.auction_bidding_unit);
+  const step = bid - previous;
+  if (unit === 0n || step % unit !== 0n) {
+    throw new ChaincodeError('3004,The bid amount must be greater than the current amount plus the bid units');
+  }
+  setMrc401(stub, id, item, MRC400.itemAuctionbid, [id, bidderAddress, JSON.stringify(payments), sig, nonce]);
+}
+
+function bidNew(stub: Stub, args: readonly string[]): void {
+  const [bidderAddress, id, amount, sig, nonce] = expectArgs(
+    args,
+    5,
+    '1000,mrc402bid operation must include four arguments : buyer, mrc401id, amount, signature, nonce',
+  );
+  const item = getMrc401(stub, id);
+  if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not for auction`);
+  if (item.auction_end < stub.now) throw new ChaincodeError(`3004,MRC401 [${item.id}] has completed auction`);
+  if (item.owner === bidderAddress) throw new ChaincodeError('3004,Owners cannot bid on auctions');
+  const bidder = getAddressInfo(stub, bidderAddress);
+  checkNonce(stub, bidder, nonce);
+  const bid = parsePositiveAmount(amount);
+  const buyNow = decimalOrZero(item.auction_buynow_price);
+  const unit = decimalOrZero(item.auction_bidding_unit);
+  let buyingNow = false;
+  if (buyNow !== 0n) {
+    if (bid === buyNow) buyingNow = true;
+    else if (bid > buyNow) {
+      throw new ChaincodeError('3004,The bid amount must be less than or equal to the purchase buynow price');
+    }
+  }
+  if (!buyingNow && item.auction_current_bidder === bidderAddress) {
+    throw new ChaincodeError('3004,You are already the highest bidder');
+  }
+
+  const payments: PaymentInfo[] = [];
+  let previous: bigint;
+  let refunded = '';
+  if (isMtAddress(item.auction_current_bidder)) {
+    previous = decimalOrZero(item.auction_current_price);
+    if (!buyingNow && bid - unit < previous) {
+      throw new ChaincodeError('3004,The bid amount must be greater than the current bid amount plus the bid unit');
+    }
+    refunded = item.auction_current_bidder;
+    payments.push(payment(item.id, refunded, item.auction_current_price, item.auction_token, '', '', PAY.recvRefund));
+  } else {
+    previous = decimalOrZero(item.auction_start_price);
+    if (bid < previous)
+      throw new ChaincodeError('3004,The bid amount must be equal to or greater than the starting price');
+  }
+  payments.push(payment(bidderAddress, item.id, bid.toString(), item.auction_token, '', '', PAY.bid));
+  item.auction_current_price = bid.toString();
+  item.auction_current_bidder = bidderAddress;
+
+  if (buyingNow) {
+    const c = getMrc400(stub, item.mrc400);
+    mrc401DexProcess(stub, c, item, null, bidder, payments, 'auction', sig, nonce);
+    return;
+  }
+  const params = (from: string, to: string, price: bigint) => [
+    from,
+    to,
+    price.toString(),
+    item.auction_token,
+    sig,
+    '0',
+    '',
+    item.id,
+    nonce,
+  ];
+  mrc010Subtract(stub, bidder, item.auction_token, bid.toString(), 'normal');
+  setAddressInfo(stub, bidder, MRC400.transferBid, params(bidderAddress, item.id, bid));
+  if (isMtAddress(refunded)) {
+    const wallet = getAddressInfo(stub, refunded);
+    mrc010Add(stub, wallet, item.auction_token, previous.toString(), 0);
+    setAddressInfo(stub, wallet, MRC400.receiveRefund, params(item.id, refunded, previous));
+  }
+  setMrc401(stub, item.id, item, MRC400.itemAuctionbid, [item.id, bidderAddress, JSON.stringify(payments), sig, nonce]);
+}
+
+/**
+ * `mrc401auctionfinish` (mrc401id) — unsigned, anyone may call it once the end date is reached (CC-m
+ * and CC-t `mrc400.go` Mrc401AuctionFinish). Without a bid the item is written
+ * `mrc401_auctionfailure` with its auction cleared (CC-m job_args [id, owner, "", "[]", "", ""],
+ * CC-t [id, owner, ""]). With one, the escrowed bid pays out and the bidder becomes the owner
+ * (item `mrc401_auctionwinning`, last trade "Auction"):
+ *
+ * CC-m: the MRC-400 owner gets floor(price × sell_fee / 100) unless it is the seller
+ * (`receive_mrc401fee` [winner, MRC-400 owner, fee, …]), the seller the rest (`receive_mrc401auction`
+ * [winner, seller, …]); both with sign and nonce "" and, quirk kept, the item's sell_token ("0")
+ * where the auction token belongs. Item job_args [id, winner, PaymentInfo JSON, "", ""].
+ *
+ * CC-t: as mrc401DexProcess (settle.ts), with sign and nonce ""; item job_args [id, seller, winner,
+ * PaymentInfo JSON].
+ */
+export const mrc401AuctionFinishJob: Job = {
+  fcn: 'mrc401auctionfinish',
+  weight: 0.8,
+  writes: [MRC400.itemAuctionwinning, MRC400.itemAuctionfailure, MRC400.receiveAuction, MRC400.receiveFee],
+  plan(ctx) {
+    if (layoutOf(ctx) === null) return null;
+    const item = pickItem(
+      ctx,
+      ctx.world.mrc400.inAuction,
+      (item) =>
+        item.auction_end <= ctx.now &&
+        free(
+          ctx,
+          ...payees(ctx, item),
+          ...(isMtAddress(item.auction_current_bidder) ? [item.auction_current_bidder] : []),
+        ),
+      12,
+    );
+    return item ? { fcn: 'mrc401auctionfinish', args: [item.id] } : null;
+  },
+  execute(stub, { args }) {
+    const [id] = expectArgs(args, 1, '1000,mrc401auctionfinish operation must include four arguments : mrc401id');
+    const item = getMrc401(stub, id);
+    if (isOldLayout(stub.chaincode)) finishOld(stub, id, item);
+    else finishNew(stub, id, item);
+  },
+};
+
+function finishOld(stub: Stub, id: string, item: Mrc401Item): void {
+  if (item.auction_end > stub.now) throw new ChaincodeError(`3004,MRC401 [${id}] is under auction.`);
+  const seller = item.owner;
+  const winner = item.auction_current_bidder;
+  const payments: PaymentInfo[] = [];
+  if (winner === '') {
+    if (item.auction_date === 0 || item.auction_end === 0)
+      throw new ChaincodeError(`3004,MRC401 [${id}] is not auction`);
+    clearAuction(item);
+    setMrc401(stub, id, item, MRC400.itemAuctionfailure, [id, seller, '', JSON.stringify(payments), '', '']);
+    return;
+  }
+  const c = getMrc400(stub, item.mrc400);
+  const price = decimalOrZero(item.auction_current_price);
+  const fee = seller === c.owner ? 0n : percentOf(price, item.sell_fee);
+  const receive = price - fee;
+  const params = (to: string, amount: bigint) => [winner, to, amount.toString(), item.sell_token, '', '0', '', id, ''];
+  if (fee > 0n) {
+    payments.push(payment(id, c.owner, fee.toString(), item.auction_token, '', '', PAY.recvFee));
+    const owner = getAddressInfo(stub, c.owner);
+    mrc010Add(stub, owner, item.auction_token, fee.toString(), 0);
+    setAddressInfo(stub, owner, MRC400.receiveFee, params(c.owner, fee));
+  }
+  if (receive > 0n) {
+    const wallet = getAddressInfo(stub, seller);
+    mrc010Add(stub, wallet, item.auction_token, receive.toString(), 0);
+    setAddressInfo(stub, wallet, MRC400.receiveAuction, params(seller, receive));
+    payments.push(payment(id, seller, receive.toString(), item.auction_token, '', '', PAY.recvAuction));
+  }
+  item.owner = winner;
+  item.last_trade_date = stub.now;
+  item.last_trade_amount = item.auction_current_price;
+  item.last_trade_token = item.auction_token;
+  item.last_trade_type = 'Auction';
+  clearAuction(item);
+  setMrc401(stub, id, item, MRC400.itemAuctionwinning, [id, winner, JSON.stringify(payments), '', '']);
+}
+
+function finishNew(stub: Stub, id: string, item: Mrc401Item): void {
+  if (item.auction_date === 0 || item.auction_end === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not auction`);
+  if (item.auction_end > stub.now) throw new ChaincodeError('3004,It cannot be closed while the auction is pending');
+  if (item.auction_current_bidder === '') {
+    clearAuction(item);
+    setMrc401(stub, item.id, item, MRC400.itemAuctionfailure, [item.id, item.owner, '']);
+    return;
+  }
+  const winner: Wallet = getAddressInfo(stub, item.auction_current_bidder);
+  const c = getMrc400(stub, item.mrc400);
+  mrc401DexProcess(stub, c, item, null, winner, [], 'auction', '', '');
+}
+
+/** What becomes of an auction (auctions.ts), from its item id and start. */
+function fate(ctx: PlanContext, item: Mrc401Item): AuctionFate {
+  return auctionFate(ctx, MRC401_AUCTIONS, (item.id.charCodeAt(41) + item.auction_date) % 8);
+}
+
+const endOf = (item: Mrc401Item) => item.auction_end;

@@ -1,0 +1,458 @@
+import type { Stub } from '../../world/stub.ts';
+import type { ChaincodeVersion } from '../mrc010/codec.ts';
+import type { Wallet } from '../mrc010/records.ts';
+import {
+  cloneCollection,
+  cloneItem,
+  encodeCollection,
+  encodeItem,
+  isCollectionKey,
+  isItemKey,
+  MRC400_PREFIX,
+  readCollection,
+  readItem,
+  type Mrc400Collection,
+  type Mrc401Item,
+} from './records.ts';
+import { isMtAddress } from '../../world/address.ts';
+import { nonceCheck } from '../../chaincode/base.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { generateKey } from '../../chaincode/util.ts';
+
+/**
+ * The MRC-400/401 helpers of `mrc400.go`, CC-m 0e78fc1 (`v2.3`, old argument layouts) and CC-t
+ * 569b17e (`current`, new layouts): record access, the permission check, fee arithmetic, and the
+ * bits of util.go and encoding/json the item functions lean on. Records are read and written in
+ * the CC-t shape and encoded per version (records.ts).
+ */
+
+/** Whether `version` runs CC-m's MRC-400/401 (old layouts). Legacy versions never run them. */
+export function isOldLayout(version: ChaincodeVersion): boolean {
+  return version !== 'current';
+}
+
+/** GetMRC400 (the same in both versions): a private copy, id filled from the key when empty. */
+export function getMrc400(stub: Stub, id: string): Mrc400Collection {
+  if (!isCollectionKey(id)) throw new ChaincodeError('6102,invalid MRC400 data address');
+  const raw = stub.getState(id);
+  if (raw === undefined) throw new ChaincodeError(`6004,MRC400 [${id}] not exist`);
+  return cloneCollection(readCollection(id, raw as object));
+}
+
+/** GetMRC401 (the same in both versions). */
+export function getMrc401(stub: Stub, id: string): Mrc401Item {
+  if (!isItemKey(id)) throw new ChaincodeError('6102,invalid MRC401 data address');
+  const raw = stub.getState(id);
+  if (raw === undefined) throw new ChaincodeError(`6004,MRC401 [${id}] not exist`);
+  return cloneItem(readItem(id, raw as object));
+}
+
+/** setMRC400: stamps the job fields and writes the record under its id. */
+export function setMrc400(stub: Stub, c: Mrc400Collection, jobType: string, args: readonly string[]): void {
+  if (!isCollectionKey(c.id)) throw new ChaincodeError('6102,invalid MRC401 data address');
+  c.job_type = jobType;
+  c.jobdate = stub.now;
+  c.job_args = JSON.stringify(args);
+  stub.putState(c.id, encodeCollection(c, stub.chaincode));
+}
+
+/**
+ * setMRC401: stamps the job fields and writes the item. CC-m writes under the key it is given (the
+ * record's own id may be "": its Mrc401Create never sets it); CC-t writes under the record's id
+ * and also checks that the id starts with its 40-character collection id.
+ */
+export function setMrc401(stub: Stub, key: string, item: Mrc401Item, jobType: string, args: readonly string[]): void {
+  const target = isOldLayout(stub.chaincode) ? key : item.id;
+  if (!isItemKey(target)) throw new ChaincodeError('6102,invalid MRC401 data address');
+  if (!isOldLayout(stub.chaincode) && (item.mrc400.length !== 40 || !target.startsWith(item.mrc400))) {
+    throw new ChaincodeError('6102,invalid MRC401 ID');
+  }
+  item.job_type = jobType;
+  item.jobdate = stub.now;
+  item.job_args = JSON.stringify(args);
+  stub.putState(target, encodeItem(item, stub.chaincode));
+}
+
+/**
+ * The item literal both versions' Mrc401Create (and CC-t's Mrc401CreateTrade) start from. Quirk
+ * kept: auction_current_bidder starts as "0", not "" (the auction functions set it to "").
+ */
+export function newItem(now: number, id: string, mrc400: string, owner: string, creator: string): Mrc401Item {
+  return {
+    id,
+    mrc400,
+    owner,
+    creator,
+    item_url: '',
+    item_image_url: '',
+    groupid: '',
+    createdate: now,
+    initial_reserve: '0',
+    initial_token: '0',
+    melting_fee: '0.0',
+    melting_date: 0,
+    transferable: 'Permanent',
+    sell_date: 0,
+    sell_fee: '0.0',
+    sell_price: '0',
+    sell_token: '0',
+    job_type: '',
+    job_args: '',
+    jobdate: now,
+    auction_date: 0,
+    auction_end: 0,
+    auction_token: '0',
+    auction_bidding_unit: '0',
+    auction_start_price: '0',
+    auction_buynow_price: '0',
+    auction_current_price: '0',
+    auction_current_bidder: '0',
+    last_trade_date: 0,
+    last_trade_amount: '0',
+    last_trade_token: '0',
+    last_trade_type: '',
+    last_worker: '',
+    shareholder: null,
+    platform_name: '',
+    platform_url: '',
+    platform_address: '',
+    platform_commission: '',
+  };
+}
+
+/** Clears an item's auction fields, as every function that ends an auction does. */
+export function clearAuction(item: Mrc401Item): void {
+  item.auction_date = 0;
+  item.auction_end = 0;
+  item.auction_token = '0';
+  item.auction_bidding_unit = '0';
+  item.auction_start_price = '0';
+  item.auction_buynow_price = '0';
+  item.auction_current_price = '0';
+  item.auction_current_bidder = '';
+}
+
+/** Clears an item's sale fields. */
+export function clearSale(item: Mrc401Item): void {
+  item.sell_date = 0;
+  item.sell_price = '0';
+  item.sell_token = '0';
+}
+
+/** A new collection id: GenerateKey("MRC400_", keyArgs) plus the first free retry digit. */
+export function newMrc400Id(stub: Stub, keyArgs: readonly string[]): string {
+  const base = generateKey(MRC400_PREFIX, keyArgs);
+  for (let i = 0; i < 10; i++) {
+    const id = `${base}${i}`;
+    if (stub.getState(id) === undefined) return id;
+  }
+  throw new ChaincodeError('3005,Data generate error, retry again');
+}
+
+/** NonceCheck with the message of the installed version (CC-m's has no address in it). */
+export function checkNonce(stub: Stub, wallet: Wallet, nonce: string): void {
+  try {
+    nonceCheck(stub, wallet, nonce);
+  } catch (error) {
+    if (error instanceof ChaincodeError && isOldLayout(stub.chaincode)) throw new ChaincodeError('1102,nonce error');
+    throw error;
+  }
+}
+
+/** util.GetOrdNumber: 1st, 2nd, 3rd, then "th" (0th, 11th, 21th …). */
+export function ordinal(index: number): string {
+  return index === 1 ? '1st' : index === 2 ? '2nd' : index === 3 ? '3rd' : `${index}th`;
+}
+
+/**
+ * Runs a util check (dataAssign, numericDataCheck …) and turns its error into the message the
+ * calling chaincode function returns, built from the check's own message.
+ */
+export function guard<T>(check: () => T, message: (inner: string) => string): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof ChaincodeError) throw new ChaincodeError(message(error.message));
+    throw error;
+  }
+}
+
+/** util.ParsePositive with its two messages: digits only (and not empty), then above 0. */
+export function parsePositiveAmount(s: string): bigint {
+  if (!/^[0-9]+$/.test(s)) throw new ChaincodeError(`1101, ${s} is not integer string`);
+  const value = BigInt(s);
+  if (value === 0n) throw new ChaincodeError(`1101, ${s} is either 0 or negative.`);
+  return value;
+}
+
+/** util.DataAssign(…, "id", 40, 40, false): the trimmed text must be 40 characters of [a-zA-Z0-9]. */
+export function itemIdCheck(src: string): string {
+  const buf = src.trim();
+  if (!/^[a-zA-Z0-9]{40}$/.test(buf)) throw new ChaincodeError(`not valid data - ${buf}`);
+  return buf;
+}
+
+/** decimal.NewFromString for a rate: its value ×10^scale, or null when Go would fail to parse it. */
+function parseRate(rate: string): { units: bigint; scale: number } | null {
+  const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/.exec(rate);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return null;
+  const fraction = m[3] ?? '';
+  const units = BigInt(`${m[2] || '0'}${fraction}`) * (m[1] === '-' ? -1n : 1n);
+  return { units, scale: fraction.length };
+}
+
+/** floor(x / d) for d > 0, rounding towards −∞ as decimal.Floor does. */
+function floorDiv(x: bigint, d: bigint): bigint {
+  const q = x / d;
+  return x % d !== 0n && x < 0n ? q - 1n : q;
+}
+
+/**
+ * `base.Mul(rate).Div(100).Floor()` with the rate parsed as the chaincode does it, ignoring the
+ * error (an unparsable rate is 0): CC-m's sale and auction fees and both versions' melting fee.
+ */
+export function percentOf(base: bigint, rate: string): bigint {
+  const r = parseRate(rate);
+  if (!r) return 0n;
+  return floorDiv(base * r.units, 100n * 10n ** BigInt(r.scale));
+}
+
+/**
+ * CC-t `base.go` DexFeeCalc for rates of any precision (an MRC-401 sell fee has up to four fraction
+ * digits): floor(base × rate / 100), or null where Go returns an error (a rate it cannot parse, not
+ * above 0, or a fee that floors to 0): the callers then pay no such fee.
+ */
+export function dexFee(base: bigint, rate: string): bigint | null {
+  const r = parseRate(rate);
+  if (!r || r.units <= 0n) return null;
+  const fee = floorDiv(base * r.units, 100n * 10n ** BigInt(r.scale));
+  return fee > 0n ? fee : null;
+}
+
+/** CC-t MRC401ActionType, as far as Mrc401PermissionCheck tells them apart. */
+export type Mrc401Action =
+  'transfer' | 'melt' | 'sell' | 'unsell' | 'auction' | 'unauction' | 'create' | 'update' | 'createtrade';
+
+/** The item fields the permission check reads (create calls pass an empty item). */
+export type PermissionItem = Pick<Mrc401Item, 'id' | 'owner' | 'creator' | 'last_worker'>;
+
+export const NO_ITEM: PermissionItem = { id: '', owner: '', creator: '', last_worker: '' };
+
+/**
+ * CC-t Mrc401PermissionCheck. Transfers and melts: the item's owner only. Sell, unsell, auction,
+ * unauction: the owner, or — for an item the MRC-400 owner holds — a partner with role "partner" or
+ * "seller" (to unsell or unauction, only the partner who last worked on it). Create, update, create
+ * and sell: the MRC-400 owner, or a partner with role "partner" or "creator" (update: only the
+ * item's creator; create and sell: "partner" or "seller"). The comment in the Go code says a
+ * partner may sell only items never traded (`LastTradeType` empty); the code does not check that.
+ */
+export function permissionCheck(c: Mrc400Collection, item: PermissionItem, actor: string, action: Mrc401Action): void {
+  if (!isMtAddress(actor)) throw new ChaincodeError(`1002,${actor} is not Metacoin address`);
+  switch (action) {
+    case 'transfer':
+    case 'melt':
+      if (item.owner === actor) return;
+      throw new ChaincodeError(`3004,MRC401 [${item.id}] is not your item`);
+    case 'sell':
+    case 'unsell':
+    case 'auction':
+    case 'unauction':
+      if (item.owner === actor) return;
+      if (item.owner !== c.owner) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not your item`);
+      break;
+    case 'create':
+    case 'update':
+    case 'createtrade':
+      if (actor === c.owner) return;
+      break;
+  }
+  const permission = c.partner?.[actor];
+  if (permission === undefined) throw new ChaincodeError('3007,MRC401 operation is only available to MRC400 partner');
+  const sells = permission === 'partner' || permission === 'seller';
+  const creates = permission === 'partner' || permission === 'creator';
+  switch (action) {
+    case 'sell':
+    case 'auction':
+      if (!sells) {
+        throw new ChaincodeError(
+          `3007,MRC401 [${item.id}] sell or auction is only available to MRC400 partner or seller`,
+        );
+      }
+      return;
+    case 'unsell':
+    case 'unauction':
+      if (!sells) {
+        throw new ChaincodeError(
+          `3007,MRC401 [${item.id}] unsell or unauction is only available to MRC400 partner or seller`,
+        );
+      }
+      if (item.last_worker !== actor) {
+        throw new ChaincodeError(`3007,MRC401 [${item.id}] unsell or unauction is only available to last worker`);
+      }
+      return;
+    case 'create':
+      if (!creates) throw new ChaincodeError('3007,MRC401 creation is only available to MRC400 partner or creator');
+      return;
+    case 'update':
+      if (!creates) throw new ChaincodeError('3007,MRC401 update is only available to MRC400 partner or creator');
+      if (item.creator !== actor) {
+        throw new ChaincodeError(`3007,MRC401 [${item.id}] update is only available to creator`);
+      }
+      return;
+    case 'createtrade':
+      // Go's message here says "partner or creator" though the roles checked are partner and seller.
+      if (!sells) throw new ChaincodeError('3007,MRC401 creation is only available to MRC400 partner or creator');
+      return;
+  }
+}
+
+// ---------------------------------------------------------------- encoding/json, as the chaincode uses it
+
+/** A Go struct field's kind, for unmarshal: string, int64, or map[string]string. */
+export type FieldKind = 'string' | 'int' | 'map';
+
+type Fields<S extends Record<string, FieldKind>> = {
+  [K in keyof S]: S[K] extends 'string' ? string : S[K] extends 'int' ? number : Record<string, string> | null;
+};
+
+/** Go's json.Unmarshal error, without the chaincode's prefix (the wording is an approximation). */
+export class UnmarshalError extends Error {
+  override readonly name = 'UnmarshalError';
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') throw new UnmarshalError('unexpected end of JSON input');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UnmarshalError(`invalid character in ${JSON.stringify(text.slice(0, 20))}`);
+  }
+}
+
+function zeroOf(kind: FieldKind): string | number | null {
+  return kind === 'string' ? '' : kind === 'int' ? 0 : null;
+}
+
+/** One JSON object into a struct of `fields`: zero values for absent keys, keys matched case-insensitively. */
+function unmarshalObject<S extends Record<string, FieldKind>>(value: unknown, fields: S, struct: string): Fields<S> {
+  const out: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(fields)) out[name] = zeroOf(kind);
+  if (value === null) return out as Fields<S>;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${struct}`);
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const name = key in fields ? key : Object.keys(fields).find((f) => f.toLowerCase() === key.toLowerCase());
+    if (name === undefined || v === null) continue;
+    const kind = fields[name]!;
+    const where = `Go struct field ${struct}.${name}`;
+    if (kind === 'string') {
+      if (typeof v !== 'string')
+        throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into ${where} of type string`);
+      out[name] = v;
+    } else if (kind === 'int') {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+        throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into ${where} of type int64`);
+      }
+      out[name] = v;
+    } else {
+      out[name] = unmarshalStringMap(v, (out[name] as Record<string, string> | null) ?? null, where);
+    }
+  }
+  return out as Fields<S>;
+}
+
+/**
+ * Unmarshal into a map[string]string that may already hold entries: Go adds to (and overwrites in)
+ * an existing map rather than replacing it, and JSON null sets it to nil.
+ */
+function unmarshalStringMap(
+  value: unknown,
+  into: Readonly<Record<string, string>> | null,
+  where: string,
+): Record<string, string> | null {
+  if (value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into ${where} of type map[string]string`);
+  }
+  const out: Record<string, string> = { ...(into ?? {}) };
+  for (const [key, v] of Object.entries(value)) {
+    if (v === null) continue;
+    if (typeof v !== 'string')
+      throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into ${where} of type string`);
+    out[key] = v;
+  }
+  return out;
+}
+
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+/** json.Unmarshal(text, &[]Struct): null gives an empty list; a null element a zero struct. */
+export function unmarshalList<S extends Record<string, FieldKind>>(
+  text: string,
+  fields: S,
+  struct: string,
+): Fields<S>[] {
+  const value = parseJson(text);
+  if (value === null) return [];
+  if (!Array.isArray(value))
+    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []${struct}`);
+  return value.map((v) => unmarshalObject(v, fields, struct));
+}
+
+/** json.Unmarshal(text, &Struct). */
+export function unmarshalStruct<S extends Record<string, FieldKind>>(
+  text: string,
+  fields: S,
+  struct: string,
+): Fields<S> {
+  return unmarshalObject(parseJson(text), fields, struct);
+}
+
+/** json.Unmarshal(text, &[]string): null gives an empty list; a null element "". */
+export function unmarshalStrings(text: string): string[] {
+  const value = parseJson(text);
+  if (value === null) return [];
+  if (!Array.isArray(value))
+    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []string`);
+  return value.map((v) => {
+    if (v === null) return '';
+    if (typeof v !== 'string')
+      throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+    return v;
+  });
+}
+
+/** json.Unmarshal(text, &m) for a map[string]string `m` that may already hold entries (see unmarshalStringMap). */
+export function unmarshalMapInto(
+  text: string,
+  into: Readonly<Record<string, string>> | null,
+): Record<string, string> | null {
+  return unmarshalStringMap(parseJson(text), into, 'Go value');
+}
+
+/** Runs an unmarshal and turns its error into the chaincode's message. */
+export function unmarshalOr<T>(parse: () => T, message: (inner: string) => string): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof UnmarshalError) throw new ChaincodeError(message(error.message));
+    throw error;
+  }
+}
+
+/**
+ * Go iterates a map in random order; where the order shows (PaymentInfo lists, which partner an
+ * error names) the devnet takes the keys sorted, one of the orders Go may take.
+ */
+export function mapEntries(map: Readonly<Record<string, string>> | null): [string, string][] {
+  return map === null
+    ? []
+    : Object.keys(map)
+        .sort()
+        .map((k) => [k, map[k]!]);
+}

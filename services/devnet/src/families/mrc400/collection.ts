@@ -1,0 +1,558 @@
+import { MRC400 } from '@mtc/domain';
+import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import {
+  checkNonce,
+  getMrc400,
+  guard,
+  isOldLayout,
+  mapEntries,
+  newMrc400Id,
+  ordinal,
+  setMrc400,
+  unmarshalMapInto,
+  unmarshalOr,
+} from './chaincode.ts';
+import { getMrc010 } from '../mrc010/token.ts';
+import { dataAssign } from '../../chaincode/util.ts';
+import { encodeCollection, type Mrc400Collection } from './records.ts';
+import type { Stub } from '../../world/stub.ts';
+import { fakeSignature, fakeWords } from '../../jobs/client.ts';
+import type { Call, Job, PlanContext } from '../../jobs/job.ts';
+import { pickActiveWallet, pickOtherWallet } from '../../jobs/job.ts';
+import { nftImageUrl } from '../../world/images.ts';
+import { fakeCategory, fakeTitle, free, layoutOf, pickCollection, slug } from './plan.ts';
+
+/** util.DataAssign into `current`: the trimmed text, or `current` when empty text leaves it. */
+function assign(
+  current: string,
+  src: string,
+  kind: 'address' | 'url' | 'text',
+  min: number,
+  max: number,
+  allowEmpty: boolean,
+  message: string,
+): string {
+  return (
+    guard(
+      () => dataAssign(src, kind, min, max, allowEmpty),
+      () => message,
+    ) ?? current
+  );
+}
+
+function emptyCollection(now: number): Mrc400Collection {
+  return {
+    id: '',
+    createdate: now,
+    owner: '',
+    name: '',
+    url: '',
+    image_url: '',
+    allow_token: '',
+    item_url: '',
+    item_image_url: '',
+    category: '',
+    description: '',
+    socialmedia: '',
+    partner: null,
+    data: '',
+    job_type: '',
+    job_args: '',
+    jobdate: 0,
+  };
+}
+
+/** GetMRC010 as both versions check an allow_token argument. */
+function checkAllowToken(stub: Stub, token: string): void {
+  guard(
+    () => getMrc010(stub, token),
+    (inner) => `3005,Token id ${token} error : ${inner}`,
+  );
+}
+
+/**
+ * CC-t's partner argument: unless "", its JSON is unmarshalled into the collection's partner map,
+ * which adds to (and overwrites in) the partners already there rather than replacing them (Go's
+ * json.Unmarshal into a non-nil map; "null" empties it), and every partner of the result must be a
+ * wallet with role partner, seller or creator (≤ 64 of them).
+ */
+function assignPartners(stub: Stub, c: Mrc400Collection, text: string): void {
+  if (text === '') return;
+  c.partner = unmarshalOr(
+    () => unmarshalMapInto(text, c.partner),
+    (inner) => `3005,partner data value error : ${inner}`,
+  );
+  const partners = mapEntries(c.partner);
+  if (partners.length > 64) throw new ChaincodeError('3002,There must be 64 or fewer partner');
+  partners.forEach(([address, permission], index) => {
+    guard(
+      () => getAddressInfo(stub, address),
+      (inner) => `3005,${ordinal(index)} partner item error : ${inner}`,
+    );
+    if (permission !== 'partner' && permission !== 'seller' && permission !== 'creator') {
+      throw new ChaincodeError(`3005,${ordinal(index)} partner item permission is partner or seller or creator`);
+    }
+  });
+}
+
+/**
+ * `mrc400create` → the collection written `mrc400_create` and the owner's wallet `mrc400create`,
+ * both with [mrc400id, …call args] (CC-m `mrc400.go` Mrc400Create; CC-t the same name).
+ *
+ * CC-m call: owner, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl,
+ * data, sig, nonce. Every field but data is required; url is any text, allowtoken a registered
+ * token ("0" = MTC only). The id is GenerateKey over [owner, name, url, imageurl, category, itemurl,
+ * itemimageurl, data, nonce]. Quirk kept: the record's own `id` is written "" (the function never
+ * sets it; GetMRC400 fills it from the key when reading).
+ *
+ * CC-t call: owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description,
+ * socialmedia, partner JSON, data, sig, nonce. url must be an http(s) URL; allowtoken "" means "0"
+ * (which CC-t reads as "any token"); item URLs, category, description and social media may be "";
+ * partner "" or {address: "partner" | "seller" | "creator"}. The id is GenerateKey over every call
+ * argument. The nonce is checked before the fields.
+ */
+export const mrc400CreateJob: Job = {
+  fcn: 'mrc400create',
+  weight: 0.4,
+  writes: [MRC400.create, MRC400.walletCreate],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const owner = ctx.world.wallet(pickActiveWallet(ctx));
+    if (!owner || !free(ctx, owner.id)) return null;
+    const { rng } = ctx;
+    const name = fakeTitle(rng);
+    const site = `https://${slug(name)}.devnet.example/`;
+    const description = fakeWords(rng, 4, 20);
+    const data = rng.chance(0.5) ? '' : JSON.stringify({ edition: fakeWords(rng, 1, 2), series: rng.int(1, 9) });
+    const allowToken = planAllowToken(ctx, layout);
+    if (layout === 'old') {
+      const args = [
+        owner.id,
+        name,
+        site,
+        nftImageUrl(ctx),
+        allowToken,
+        fakeCategory(rng),
+        description,
+        `${site}items/`,
+        nftImageUrl(ctx),
+        data,
+        fakeSignature(rng),
+        owner.nonce,
+      ];
+      return { fcn: 'mrc400create', args };
+    }
+    const partners = planPartners(ctx, owner.id);
+    if (partners === null) return null;
+    return {
+      fcn: 'mrc400create',
+      args: [
+        owner.id,
+        name,
+        site,
+        nftImageUrl(ctx),
+        allowToken,
+        rng.chance(0.2) ? '' : `${site}items/`,
+        rng.chance(0.2) ? '' : nftImageUrl(ctx),
+        rng.chance(0.1) ? '' : fakeCategory(rng),
+        description,
+        planSocialMedia(ctx, name),
+        partners,
+        data,
+        fakeSignature(rng),
+        owner.nonce,
+      ],
+    };
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) createOld(stub, args);
+    else createNew(stub, args);
+  },
+};
+
+function createOld(stub: Stub, args: readonly string[]): void {
+  const [owner, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, sig, nonce] =
+    expectArgs(
+      args,
+      12,
+      '1000,mrc400create operation must include four arguments : owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey, args',
+    );
+  const c = emptyCollection(stub.now);
+  c.owner = assign(c.owner, owner, 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long');
+  c.name = assign(c.name, name, 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long');
+  c.url = assign(c.url, url, 'text', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL');
+  c.image_url = assign(
+    c.image_url,
+    imageurl,
+    'url',
+    1,
+    256,
+    false,
+    '3005,ImageURL must be 1 to 1024 characters long URL',
+  );
+  c.category = assign(c.category, category, 'text', 1, 64, false, '3005,Category must be 1 to 64 characters long');
+  c.description = assign(
+    c.description,
+    description,
+    'text',
+    1,
+    4096,
+    false,
+    '3005,Description must be 1 to 4096 characters long',
+  );
+  c.item_url = assign(c.item_url, itemurl, 'url', 1, 256, false, '3005,ItemURL must be 1 to 1024 characters long URL');
+  c.item_image_url = assign(
+    c.item_image_url,
+    itemimageurl,
+    'url',
+    1,
+    256,
+    false,
+    '3005,ItemImageURL must be 1 to 1024 characters long URL',
+  );
+  c.allow_token = assign(
+    c.allow_token,
+    allowtoken,
+    'text',
+    1,
+    128,
+    false,
+    '3005,AllowToken must be 1 to 128 characters long',
+  );
+  c.data = assign(c.data, data, 'text', 0, 4096, false, '3005,Data must be 0 to 4096 characters long');
+  checkAllowToken(stub, allowtoken);
+  const wallet = getAddressInfo(stub, owner);
+  checkNonce(stub, wallet, nonce);
+
+  const id = newMrc400Id(stub, [owner, name, url, imageurl, category, itemurl, itemimageurl, data, nonce]);
+  const params = [
+    id,
+    owner,
+    name,
+    url,
+    imageurl,
+    allowtoken,
+    category,
+    description,
+    itemurl,
+    itemimageurl,
+    data,
+    sig,
+    nonce,
+  ];
+  c.job_type = MRC400.create;
+  c.jobdate = stub.now;
+  c.job_args = JSON.stringify(params);
+  // Written with PutState under the new id, the record's `id` left "".
+  stub.putState(id, encodeCollection(c, stub.chaincode));
+  setAddressInfo(stub, wallet, MRC400.walletCreate, params);
+}
+
+function createNew(stub: Stub, args: readonly string[]): void {
+  const a = expectArgs(
+    args,
+    14,
+    '1000,mrc400create operation must include four arguments : owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, socialmedia, partner, data, sign, nonce',
+  );
+  const c = emptyCollection(stub.now);
+  c.allow_token = '0';
+  const creator = getAddressInfo(stub, a[0]);
+  checkNonce(stub, creator, a[13]);
+  c.owner = assign(c.owner, a[0], 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long');
+  c.name = assign(c.name, a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long');
+  c.url = assign(c.url, a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL');
+  c.image_url = assign(c.image_url, a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL');
+  if (a[4] !== '') {
+    checkAllowToken(stub, a[4]);
+    c.allow_token = assign(
+      c.allow_token,
+      a[4],
+      'text',
+      1,
+      128,
+      false,
+      '3005,AllowToken must be 1 to 128 characters long',
+    );
+  }
+  assignItemDefaults(c, a, true);
+  c.socialmedia = assign(
+    c.socialmedia,
+    a[9],
+    'text',
+    0,
+    40960,
+    true,
+    '3005,SocialMedia must be 0 to 40960 characters long',
+  );
+  assignPartners(stub, c, a[10]);
+  c.data = assign(c.data, a[11], 'text', 0, 40960, false, '3005,Data must be 0 to 40960 characters long');
+
+  c.id = newMrc400Id(stub, args);
+  const params = [c.id, ...a.slice(0, 14)];
+  setMrc400(stub, c, MRC400.create, params);
+  setAddressInfo(stub, creator, MRC400.walletCreate, params);
+}
+
+/**
+ * CC-t's item URL, item image URL, category and description arguments (5–8): at create "" leaves
+ * them empty (allowEmpty), at update "" clears them (minimum length 0).
+ */
+function assignItemDefaults(c: Mrc400Collection, a: readonly string[], create: boolean): void {
+  const min = create ? 1 : 0;
+  c.item_url = assign(c.item_url, a[5]!, 'url', min, 255, create, '3005,ItemURL must be 1 to 1024 characters long URL');
+  c.item_image_url = assign(
+    c.item_image_url,
+    a[6]!,
+    'url',
+    min,
+    255,
+    create,
+    '3005,ItemImageURL must be 1 to 1024 characters long URL',
+  );
+  c.category = assign(c.category, a[7]!, 'text', min, 64, create, '3005,Category must be 1 to 64 characters long');
+  c.description = assign(
+    c.description,
+    a[8]!,
+    'text',
+    min,
+    40960,
+    create,
+    '3005,Description must be 1 to 40960 characters long',
+  );
+}
+
+/**
+ * `mrc400update` → the collection written `mrc400_update`, the owner's wallet `mrc400update`
+ * (CC-m `mrc400.go` Mrc400Update; CC-t the same name). Only the MRC-400 owner's nonce is checked;
+ * the owner itself cannot change.
+ *
+ * CC-m call: mrc400id, name, url, imageurl, allowtoken, category, description, itemurl,
+ * itemimageurl, data, sig, nonce; "" keeps a field (allowtoken is required and must be a token);
+ * job_args [mrc400id, owner, name, url, imageurl, allowtoken, category, description, itemurl,
+ * itemimageurl, data, sig, nonce]. The record gets its `id` written (GetMRC400 filled it).
+ *
+ * CC-t call: mrc400id then the create layout from name on; name, url and imageurl are required,
+ * allowtoken "" resets it to "0", the item URLs, category, description, social media and data are
+ * cleared by "", partner "" keeps the partners and JSON adds to them (see assignPartners). Quirk
+ * kept: job_args are [mrc400id, …call args], so the id appears twice and the owner not at all.
+ */
+export const mrc400UpdateJob: Job = {
+  fcn: 'mrc400update',
+  weight: 0.3,
+  writes: [MRC400.update, MRC400.walletUpdate],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const c = pickCollection(ctx, (c) => free(ctx, c.owner));
+    if (!c) return null;
+    const owner = ctx.world.wallet(c.owner)!;
+    return layout === 'old' ? planUpdateOld(ctx, c, owner.nonce) : planUpdateNew(ctx, c, owner.nonce);
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) updateOld(stub, args);
+    else updateNew(stub, args);
+  },
+};
+
+function planUpdateOld(ctx: PlanContext, c: Mrc400Collection, nonce: string): Call {
+  const { rng } = ctx;
+  const keep = () => rng.chance(0.6);
+  return {
+    fcn: 'mrc400update',
+    args: [
+      c.id,
+      keep() ? '' : fakeTitle(rng),
+      keep() ? '' : c.url,
+      keep() ? '' : nftImageUrl(ctx),
+      c.allow_token,
+      keep() ? '' : fakeCategory(rng),
+      keep() ? '' : fakeWords(rng, 4, 20),
+      '',
+      keep() ? '' : nftImageUrl(ctx),
+      keep() ? '' : JSON.stringify({ edition: fakeWords(rng, 1, 2), series: rng.int(1, 9) }),
+      fakeSignature(rng),
+      nonce,
+    ],
+  };
+}
+
+function planUpdateNew(ctx: PlanContext, c: Mrc400Collection, nonce: string): Call | null {
+  const { rng } = ctx;
+  const partners = rng.chance(0.7) ? '' : planPartners(ctx, c.owner);
+  if (partners === null) return null;
+  return {
+    fcn: 'mrc400update',
+    args: [
+      c.id,
+      rng.chance(0.7) ? c.name : fakeTitle(rng),
+      c.url || `https://${slug(c.name)}.devnet.example/`,
+      rng.chance(0.7) && c.image_url ? c.image_url : nftImageUrl(ctx),
+      rng.chance(0.9) ? c.allow_token : '',
+      c.item_url,
+      rng.chance(0.8) ? c.item_image_url : nftImageUrl(ctx),
+      c.category,
+      rng.chance(0.5) ? c.description : fakeWords(rng, 4, 20),
+      rng.chance(0.8) ? c.socialmedia : planSocialMedia(ctx, c.name),
+      partners,
+      c.data,
+      fakeSignature(rng),
+      nonce,
+    ],
+  };
+}
+
+function updateOld(stub: Stub, args: readonly string[]): void {
+  const [id, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, sig, nonce] =
+    expectArgs(
+      args,
+      12,
+      '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey',
+    );
+  const c = getMrc400(stub, id);
+  c.name = assign(c.name, name, 'text', 1, 128, true, '3005,Name must be 1 to 128 characters long');
+  c.url = assign(c.url, url, 'url', 1, 255, true, '3005,Url must be 1 to 1024 characters long URL');
+  c.image_url = assign(
+    c.image_url,
+    imageurl,
+    'url',
+    1,
+    255,
+    true,
+    '3005,ImageURL must be 1 to 1024 characters long URL',
+  );
+  c.category = assign(c.category, category, 'text', 1, 64, true, '3005,Category must be 1 to 64 characters long');
+  c.description = assign(
+    c.description,
+    description,
+    'text',
+    1,
+    4096,
+    true,
+    '3005,Description must be 1 to 4096 characters long',
+  );
+  c.item_url = assign(c.item_url, itemurl, 'url', 1, 255, true, '3005,ItemURL must be 1 to 1024 characters long URL');
+  c.item_image_url = assign(
+    c.item_image_url,
+    itemimageurl,
+    'url',
+    1,
+    255,
+    true,
+    '3005,ItemImageURL must be 1 to 1024 characters long URL',
+  );
+  c.allow_token = assign(
+    c.allow_token,
+    allowtoken,
+    'text',
+    1,
+    128,
+    false,
+    '3005,AllowToken must be 1 to 128 characters long',
+  );
+  c.data = assign(c.data, data, 'text', 1, 4096, true, '3005,Data must be 1 to 4096 characters long');
+  checkAllowToken(stub, allowtoken);
+  const owner = getAddressInfo(stub, c.owner);
+  checkNonce(stub, owner, nonce);
+
+  const params = [
+    id,
+    c.owner,
+    name,
+    url,
+    imageurl,
+    allowtoken,
+    category,
+    description,
+    itemurl,
+    itemimageurl,
+    data,
+    sig,
+    nonce,
+  ];
+  c.job_type = MRC400.update;
+  c.jobdate = stub.now;
+  c.job_args = JSON.stringify(params);
+  stub.putState(id, encodeCollection(c, stub.chaincode));
+  setAddressInfo(stub, owner, MRC400.walletUpdate, params);
+}
+
+function updateNew(stub: Stub, args: readonly string[]): void {
+  const a = expectArgs(
+    args,
+    14,
+    '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, socialmedia, partner, data, signature, nonce',
+  );
+  const c = getMrc400(stub, a[0]);
+  const owner = getAddressInfo(stub, c.owner);
+  checkNonce(stub, owner, a[13]);
+  c.name = assign(c.name, a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long');
+  c.url = assign(c.url, a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL');
+  c.image_url = assign(c.image_url, a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL');
+  if (a[4] !== '') {
+    checkAllowToken(stub, a[4]);
+    c.allow_token = assign(
+      c.allow_token,
+      a[4],
+      'text',
+      1,
+      128,
+      false,
+      '3005,AllowToken must be 1 to 128 characters long',
+    );
+  } else {
+    c.allow_token = '0';
+  }
+  assignItemDefaults(c, a, false);
+  c.socialmedia = assign(
+    c.socialmedia,
+    a[9],
+    'text',
+    0,
+    40960,
+    false,
+    '3005,SocialMedia must be 0 to 40960 characters long',
+  );
+  assignPartners(stub, c, a[10]);
+  c.data = assign(c.data, a[11], 'text', 0, 40960, false, '3005,Data must be 0 to 40960 characters long');
+
+  const params = [c.id, ...a.slice(0, 14)];
+  setMrc400(stub, c, MRC400.update, params);
+  setAddressInfo(stub, owner, MRC400.walletUpdate, params);
+}
+
+/** CC-m: "0" (MTC only) or a token. CC-t: mostly "" or "0" (any token), sometimes one token. */
+function planAllowToken(ctx: PlanContext, layout: 'old' | 'new'): string {
+  const { rng, world } = ctx;
+  if (rng.chance(0.75)) return layout === 'new' && rng.chance(0.4) ? '' : '0';
+  return String(rng.pick(world.tokens));
+}
+
+/** "" or a few social links as JSON text (stored as given). */
+function planSocialMedia(ctx: PlanContext, name: string): string {
+  const { rng } = ctx;
+  if (rng.chance(0.5)) return '';
+  const site = slug(name);
+  const links: Record<string, string> = { twitter: `https://twitter.devnet.example/${site}` };
+  if (rng.chance(0.5)) links['discord'] = `https://discord.devnet.example/${site}`;
+  return JSON.stringify(links);
+}
+
+/**
+ * The partner argument: mostly "" (none), else one to three other wallets with a role each, as
+ * JSON; null when the wallets drawn are busy in this block (GetAddressInfo reads each of them).
+ */
+function planPartners(ctx: PlanContext, owner: string): string | null {
+  const { rng } = ctx;
+  if (rng.chance(0.55)) return '';
+  const partners: Record<string, string> = {};
+  const exclude = new Set([owner]);
+  for (let i = rng.int(1, 3); i > 0; i--) {
+    const address = pickOtherWallet(ctx, exclude);
+    if (address === null) return null;
+    exclude.add(address);
+    partners[address] = rng.pick(['partner', 'seller', 'creator'] as const);
+  }
+  return JSON.stringify(partners);
+}

@@ -1,0 +1,649 @@
+import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
+import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Subtract, spendable } from '../mrc010/balance.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import {
+  checkNonce,
+  getMrc400,
+  getMrc401,
+  guard,
+  isOldLayout,
+  mapEntries,
+  newItem,
+  NO_ITEM,
+  ordinal,
+  permissionCheck,
+  setMrc401,
+  unmarshalList,
+  unmarshalOr,
+  unmarshalStruct,
+} from './chaincode.ts';
+import { getMrc010 } from '../mrc010/token.ts';
+import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
+import { isMtAddress } from '../../world/address.ts';
+import { nftImageUrl } from '../../world/images.ts';
+import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
+import type { Wallet } from '../mrc010/records.ts';
+import type { Stub } from '../../world/stub.ts';
+import { fakeSignature, fakeWords } from '../../jobs/client.ts';
+import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import { planPlatform } from '../dex010/plan.ts';
+import type { Job, PlanContext } from '../../jobs/job.ts';
+import { portion } from '../../jobs/job.ts';
+import { checkItemUpdate, checkNewItem, NEW_ITEM_FIELDS, OLD_ITEM_FIELDS, type ItemJob } from './items.ts';
+import {
+  allowedTokens,
+  findPayer,
+  free,
+  layoutOf,
+  pickCollection,
+  pickId,
+  pickToken,
+  planPrice,
+  planRate,
+  slug,
+} from './plan.ts';
+import { mrc401DexProcess } from './settle.ts';
+
+const MAX_SHAREHOLDERS = 5;
+
+/**
+ * `mrc401create` → one item record `mrc401_create` per item [itemId, creator, initial_reserve,
+ * initial_token, sig, nonce] and the caller's wallet `mrc401create` [mrc400id, creator, JSON
+ * [{id, amount: reserve, token}], sig, nonce]; the sum of the items' initial reserves is taken from
+ * the caller, per token (CC-m `mrc400.go` Mrc401Create; CC-t the same name). Items are owned by the
+ * MRC-400 owner whoever creates them. Per item: a new 40-character [A-Za-z0-9] id, optional http(s)
+ * URLs, a group id, the reserve (an integer ≥ 0) and its token (the collection's allow_token or
+ * "0"; CC-t: any when allow_token is "0"), melting and sell fees 0–99.9999 % (four decimals), the
+ * transfer policy.
+ *
+ * CC-m call: mrc400id, itemData (≤ 100), sig, nonce; only the MRC-400 owner creates; error
+ * ordinals count from "0th". Quirk kept: the items' own `id` is written "" (set on their next
+ * write). CC-t call: mrc400id, creator, itemData (≤ 1024), sig, nonce; the MRC-400 owner or a
+ * partner with role partner or creator creates and is recorded as `creator`; items may carry up to
+ * five shareholders {address: commission 0–10 %}. Quirk kept (a shadowed loop index): an item
+ * with shareholders gets — and has checked — the first item's shareholders instead of its own, and
+ * their error messages always say "0th".
+ */
+export const mrc401CreateJob: Job = {
+  fcn: 'mrc401create',
+  weight: 0.9,
+  writes: [MRC400.itemCreate, MRC400.walletItemCreate],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const pick = pickCreator(ctx, layout, 'create');
+    if (!pick) return null;
+    const { collection: c, creator } = pick;
+    const { rng } = ctx;
+    const count = rng.chance(0.5) ? 1 : rng.chance(0.7) ? rng.int(2, 4) : rng.int(5, 12);
+    const reserve = planReserve(ctx, c, creator, layout, count);
+    const shareholders = layout === 'new' ? planShareholders(ctx, c) : null;
+    if (shareholders === undefined) return null;
+    const items = Array.from({ length: count }, () =>
+      planItemJob(ctx, c, layout, reserve.token, reserve.each(), shareholders),
+    );
+    const itemData = JSON.stringify(items);
+    const sig = fakeSignature(rng);
+    const args =
+      layout === 'old' ? [c.id, itemData, sig, creator.nonce] : [c.id, creator.id, itemData, sig, creator.nonce];
+    return { fcn: 'mrc401create', args };
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) createOld(stub, args);
+    else createNew(stub, args);
+  },
+};
+
+function createOld(stub: Stub, args: readonly string[]): void {
+  const [mrc400id, itemData, sig, nonce] = expectArgs(
+    args,
+    4,
+    '1000,mrc401create operation must include four arguments : mrc400id, itemData, sign, tkey',
+  );
+  const c = getMrc400(stub, mrc400id);
+  const owner = getAddressInfo(stub, c.owner);
+  checkNonce(stub, owner, nonce);
+  const jobs = unmarshalOr(
+    () => unmarshalList(itemData, OLD_ITEM_FIELDS, 'TMRC401job'),
+    (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
+  );
+  if (jobs.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer create item');
+  if (jobs.length < 1) throw new ChaincodeError('3002,There is no item information');
+
+  const totals = new Map<string, bigint>();
+  const seen = new Set<string>();
+  const log: { id: string; amount: string; token: string }[] = [];
+  jobs.forEach((job, index) => {
+    expectNew(stub, seen, c.id, job.item_id);
+    // CC-m never sets the new item's id: it is written "".
+    const item = newItem(stub.now, '', mrc400id, c.owner, '');
+    const itemId = checkNewItem(item, job, `3005,${ordinal(index)} item `, true);
+    if (item.initial_token !== c.allow_token && item.initial_token !== '0') {
+      const tail = c.allow_token !== '0' ? ' or metacoin' : '';
+      throw new ChaincodeError(`3005,${ordinal(index)} item Token is must ${c.allow_token}${tail}`);
+    }
+    addReserve(totals, item);
+    const key = `${mrc400id}_${itemId}`;
+    setMrc401(stub, key, item, MRC400.itemCreate, [key, c.owner, item.initial_reserve, item.initial_token, sig, nonce]);
+    log.push({ id: itemId, amount: item.initial_reserve, token: item.initial_token });
+  });
+  for (const [token, total] of totals) mrc010Subtract(stub, owner, token, total.toString(), 'normal');
+  setAddressInfo(stub, owner, MRC400.walletItemCreate, [mrc400id, c.owner, JSON.stringify(log), sig, nonce]);
+}
+
+function createNew(stub: Stub, args: readonly string[]): void {
+  const a = expectArgs(
+    args,
+    5,
+    '1000,mrc401create operation must include four arguments : mrc400id, creator, itemData, signature, nonce',
+  );
+  const c = getMrc400(stub, a[0]);
+  permissionCheck(c, NO_ITEM, a[1], 'create');
+  const creator = getAddressInfo(stub, a[1]);
+  checkNonce(stub, creator, a[4]);
+  const jobs = unmarshalOr(
+    () => unmarshalList(a[2], NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
+    (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
+  );
+  if (jobs.length > 1024) throw new ChaincodeError('3002,There must be 1024 or fewer create item');
+  if (jobs.length < 1) throw new ChaincodeError('3002,There is no item information');
+
+  const allowToken = c.allow_token === '' ? '0' : c.allow_token;
+  const totals = new Map<string, bigint>();
+  const seen = new Set<string>();
+  const log: PaymentLog[] = [];
+  jobs.forEach((job, index) => {
+    expectNew(stub, seen, c.id, job.item_id);
+    const item = newItem(stub.now, `${c.id}_${job.item_id}`, c.id, c.owner, creator.id);
+    const itemId = checkNewItem(item, job, `3005,${ordinal(index)} item `, false);
+    if (allowToken !== '0' && item.initial_token !== allowToken && item.initial_token !== '0') {
+      throw new ChaincodeError(`3005,${ordinal(index)} item Token is must ${allowToken}`);
+    }
+    addReserve(totals, item);
+    const own = job.shareholder;
+    if (own !== null && Object.keys(own).length > 0) {
+      if (Object.keys(own).length > MAX_SHAREHOLDERS)
+        throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
+      // The Go loop shadows `index` with 0 here, so it reads (and says "0th" of) the first item's map.
+      const first = jobs[0]!.shareholder;
+      checkShareholders(stub, c, first, () => ordinal(0), 'item shareholder');
+      item.shareholder = first;
+    }
+    setMrc401(stub, item.id, item, MRC400.itemCreate, [
+      item.id,
+      a[1],
+      item.initial_reserve,
+      item.initial_token,
+      a[3],
+      a[4],
+    ]);
+    log.push(paymentLog(itemId, item.initial_reserve, item.initial_token));
+  });
+  for (const [token, total] of totals) mrc010Subtract(stub, creator, token, total.toString(), 'normal');
+  setAddressInfo(stub, creator, MRC400.walletItemCreate, [c.id, a[1], JSON.stringify(log), a[3], a[4]]);
+}
+
+/** CC-t TMRC401Sell as a log entry: id, amount, token, and the platform fields. */
+interface PaymentLog {
+  id: string;
+  amount: string;
+  token: string;
+  platform_name: string;
+  platform_url: string;
+  platform_address: string;
+  platform_commission: string;
+}
+
+function paymentLog(id: string, amount: string, token: string): PaymentLog {
+  return { id, amount, token, platform_name: '', platform_url: '', platform_address: '', platform_commission: '' };
+}
+
+/** The duplicate and existence checks each new item goes through first (on the id as given). */
+function expectNew(stub: Stub, seen: Set<string>, mrc400id: string, itemId: string): void {
+  if (seen.has(itemId)) throw new ChaincodeError(`3004,MRC401 [${itemId}] is duplicate`);
+  seen.add(itemId);
+  if (stub.getState(`${mrc400id}_${itemId}`) !== undefined) {
+    throw new ChaincodeError(`8600,Item ID ${itemId} already exists in project ${mrc400id}`);
+  }
+}
+
+function addReserve(totals: Map<string, bigint>, item: Mrc401Item): void {
+  const reserve = BigInt(item.initial_reserve);
+  if (reserve > 0n) totals.set(item.initial_token, (totals.get(item.initial_token) ?? 0n) + reserve);
+}
+
+/**
+ * CC-t's shareholder checks: none may be the MRC-400 owner, each must be a wallet, each commission
+ * 0–10 with at most two decimals. Messages start "3005,<ord>" and, past the owner check, name the
+ * subject as `wording` (Mrc401Create says "item shareholder", Mrc401CreateTrade "shareholder item").
+ */
+function checkShareholders(
+  stub: Stub,
+  c: Mrc400Collection,
+  shareholders: Readonly<Record<string, string>> | null,
+  ord: (index: number) => string,
+  wording: 'item shareholder' | 'shareholder item',
+): void {
+  mapEntries(shareholders).forEach(([address, commission], index) => {
+    const head = `3005,${ord(index)}`;
+    if (address === c.owner) {
+      throw new ChaincodeError(
+        `${head} item shareholder The owner's address and the copyright holder's address are the same`,
+      );
+    }
+    guard(
+      () => getAddressInfo(stub, address),
+      (inner) => `${head} ${wording} error : ${inner}`,
+    );
+    guard(
+      () => numericDataCheck(commission, '0', '10.0', 2, false),
+      (inner) => `${head} ${wording} commission error : ${inner}`,
+    );
+  });
+}
+
+/**
+ * `mrc401createtrade` (CC-t only; CC-m answers "Unsupported operation") (mrc400id, creator,
+ * itemData (one item), buyer, price, token, platformName, platformURL, platformAddress,
+ * platformCommission, creatorSig, creatorNonce, buyerSig, buyerNonce) → an item created by the
+ * creator (the MRC-400 owner or a partner with role partner or seller) and sold at once to the
+ * buyer, owned first by the MRC-400 owner (CC-t `mrc400.go` Mrc401CreateTrade). Both nonces are
+ * checked. The buyer may be neither the MRC-400 owner nor the creator; the price is in any
+ * registered token the collection allows. A positive initial reserve is taken from the creator
+ * (listed as a `mrc401_createtrade` payment). The sale settles as mrc401DexProcess does: the item
+ * is written once, `mrc401_createtrade` [itemId, MRC-400 owner, buyer, PaymentInfo JSON]; the buyer
+ * `transfer_mrc401createtrade`, the creator `mrc401createtrade`, other payees `receive_mrc401sell`
+ * / `receive_mrc401fee`. Messages of the platform checks say "InititalToken error" (copied in Go).
+ */
+export const mrc401CreateTradeJob: Job = {
+  fcn: 'mrc401createtrade',
+  weight: 0.4,
+  writes: [
+    MRC400.itemCreatetrade,
+    MRC400.walletItemCreatetrade,
+    MRC400.transferCreatetrade,
+    MRC400.receiveSell,
+    MRC400.receiveFee,
+  ],
+  plan(ctx) {
+    if (layoutOf(ctx) !== 'new') return null;
+    const pick = pickCreator(ctx, 'new', 'createtrade');
+    if (!pick) return null;
+    const { collection: c, creator } = pick;
+    const { rng, world } = ctx;
+    const token = pickToken(ctx, allowedTokens(ctx, c, 'new'));
+    const price = planPrice(rng, world.token(token)!.decimal);
+    const buyer = findPayer(ctx, token, price, new Set([c.owner, creator.id]));
+    if (!buyer) return null;
+    const shareholders = planShareholders(ctx, c);
+    if (shareholders === undefined) return null;
+    const reserve = planReserve(ctx, c, creator, 'new', 1);
+    const job = planItemJob(ctx, c, 'new', reserve.token, reserve.each(), shareholders);
+    let platform = planPlatform(ctx, creator.id);
+    if (isMtAddress(platform[2]) && !free(ctx, platform[2])) platform = ['', '', '', ''];
+    return {
+      fcn: 'mrc401createtrade',
+      args: [
+        c.id,
+        creator.id,
+        JSON.stringify(job),
+        buyer.id,
+        price.toString(),
+        String(token),
+        ...platform,
+        fakeSignature(rng),
+        creator.nonce,
+        fakeSignature(rng),
+        buyer.nonce,
+      ],
+    };
+  },
+  execute(stub, { fcn, args }) {
+    if (isOldLayout(stub.chaincode)) throw new ChaincodeError(`Unsupported operation [${fcn}]`);
+    const a = expectArgs(
+      args,
+      14,
+      '1000,mrc401createtrade operation must include four arguments : mrc400id, creator, itemData, buyer, price, token, platform_name, platform_url, platform_address, platform_commission, creatorSignature, creatorNonce, buyerSignature, buyerNonce',
+    );
+    const c = getMrc400(stub, a[0]);
+    permissionCheck(c, NO_ITEM, a[1], 'createtrade');
+    const creator = getAddressInfo(stub, a[1]);
+    checkNonce(stub, creator, a[11]);
+    const job = unmarshalOr(
+      () => unmarshalStruct(a[2], NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
+      (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
+    );
+    const buyer = getAddressInfo(stub, a[3]);
+    checkNonce(stub, buyer, a[13]);
+    guard(
+      () => numericDataCheck(a[4], '1', MAX_PRICE, 0, false),
+      (inner) => `3005,SellPrice error : ${inner}`,
+    );
+    guard(
+      () => getMrc010(stub, a[5]),
+      (inner) => `3005,Token id ${a[5]} error : ${inner}`,
+    );
+    if (buyer.id === c.owner) throw new ChaincodeError('3004,MRC400 owner cannot purchase items sold by yourself');
+    if (buyer.id === creator.id) throw new ChaincodeError('3004,MRC401 creator cannot purchase items sold by yourself');
+    if (stub.getState(`${c.id}_${job.item_id}`) !== undefined) {
+      throw new ChaincodeError(`8600,Item ID ${job.item_id} already exists in project ${c.id}`);
+    }
+
+    const item = newItem(stub.now, `${c.id}_${job.item_id}`, c.id, c.owner, creator.id);
+    checkNewItem(item, job, '3005,', false);
+    const allowToken = c.allow_token === '' ? '0' : c.allow_token;
+    const payments: PaymentInfo[] = [];
+    const reserve = BigInt(item.initial_reserve);
+    if (reserve > 0n) {
+      if (allowToken !== '0' && item.initial_token !== allowToken && item.initial_token !== '0') {
+        throw new ChaincodeError(`3005,Token is must ${allowToken}`);
+      }
+      mrc010Subtract(stub, creator, item.initial_token, reserve.toString(), 'normal');
+      payments.push(payment(creator.id, item.id, reserve.toString(), item.initial_token, '', '', PAY.createtrade));
+    }
+    const own = job.shareholder;
+    if (own !== null && Object.keys(own).length > 0) {
+      if (Object.keys(own).length > MAX_SHAREHOLDERS)
+        throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
+      checkShareholders(stub, c, own, ordinal, 'shareholder item');
+      item.shareholder = own;
+    }
+
+    // The sale: Bound cannot refuse (the MRC-400 owner holds the new item).
+    item.sell_price = guard(
+      () => numericDataCheck(a[4], '1', MAX_PRICE, 0, false)!,
+      (inner) => `3005,SellPrice error : ${inner}`,
+    );
+    if (allowToken !== '0' && a[5] !== allowToken && a[5] !== '0') {
+      throw new ChaincodeError(`3005,item SellToken is must ${allowToken} or metacoin`);
+    }
+    assignPlatform(stub, item, a[6], a[7], a[8], a[9]);
+    item.sell_token = a[5];
+    item.sell_date = stub.now;
+    item.last_worker = creator.id;
+    payments.push(payment(buyer.id, item.id, item.sell_price, item.sell_token, '', '', PAY.createtradeBuy));
+    mrc401DexProcess(stub, c, item, creator, buyer, payments, 'createtrade', a[10], a[11]);
+  },
+};
+
+/** The largest price the chaincode accepts (80 nines). */
+export const MAX_PRICE = '9'.repeat(80);
+
+/**
+ * CC-t's platform fields of a sale (name, http(s) URL, fee address, commission 0–10 % with two
+ * decimals), each optional; a fee address must be a wallet. Every message says "InititalToken
+ * error" (copied in Go).
+ */
+export function assignPlatform(
+  stub: Stub,
+  item: Mrc401Item,
+  name: string,
+  url: string,
+  address: string,
+  commission: string,
+): void {
+  const error = (inner: string) => `3005,InititalToken error : ${inner}`;
+  item.platform_name = guard(() => dataAssign(name, 'text', 1, 255, true), error) ?? item.platform_name;
+  item.platform_url = guard(() => dataAssign(url, 'url', 1, 255, true), error) ?? item.platform_url;
+  item.platform_address = guard(() => dataAssign(address, 'address', 40, 40, true), error) ?? item.platform_address;
+  if (isMtAddress(item.platform_address)) {
+    guard(
+      () => getAddressInfo(stub, item.platform_address),
+      (inner) => `3005,PlatformAddress not found : ${inner}`,
+    );
+  }
+  item.platform_commission =
+    guard(() => numericDataCheck(commission, '0.00', '10.00', 2, true), error) ?? item.platform_commission;
+}
+
+/**
+ * `mrc401update` → each item written `mrc401_update` [itemId, updater, initial_reserve,
+ * initial_token, sig, nonce] and the caller's wallet `mrc401update` [mrc400id, MRC-400 owner, JSON
+ * [item ids as given], sig, nonce] (CC-m `mrc400.go` Mrc401Update; CC-t the same name). Item data
+ * as for mrc401create (≤ 100), item_id the 40-character id within the collection; URLs and group id
+ * "" clear, fees must be given, the transfer policy changes only from Temporary (see
+ * checkItemUpdate); shareholders and reserves never change.
+ *
+ * CC-m call: mrc400id, itemData, sig, nonce; the MRC-400 owner signs; items on sale or in auction
+ * may be updated except for their fees, and (quirk kept) melted items may be updated too. CC-t call:
+ * mrc400id, updater, itemData, sig, nonce; the MRC-400 owner, or a partner with role partner or
+ * creator for the items it created; items on sale, in auction or melted are refused. The wallet
+ * written is the updater's, though its job_args name the MRC-400 owner.
+ */
+export const mrc401UpdateJob: Job = {
+  fcn: 'mrc401update',
+  weight: 0.4,
+  writes: [MRC400.itemUpdate, MRC400.walletItemUpdate],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const { world, rng } = ctx;
+    const first = pickId(rng, world.mrc400.idle, (id) => free(ctx, id, world.mrc400.item(id)!.mrc400));
+    if (first === null) return null;
+    const c = world.mrc400.collection(world.mrc400.item(first)!.mrc400)!;
+    const updater = pickUpdater(ctx, c, world.mrc400.item(first)!, layout);
+    if (!updater) return null;
+    const items = [world.mrc400.item(first)!];
+    const more = rng.chance(0.7) ? 0 : rng.int(1, 3);
+    for (let i = 0; i < more; i++) {
+      const other = pickUpdatable(ctx, c, updater.id, layout);
+      if (other && !items.some((x) => x.id === other.id)) items.push(other);
+    }
+    const itemData = JSON.stringify(items.map((item) => planItemUpdate(ctx, item, layout)));
+    const sig = fakeSignature(rng);
+    const args =
+      layout === 'old' ? [c.id, itemData, sig, updater.nonce] : [c.id, updater.id, itemData, sig, updater.nonce];
+    return { fcn: 'mrc401update', args };
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) {
+      const a = expectArgs(
+        args,
+        4,
+        '1000,mrc401update operation must include four arguments : mrc400id, itemData, sign, tkey',
+      );
+      updateItems(stub, a[0], null, a[1], a[2], a[3]);
+    } else {
+      const a = expectArgs(
+        args,
+        5,
+        '1000,mrc401update operation must include four arguments : mrc400id, updater, itemData, signature, nonce',
+      );
+      updateItems(stub, a[0], a[1], a[2], a[3], a[4]);
+    }
+  },
+};
+
+/** Mrc401Update of both versions; `updaterArg` is CC-t's updater argument (null under CC-m). */
+function updateItems(
+  stub: Stub,
+  mrc400id: string,
+  updaterArg: string | null,
+  itemData: string,
+  sig: string,
+  nonce: string,
+): void {
+  const old = updaterArg === null;
+  const c = getMrc400(stub, mrc400id);
+  const updater = getAddressInfo(stub, updaterArg ?? c.owner);
+  checkNonce(stub, updater, nonce);
+  const jobs = unmarshalOr(
+    () =>
+      old
+        ? unmarshalList(itemData, OLD_ITEM_FIELDS, 'TMRC401job')
+        : unmarshalList(itemData, NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
+    (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
+  );
+  if (jobs.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer update item');
+  if (jobs.length < 1) throw new ChaincodeError('3002,There is no item information');
+
+  const seen = new Set<string>();
+  const log: string[] = [];
+  for (const job of jobs) {
+    if (seen.has(job.item_id)) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is duplicate`);
+    seen.add(job.item_id);
+    const key = `${c.id}_${job.item_id}`;
+    const item = getMrc401(stub, key);
+    if (updaterArg !== null) {
+      permissionCheck(c, item, updaterArg, 'update');
+      if (item.melting_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already melted`);
+      if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already sale`);
+      if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already auction`);
+    }
+    checkItemUpdate(item, job, old);
+    const params = [item.id, updaterArg ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];
+    setMrc401(stub, key, item, MRC400.itemUpdate, params);
+    log.push(job.item_id);
+  }
+  setAddressInfo(stub, updater, MRC400.walletItemUpdate, [c.id, c.owner, JSON.stringify(log), sig, nonce]);
+}
+
+// ---------------------------------------------------------------- planning
+
+/**
+ * A collection and a free wallet allowed to create items in it: the MRC-400 owner, or (CC-t) a
+ * partner whose role allows `action` (create: partner or creator; createtrade: partner or seller).
+ */
+function pickCreator(
+  ctx: PlanContext,
+  layout: 'old' | 'new',
+  action: 'create' | 'createtrade',
+): { collection: Mrc400Collection; creator: Wallet } | null {
+  const roles = action === 'create' ? ['partner', 'creator'] : ['partner', 'seller'];
+  let creator = '';
+  const c = pickCollection(ctx, (c) => {
+    const candidates = [c.owner];
+    if (layout === 'new')
+      for (const [address, role] of mapEntries(c.partner)) if (roles.includes(role)) candidates.push(address);
+    const usable = candidates.filter((a) => free(ctx, a) && ctx.world.wallet(a) !== undefined);
+    if (usable.length === 0) return false;
+    creator = usable.length > 1 && ctx.rng.chance(0.5) ? ctx.rng.pick(usable.slice(1)) : usable[0]!;
+    return true;
+  });
+  return c ? { collection: c, creator: ctx.world.wallet(creator)! } : null;
+}
+
+/**
+ * The initial reserve of a call's items: a token the creator may lock (allowed by the collection)
+ * and a draw per item; the items together lock at most a tenth of the creator's spendable balance
+ * of it. About half the calls lock nothing.
+ */
+function planReserve(ctx: PlanContext, c: Mrc400Collection, creator: Wallet, layout: 'old' | 'new', count: number) {
+  const { rng, now } = ctx;
+  const allowed = allowedTokens(ctx, c, layout).filter((t) => spendable(creator, t, now) >= BigInt(count));
+  if (allowed.length === 0 || rng.chance(0.45)) {
+    return { token: layout === 'old' ? '0' : String(pickToken(ctx, allowedTokens(ctx, c, layout))), each: () => '0' };
+  }
+  const token = pickToken(ctx, allowed);
+  const budget = spendable(creator, token, now) / 10n / BigInt(count);
+  return {
+    token: String(token),
+    each: () => (budget > 0n && rng.chance(0.85) ? portion(rng, budget, 1, 100) : 0n).toString(),
+  };
+}
+
+/** One item of a create call's itemData, in the client's field order. */
+function planItemJob(
+  ctx: PlanContext,
+  c: Mrc400Collection,
+  layout: 'old' | 'new',
+  token: string,
+  reserve: string,
+  shareholders: Record<string, string> | null,
+): Record<string, unknown> {
+  const { rng } = ctx;
+  let id = rng.alnum(40);
+  while (ctx.world.get(`${c.id}_${id}`) !== undefined) id = rng.alnum(40);
+  const base = c.item_url || `https://${slug(c.name) || 'items'}.devnet.example/items/`;
+  const roll = rng.next();
+  const transferable = roll < 0.7 ? 'Permanent' : roll < 0.9 ? 'Bound' : layout === 'old' ? 'Temprary' : 'Temporary';
+  const job: Record<string, unknown> = {
+    item_id: id,
+    item_url: rng.chance(0.3) ? '' : `${base}${id}`,
+    item_image_url: rng.chance(0.3) ? '' : nftImageUrl(ctx),
+    groupid: rng.chance(0.5) ? `series-${rng.int(1, 9)}` : fakeWords(rng, 1, 2).replace(' ', '-'),
+    initial_reserve: reserve,
+    initial_token: token,
+    melting_fee: planRate(rng, 20),
+    transferable,
+    sell_fee: planRate(rng, 15),
+  };
+  if (shareholders !== null) job['shareholder'] = shareholders;
+  return job;
+}
+
+/**
+ * CC-t shareholders for a create call's items: mostly none (null), else one or two free wallets
+ * other than the MRC-400 owner with commissions of 0–10 % (two decimals); undefined when the wallets
+ * drawn are busy. The same map goes on every item of the call (see mrc401CreateJob's quirk).
+ */
+function planShareholders(ctx: PlanContext, c: Mrc400Collection): Record<string, string> | null | undefined {
+  const { rng, world } = ctx;
+  if (rng.chance(0.7)) return null;
+  const out: Record<string, string> = {};
+  for (let i = rng.int(1, 2); i > 0; i--) {
+    const address = rng.pick(world.wallets);
+    if (address === c.owner || !free(ctx, address)) return undefined;
+    out[address] = rng.chance(0.3) ? String(rng.int(1, 10)) : `${rng.int(0, 9)}.${rng.int(1, 99)}`;
+  }
+  return out;
+}
+
+/** Who may update `item` (signing with its nonce): CC-m the MRC-400 owner; CC-t also its creator if a partner/creator. */
+function pickUpdater(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: 'old' | 'new'): Wallet | null {
+  const role = c.partner?.[item.creator];
+  const partner =
+    layout === 'new' && (role === 'partner' || role === 'creator') && ctx.rng.chance(0.6) ? item.creator : c.owner;
+  return free(ctx, partner) ? (ctx.world.wallet(partner) ?? null) : null;
+}
+
+/** Another idle item of `c` that `updater` may update. */
+function pickUpdatable(
+  ctx: PlanContext,
+  c: Mrc400Collection,
+  updater: string,
+  layout: 'old' | 'new',
+): Mrc401Item | null {
+  const { world } = ctx;
+  const id = pickId(
+    ctx.rng,
+    world.mrc400.itemsOf(c.id),
+    (id) => {
+      const item = world.mrc400.item(id)!;
+      return (
+        free(ctx, id) &&
+        item.owner !== MELTED &&
+        item.sell_date === 0 &&
+        item.auction_date === 0 &&
+        (updater === c.owner || (layout === 'new' && item.creator === updater))
+      );
+    },
+    4,
+  );
+  return id === null ? null : world.mrc400.item(id)!;
+}
+
+/** An update of one item: mostly the same values with one or two changed (a form sent whole). */
+function planItemUpdate(ctx: PlanContext, item: Mrc401Item, layout: 'old' | 'new'): ItemJob {
+  const { rng } = ctx;
+  const changeable =
+    layout === 'old'
+      ? item.transferable === 'Temprary'
+      : item.transferable === 'Temporary' || item.transferable === 'Temprary';
+  let transferable = item.transferable;
+  if (changeable && (layout === 'new' || rng.chance(0.5))) {
+    transferable = rng.pick(['Permanent', 'Bound', layout === 'old' ? 'Temprary' : 'Temporary']);
+  }
+  return {
+    item_id: item.id.slice(41),
+    item_url: rng.chance(0.8) ? item.item_url : '',
+    item_image_url: rng.chance(0.6) ? item.item_image_url : nftImageUrl(ctx),
+    groupid: rng.chance(0.8) ? item.groupid : `series-${rng.int(1, 9)}`,
+    initial_reserve: item.initial_reserve,
+    initial_token: item.initial_token,
+    melting_fee: rng.chance(0.8) ? item.melting_fee : planRate(rng, 20),
+    transferable,
+    sell_fee: rng.chance(0.8) ? item.sell_fee : planRate(rng, 15),
+  };
+}

@@ -1,0 +1,120 @@
+import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
+import { guard, itemIdCheck, type FieldKind } from './chaincode.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import type { Mrc401Item } from './records.ts';
+
+/**
+ * The item data of mrc401create, mrc401createtrade and mrc401update: the client's JSON (CC-m
+ * TMRC401job, CC-t TMRC401CreateUpdate) and the field checks both versions run on it.
+ */
+
+export const OLD_ITEM_FIELDS = {
+  mrc400: 'string',
+  item_id: 'string',
+  item_url: 'string',
+  item_image_url: 'string',
+  groupid: 'string',
+  createdate: 'int',
+  initial_reserve: 'string',
+  initial_token: 'string',
+  melting_fee: 'string',
+  transferable: 'string',
+  sell_fee: 'string',
+} as const satisfies Record<string, FieldKind>;
+
+export const NEW_ITEM_FIELDS = {
+  mrc400: 'string',
+  item_id: 'string',
+  item_url: 'string',
+  item_image_url: 'string',
+  groupid: 'string',
+  initial_reserve: 'string',
+  initial_token: 'string',
+  melting_fee: 'string',
+  transferable: 'string',
+  sell_fee: 'string',
+  shareholder: 'map',
+} as const satisfies Record<string, FieldKind>;
+
+/** The fields every item job has, whichever struct it was read into. */
+export interface ItemJob {
+  item_id: string;
+  item_url: string;
+  item_image_url: string;
+  groupid: string;
+  initial_reserve: string;
+  initial_token: string;
+  melting_fee: string;
+  transferable: string;
+  sell_fee: string;
+}
+
+/** The largest initial reserve an item may lock (40 nines). */
+const MAX_RESERVE = '9'.repeat(40);
+
+/**
+ * The checks of a new item's fields, in the chaincode's order, assigning what passes to `item`;
+ * returns the trimmed item id. `prefix` starts each message ("3005,<ord> item " in Mrc401Create,
+ * "3005," in Mrc401CreateTrade). CC-m accepts the transfer policies Permanent, Bound and
+ * "Temprary" (sic), CC-t Permanent, Bound and Temporary.
+ */
+export function checkNewItem(item: Mrc401Item, job: ItemJob, prefix: string, old: boolean): string {
+  const error = (field: string) => (inner: string) => `${prefix}${field} error : ${inner}`;
+  const itemId = guard(() => itemIdCheck(job.item_id), error('ItemID'));
+  item.item_url = guard(() => dataAssign(job.item_url, 'url', 1, 255, true), error('ItemURL')) ?? item.item_url;
+  item.item_image_url =
+    guard(() => dataAssign(job.item_image_url, 'url', 1, 255, true), error('ItemImageURL')) ?? item.item_image_url;
+  item.groupid = guard(() => dataAssign(job.groupid, 'text', 1, 40, false), error('GroupID')) ?? item.groupid;
+  item.initial_reserve = guard(
+    () => numericDataCheck(job.initial_reserve, '0', MAX_RESERVE, 0, false)!,
+    error('InititalReserve'),
+  );
+  item.initial_token = guard(() => dataAssign(job.initial_token, 'text', 1, 40, false), error('InititalToken'))!;
+  item.melting_fee = guard(() => numericDataCheck(job.melting_fee, '0', '99.9999', 4, false)!, error('MeltingFee'));
+  item.transferable = guard(() => dataAssign(job.transferable, 'text', 1, 128, false), error('Transferable'))!;
+  const temporary = old ? 'Temprary' : 'Temporary';
+  if (item.transferable !== 'Permanent' && item.transferable !== 'Bound' && item.transferable !== temporary) {
+    throw new ChaincodeError(`${prefix}Transferable value is Permanent, Bound, ${temporary} `);
+  }
+  item.sell_fee = guard(() => numericDataCheck(job.sell_fee, '0', '99.9999', 4, false)!, error('SellFee'));
+  return itemId;
+}
+
+/**
+ * The checks mrc401update runs on an item's changeable fields (both versions), in order: the URLs
+ * and group id ("" clears them), the fees, the transfer policy (fixed unless it is still
+ * Temporary). CC-m refuses a fee change (the raw argument against the stored, normalised rate) while
+ * the item is on sale or in auction; CC-t refused the whole update before this. Messages name the
+ * item by the id the client gave.
+ */
+export function checkItemUpdate(item: Mrc401Item, job: ItemJob, old: boolean): void {
+  const id = job.item_id;
+  const error = (field: string) => (inner: string) => `3005,${id} item ${field} error : ${inner}`;
+  item.item_url = guard(() => dataAssign(job.item_url, 'url', 0, 255, false), error('ItemURL'))!;
+  item.item_image_url = guard(() => dataAssign(job.item_image_url, 'url', 0, 255, false), error('ItemImageURL'))!;
+  item.groupid = guard(() => dataAssign(job.groupid, 'text', 0, 40, false), error('GroupID'))!;
+  const busy = () => {
+    if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
+    if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
+  };
+  if (old && job.sell_fee !== item.sell_fee) busy();
+  item.sell_fee = guard(() => numericDataCheck(job.sell_fee, '0', '99.9999', 4, false)!, error('SellFee'));
+  if (old && job.melting_fee !== item.melting_fee) busy();
+  item.melting_fee = guard(() => numericDataCheck(job.melting_fee, '0', '99.9999', 4, false)!, error('MeltingFee'));
+
+  const changeable = old
+    ? item.transferable === 'Temprary'
+    : item.transferable === 'Temporary' || item.transferable === 'Temprary';
+  if (!changeable) {
+    if (job.transferable !== item.transferable) {
+      throw new ChaincodeError(`3005,${id} item Transferable value cannot be change`);
+    }
+    return;
+  }
+  item.transferable = guard(() => dataAssign(job.transferable, 'text', 1, 128, false), error('Transferable'))!;
+  const temporary = old ? 'Temprary' : 'Temporary';
+  if (item.transferable !== 'Permanent' && item.transferable !== 'Bound' && item.transferable !== temporary) {
+    // CC-m's message ends with a space, CC-t's does not.
+    throw new ChaincodeError(`3005,${id} item Transferable value is Permanent, Bound, ${temporary}${old ? ' ' : ''}`);
+  }
+}

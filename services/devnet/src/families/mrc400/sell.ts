@@ -1,0 +1,517 @@
+import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
+import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import {
+  checkNonce,
+  clearSale,
+  getMrc400,
+  getMrc401,
+  guard,
+  isOldLayout,
+  mapEntries,
+  ordinal,
+  permissionCheck,
+  percentOf,
+  setMrc401,
+  unmarshalList,
+  unmarshalOr,
+  unmarshalStrings,
+} from './chaincode.ts';
+import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
+import { isMtAddress } from '../../world/address.ts';
+import type { Mrc400Collection, Mrc401Item } from './records.ts';
+import type { Wallet } from '../mrc010/records.ts';
+import type { Stub } from '../../world/stub.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import { planPlatform } from '../dex010/plan.ts';
+import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import type { Job, PlanContext } from '../../jobs/job.ts';
+import { assignPlatform, MAX_PRICE } from './create.ts';
+import {
+  allowedTokens,
+  collectionOfItem,
+  findPayer,
+  free,
+  layoutOf,
+  movable,
+  pickId,
+  pickItem,
+  pickToken,
+  planPrice,
+} from './plan.ts';
+import { mrc401DexProcess } from './settle.ts';
+
+const OLD_SELL_FIELDS = { id: 'string', amount: 'string', token: 'string' } as const;
+const NEW_SELL_FIELDS = {
+  id: 'string',
+  amount: 'string',
+  token: 'string',
+  platform_name: 'string',
+  platform_url: 'string',
+  platform_address: 'string',
+  platform_commission: 'string',
+} as const;
+
+/**
+ * `mrc401sell` → each item written `mrc401_sell` [itemId, seller, price, token, sig, nonce] with
+ * sell_date, sell_price (normalised) and sell_token set; the caller's wallet `mrc401sell` [JSON of
+ * the sell list, seller, sig, nonce] (CC-m `mrc400.go` Mrc401Sell; CC-t the same name). Items on
+ * sale or in auction are refused, Bound items unless the MRC-400 owner holds them; the price is an
+ * integer ≥ 1 in the collection's allow_token or MTC (CC-t: any token when allow_token is "0" or
+ * ""). The token's existence is not checked (a buy would fail on it).
+ *
+ * CC-m call: seller, mrc400id, JSON [{id, amount, token}] (≤ 100, all of that collection), sig,
+ * nonce; only the owner sells. CC-t call: seller, JSON [{id, amount, token, platform_name,
+ * platform_url, platform_address, platform_commission}] (≤ 1000, any collections), sig, nonce; the
+ * owner sells, or a partner (role partner or seller) an item the MRC-400 owner holds, and is
+ * recorded as last_worker; the platform fields replace the item's.
+ */
+export const mrc401SellJob: Job = {
+  fcn: 'mrc401sell',
+  weight: 1.4,
+  writes: [MRC400.itemSell, MRC400.walletItemSell],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const { world, rng } = ctx;
+    const first = pickItem(ctx, world.mrc400.idle, (item) => movable(ctx, item));
+    if (!first) return null;
+    const c = collectionOfItem(ctx, first);
+    const seller = pickSeller(ctx, c, first, layout);
+    if (seller === null) return null;
+    const items = [
+      first,
+      ...moreItems(ctx, world.mrc400.idle, c, first, (item) => item.owner === first.owner && movable(ctx, item)),
+    ];
+    const tokens = allowedTokens(ctx, c, layout);
+    const list = items.map((item) => {
+      const token = pickToken(ctx, tokens);
+      const price = planPrice(rng, world.token(token)!.decimal).toString();
+      if (layout === 'old') return { id: item.id, amount: price, token: String(token) };
+      let [name, url, address, commission] = planPlatform(ctx, seller);
+      if (isMtAddress(address) && !free(ctx, address)) [name, url, address, commission] = ['', '', '', ''];
+      return {
+        id: item.id,
+        amount: price,
+        token: String(token),
+        platform_name: name,
+        platform_url: url,
+        platform_address: address,
+        platform_commission: commission,
+      };
+    });
+    const nonce = world.wallet(seller)!.nonce;
+    const itemData = JSON.stringify(list);
+    const sig = fakeSignature(rng);
+    return {
+      fcn: 'mrc401sell',
+      args: layout === 'old' ? [seller, c.id, itemData, sig, nonce] : [seller, itemData, sig, nonce],
+    };
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) sellOld(stub, args);
+    else sellNew(stub, args);
+  },
+};
+
+function sellOld(stub: Stub, args: readonly string[]): void {
+  const [seller, mrc400id, itemData, sig, nonce] = expectArgs(
+    args,
+    5,
+    '1000,mrc401sell operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
+  );
+  const list = unmarshalOr(
+    () => unmarshalList(itemData, OLD_SELL_FIELDS, 'TMRC401Sell'),
+    (inner) => `3004,Selldata is in the wrong data ${inner}`,
+  );
+  if (list.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer sell item');
+  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
+  const wallet = getAddressInfo(stub, seller);
+  checkNonce(stub, wallet, nonce);
+  const seen = new Set<string>();
+  const log: { id: string; amount: string; token: string }[] = [];
+  list.forEach((sd, index) => {
+    noDuplicate(seen, sd.id);
+    const item = getListed(stub, sd.id);
+    if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${sd.id}] is not MRC400 ${mrc400id} item`);
+    const c = getMrc400(stub, item.mrc400);
+    if (item.owner !== seller) throw new ChaincodeError(`3004,MRC401 [${sd.id}] is not your item`);
+    expectHeld(item, sd.id);
+    if (item.transferable === 'Bound' && item.owner !== c.owner) {
+      throw new ChaincodeError(`5002,MRC401 [${sd.id}] is cannot be sold`);
+    }
+    item.sell_price = guard(
+      () => numericDataCheck(sd.amount, '1', MAX_PRICE, 0, false)!,
+      (inner) => `3005,${ordinal(index)} item SellPrice error : ${inner}`,
+    );
+    if (sd.token !== c.allow_token && sd.token !== '0') {
+      const tail = c.allow_token !== '0' ? ' or metacoin' : '';
+      throw new ChaincodeError(`3005,${ordinal(index)} item SellToken is must ${c.allow_token}${tail}`);
+    }
+    item.sell_token = sd.token;
+    item.sell_date = stub.now;
+    setMrc401(stub, sd.id, item, MRC400.itemSell, [sd.id, seller, sd.amount, sd.token, sig, nonce]);
+    log.push({ id: sd.id, amount: sd.amount, token: sd.token });
+  });
+  setAddressInfo(stub, wallet, MRC400.walletItemSell, [JSON.stringify(log), seller, sig, nonce]);
+}
+
+function sellNew(stub: Stub, args: readonly string[]): void {
+  const a = expectArgs(args, 4, '1000,mrc401sell operation must include four arguments : seller, itemData, sign, tkey');
+  const list = unmarshalOr(
+    () => unmarshalList(a[1], NEW_SELL_FIELDS, 'TMRC401Sell'),
+    (inner) => `3004,Selldata is in the wrong data ${inner}`,
+  );
+  if (list.length > 1000) throw new ChaincodeError('3002,There must be 1000 or fewer sell item');
+  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
+  const seller = getAddressInfo(stub, a[0]);
+  checkNonce(stub, seller, a[3]);
+  const seen = new Set<string>();
+  const collection = lastCollection(stub);
+  list.forEach((sd, index) => {
+    noDuplicate(seen, sd.id);
+    const item = getListed(stub, sd.id);
+    const c = collection(item);
+    permissionCheck(c, item, a[0], 'sell');
+    expectHeld(item, sd.id);
+    if (item.transferable === 'Bound' && item.owner !== c.owner) {
+      throw new ChaincodeError(`5002,MRC401 [${sd.id}] is cannot be sold`);
+    }
+    item.sell_price = guard(
+      () => numericDataCheck(sd.amount, '1', MAX_PRICE, 0, false)!,
+      (inner) => `3005,${ordinal(index)} item SellPrice error : ${inner}`,
+    );
+    if (sd.token === '') throw new ChaincodeError(`3005,${ordinal(index)} item SellToken not define`);
+    if (c.allow_token !== '0' && c.allow_token !== '' && sd.token !== c.allow_token && sd.token !== '0') {
+      throw new ChaincodeError(`3005,${ordinal(index)} item SellToken is must ${c.allow_token} or metacoin`);
+    }
+    clearPlatform(item);
+    assignPlatform(stub, item, sd.platform_name, sd.platform_url, sd.platform_address, sd.platform_commission);
+    item.sell_token = sd.token;
+    item.sell_date = stub.now;
+    item.last_worker = seller.id;
+    setMrc401(stub, item.id, item, MRC400.itemSell, [sd.id, a[0], sd.amount, sd.token, a[2], a[3]]);
+  });
+  setAddressInfo(stub, seller, MRC400.walletItemSell, [JSON.stringify(list), a[0], a[2], a[3]]);
+}
+
+/**
+ * `mrc401unsell` → each item written `mrc401_unsell` [itemId, seller, sig, nonce] with its sale
+ * cleared; the caller's wallet `mrc401unsell` [JSON of the item ids, seller, sig, nonce] (CC-m
+ * `mrc400.go` Mrc401UnSell; CC-t the same name). CC-m call: seller, mrc400id, JSON [ids] (≤ 100, of
+ * that collection), sig, nonce; the owner only. CC-t call: seller, JSON [ids] (≤ 1000), sig,
+ * nonce; the owner, or for an item the MRC-400 owner holds the partner (partner or seller) who
+ * last worked on it; the platform fields are cleared and the caller becomes last_worker. Quirk
+ * kept: CC-t does not refuse an id listed twice (both writes land on the one key, the log lists it
+ * twice).
+ */
+export const mrc401UnsellJob: Job = {
+  fcn: 'mrc401unsell',
+  weight: 0.4,
+  writes: [MRC400.itemUnsell, MRC400.walletItemUnsell],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const { world, rng } = ctx;
+    let caller = '';
+    const first = pickItem(ctx, world.mrc400.onSale, (item) => {
+      caller = unlister(ctx, collectionOfItem(ctx, item), item, layout) ?? '';
+      return caller !== '';
+    });
+    if (!first) return null;
+    const c = collectionOfItem(ctx, first);
+    const items = [
+      first,
+      ...moreItems(ctx, world.mrc400.onSale, c, first, (item) => unlister(ctx, c, item, layout) === caller),
+    ];
+    const ids = JSON.stringify(items.map((item) => item.id));
+    const sig = fakeSignature(rng);
+    const nonce = world.wallet(caller)!.nonce;
+    return {
+      fcn: 'mrc401unsell',
+      args: layout === 'old' ? [caller, c.id, ids, sig, nonce] : [caller, ids, sig, nonce],
+    };
+  },
+  execute(stub, { args }) {
+    if (isOldLayout(stub.chaincode)) {
+      const [seller, mrc400id, itemData, sig, nonce] = expectArgs(
+        args,
+        5,
+        '1000,mrc401unsell operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
+      );
+      // CC-m reads the list before the wallet, CC-t after checking the nonce.
+      const ids = idList(itemData, 100, 'unsell');
+      const wallet = getAddressInfo(stub, seller);
+      checkNonce(stub, wallet, nonce);
+      unsell(stub, wallet, seller, mrc400id, ids, sig, nonce);
+    } else {
+      const [seller, itemData, sig, nonce] = expectArgs(
+        args,
+        4,
+        '1000,mrc401unsell operation must include four arguments : seller, itemData, sign, tkey',
+      );
+      const wallet = getAddressInfo(stub, seller);
+      checkNonce(stub, wallet, nonce);
+      unsell(stub, wallet, seller, null, idList(itemData, 1000, 'unsell'), sig, nonce);
+    }
+  },
+};
+
+/** The item id list of an unsell or unauction, within `limit`. */
+export function idList(itemData: string, limit: number, what: 'unsell' | 'unauction'): string[] {
+  const ids = unmarshalOr(
+    () => unmarshalStrings(itemData),
+    (inner) => `3004,Selldata is in the wrong data ${inner}`,
+  );
+  if (ids.length > limit) throw new ChaincodeError(`3002,There must be ${limit} or fewer ${what} item`);
+  if (ids.length < 1) throw new ChaincodeError('3002,There is no item information');
+  return ids;
+}
+
+/** The item loop of both versions' Mrc401UnSell; `mrc400id` is CC-m's argument (null under CC-t). */
+function unsell(
+  stub: Stub,
+  wallet: Wallet,
+  seller: string,
+  mrc400id: string | null,
+  ids: readonly string[],
+  sig: string,
+  nonce: string,
+): void {
+  const seen = new Set<string>();
+  const collection = lastCollection(stub);
+  for (const id of ids) {
+    if (mrc400id !== null) noDuplicate(seen, id);
+    const item = getListed(stub, id);
+    if (mrc400id !== null) {
+      if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${id}] is not MRC400 ${mrc400id} item`);
+      if (item.owner !== seller) throw new ChaincodeError(`3004,MRC401 [${id}] is not your item`);
+    } else {
+      permissionCheck(collection(item), item, wallet.id, 'unsell');
+    }
+    if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not sale`);
+    clearSale(item);
+    if (mrc400id === null) {
+      clearPlatform(item);
+      item.last_worker = wallet.id;
+    }
+    setMrc401(stub, id, item, MRC400.itemUnsell, [id, seller, sig, nonce]);
+  }
+  setAddressInfo(stub, wallet, MRC400.walletItemUnsell, [JSON.stringify(ids), seller, sig, nonce]);
+}
+
+/**
+ * `mrc401buy` (buyer, mrc401id, sig, nonce), the same call in both versions → the item sold at
+ * its sale price: owner the buyer, sale cleared, last trade recorded "Sell".
+ *
+ * CC-m (`mrc400.go` Mrc401Buy): the item written `mrc401_buy` [id, seller, buyer, PaymentInfo JSON,
+ * sig, nonce]; the buyer pays the price (`transfer_mrc401buy` [buyer, id, price, token, sig, "0",
+ * "", id, nonce]); unless the seller is the MRC-400 owner, the MRC-400 owner gets floor(price ×
+ * rate / 100) (`receive_mrc401fee` [seller, MRC-400 owner, fee, token, sig, "0", "", id, nonce];
+ * a buyer who is the MRC-400 owner keeps it instead, in the same write); the seller gets the rest
+ * (`receive_mrc401sell` [buyer, seller, …]). Quirk kept: the rate applied is the item's melting
+ * fee, not its sell fee.
+ *
+ * CC-t (`mrc400.go` Mrc401Buy → mrc401DexProcess, see settle.ts): sell fee to the MRC-400 owner
+ * (even when it sells), platform commission, shareholders' commissions; item job_args [id, seller,
+ * buyer, PaymentInfo JSON].
+ */
+export const mrc401BuyJob: Job = {
+  fcn: 'mrc401buy',
+  weight: 1.4,
+  writes: [MRC400.itemBuy, MRC400.transferBuy, MRC400.receiveSell, MRC400.receiveFee],
+  plan(ctx) {
+    const layout = layoutOf(ctx);
+    if (layout === null) return null;
+    const { world, rng } = ctx;
+    const item = pickItem(ctx, world.mrc400.onSale, (item) => free(ctx, ...payees(ctx, item)));
+    if (!item) return null;
+    const buyer = findPayer(ctx, Number(item.sell_token), BigInt(item.sell_price), new Set([item.owner]));
+    if (!buyer) return null;
+    return { fcn: 'mrc401buy', args: [buyer.id, item.id, fakeSignature(rng), buyer.nonce] };
+  },
+  execute(stub, { args }) {
+    const [buyerAddress, id, sig, nonce] = expectArgs(
+      args,
+      4,
+      '1000,mrc401buy operation must include four arguments : buyer, mrc401id, sign, tkey',
+    );
+    if (isOldLayout(stub.chaincode)) {
+      buyOld(stub, buyerAddress, id, sig, nonce);
+      return;
+    }
+    const buyer = getAddressInfo(stub, buyerAddress);
+    checkNonce(stub, buyer, nonce);
+    const item = getMrc401(stub, id);
+    if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not for sale`);
+    if (buyer.id === item.owner) throw new ChaincodeError('3004,You cannot purchase items sold by yourself');
+    const c = getMrc400(stub, item.mrc400);
+    const payments = [payment(buyer.id, item.id, item.sell_price, item.sell_token, '', '', PAY.buy)];
+    mrc401DexProcess(stub, c, item, null, buyer, payments, 'buy', sig, nonce);
+  },
+};
+
+function buyOld(stub: Stub, buyerAddress: string, id: string, sig: string, nonce: string): void {
+  const item = getMrc401(stub, id);
+  if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not for sale`);
+  if (buyerAddress === item.owner) throw new ChaincodeError('3004,You cannot purchase items sold by yourself');
+  const seller = item.owner;
+  const price = decimalOrZero(item.sell_price);
+  const token = item.sell_token;
+  const buyer = getAddressInfo(stub, buyerAddress);
+  checkNonce(stub, buyer, nonce);
+  const c = getMrc400(stub, item.mrc400);
+
+  const payments: PaymentInfo[] = [payment(buyerAddress, id, price.toString(), token, '', '', PAY.buy)];
+  mrc010Subtract(stub, buyer, token, price.toString(), 'normal');
+  const fee = seller === c.owner ? 0n : percentOf(price, item.melting_fee);
+  const receive = price - fee;
+  if (buyerAddress === c.owner && fee > 0n) mrc010Add(stub, buyer, token, fee.toString(), 0);
+  const params = (from: string, to: string, amount: bigint) => [
+    from,
+    to,
+    amount.toString(),
+    token,
+    sig,
+    '0',
+    '',
+    id,
+    nonce,
+  ];
+  setAddressInfo(stub, buyer, MRC400.transferBuy, params(buyerAddress, id, price));
+  if (fee > 0n) {
+    payments.push(payment(id, c.owner, fee.toString(), token, '', '', PAY.recvFee));
+    if (buyerAddress !== c.owner) {
+      const owner = getAddressInfo(stub, c.owner);
+      mrc010Add(stub, owner, token, fee.toString(), 0);
+      setAddressInfo(stub, owner, MRC400.receiveFee, params(seller, c.owner, fee));
+    }
+  }
+  if (receive > 0n) {
+    payments.push(payment(id, seller, receive.toString(), token, '', '', PAY.recvSell));
+    const wallet = getAddressInfo(stub, seller);
+    mrc010Add(stub, wallet, token, receive.toString(), 0);
+    setAddressInfo(stub, wallet, MRC400.receiveSell, params(buyerAddress, seller, receive));
+  }
+  item.owner = buyerAddress;
+  item.last_trade_date = stub.now;
+  item.last_trade_amount = item.sell_price;
+  item.last_trade_token = item.sell_token;
+  item.last_trade_type = 'Sell';
+  clearSale(item);
+  setMrc401(stub, id, item, MRC400.itemBuy, [id, seller, buyerAddress, JSON.stringify(payments), sig, nonce]);
+}
+
+// ---------------------------------------------------------------- shared with auction.ts
+
+/** The list check both versions run first on each item of a list: a repeated id is refused. */
+export function noDuplicate(seen: Set<string>, id: string): void {
+  if (seen.has(id)) throw new ChaincodeError(`3004,MRC401 [${id}] is duplicate`);
+  seen.add(id);
+}
+
+/** GetMRC401 of a listed item, its error prefixed with the item. */
+export function getListed(stub: Stub, id: string): Mrc401Item {
+  return guard(
+    () => getMrc401(stub, id),
+    (inner) => `3004,MRC401 [${id}] - ${inner}`,
+  );
+}
+
+/** Neither on sale nor in auction. */
+export function expectHeld(item: Mrc401Item, id: string): void {
+  if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
+  if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
+}
+
+export function clearPlatform(item: Mrc401Item): void {
+  item.platform_name = '';
+  item.platform_url = '';
+  item.platform_address = '';
+  item.platform_commission = '';
+}
+
+/** CC-t's list loops read an item's collection only when it differs from the previous item's. */
+export function lastCollection(stub: Stub): (item: Mrc401Item) => Mrc400Collection {
+  let last: Mrc400Collection | null = null;
+  return (item) => {
+    if (last === null || last.id !== item.mrc400) last = getMrc400(stub, item.mrc400);
+    return last;
+  };
+}
+
+/**
+ * Who may list `item` for sale or auction, free in this block: its owner, or (CC-t, sometimes) a
+ * partner with role partner or seller when the MRC-400 owner holds it; null if nobody is free.
+ */
+export function pickSeller(
+  ctx: PlanContext,
+  c: Mrc400Collection,
+  item: Mrc401Item,
+  layout: 'old' | 'new',
+): string | null {
+  if (layout === 'new' && item.owner === c.owner && ctx.rng.chance(0.4)) {
+    const partners = mapEntries(c.partner).filter(
+      ([a, role]) => (role === 'partner' || role === 'seller') && free(ctx, a),
+    );
+    if (partners.length > 0) return ctx.rng.pick(partners)[0];
+  }
+  return free(ctx, item.owner) ? item.owner : null;
+}
+
+/**
+ * Who may withdraw `item`'s sale or auction: its owner, or (CC-t) the partner who listed it for
+ * the MRC-400 owner while it still has a selling role; null if that wallet is busy.
+ */
+export function unlister(
+  ctx: PlanContext,
+  c: Mrc400Collection,
+  item: Mrc401Item,
+  layout: 'old' | 'new',
+): string | null {
+  const role = c.partner?.[item.last_worker];
+  const partner =
+    layout === 'new' &&
+    item.owner === c.owner &&
+    item.last_worker !== item.owner &&
+    (role === 'partner' || role === 'seller');
+  const caller = partner ? item.last_worker : item.owner;
+  return free(ctx, caller) ? caller : null;
+}
+
+/** Up to three more items of `c` from `ids` (an index list) that `accept` takes. */
+export function moreItems(
+  ctx: PlanContext,
+  ids: readonly string[],
+  c: Mrc400Collection,
+  first: Mrc401Item,
+  accept: (item: Mrc401Item) => boolean,
+): Mrc401Item[] {
+  const { rng, world } = ctx;
+  const out: Mrc401Item[] = [];
+  if (rng.chance(0.7)) return out;
+  for (let i = rng.int(1, 3); i > 0; i--) {
+    const id = pickId(
+      rng,
+      ids,
+      (id) => {
+        const item = world.mrc400.item(id)!;
+        return (
+          id !== first.id && item.mrc400 === c.id && free(ctx, id) && !out.some((x) => x.id === id) && accept(item)
+        );
+      },
+      4,
+    );
+    if (id !== null) out.push(world.mrc400.item(id)!);
+  }
+  return out;
+}
+
+/** Every wallet a settlement of `item` may pay: seller, MRC-400 owner, platform, shareholders. */
+export function payees(ctx: PlanContext, item: Mrc401Item): string[] {
+  const out = [item.id, item.owner, collectionOfItem(ctx, item).owner];
+  if (isMtAddress(item.platform_address)) out.push(item.platform_address);
+  for (const [address] of mapEntries(item.shareholder)) out.push(address);
+  return out;
+}

@@ -1,0 +1,161 @@
+import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
+import { getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
+import { clearAuction, clearSale, dexFee, mapEntries, setMrc401 } from './chaincode.ts';
+import { decimalOrZero } from '../../chaincode/util.ts';
+import { isMtAddress } from '../../world/address.ts';
+import type { Mrc400Collection, Mrc401Item } from './records.ts';
+import type { Wallet } from '../mrc010/records.ts';
+import type { Stub } from '../../world/stub.ts';
+import { payment, type PaymentInfo } from '../dex010/settle.ts';
+
+/** What a settlement of CC-t mrc401DexProcess concludes: a purchase, a create-and-sell, or an auction. */
+export type TradeType = 'buy' | 'createtrade' | 'auction';
+
+/** Payments whose amount leaves the `from` wallet (Go's SubtractJob; "mrc401_create" never occurs). */
+const PAYS_IN: ReadonlySet<string> = new Set([PAY.bid, PAY.buy, 'mrc401_create', PAY.createtrade, PAY.createtradeBuy]);
+const FEE_ROLE_PREFIX = 'mrc401_recv_fee_';
+
+/** One wallet's payments, summed (Go's RecvMapType). */
+interface Payout {
+  fromAddr: string;
+  toAddr: string;
+  amount: bigint;
+  tradeAmount: string;
+  role: string;
+  token: string;
+}
+
+/** The wallet job type of each payout role, and whether its wallet is the payment's `from`. */
+const ROLE_WRITE: Readonly<Record<string, readonly [string, 'from' | 'to']>> = {
+  [PAY.buy]: [MRC400.transferBuy, 'from'],
+  [PAY.createtradeBuy]: [MRC400.transferCreatetrade, 'from'],
+  // Never written under its own name: the payer of the reserve is always the creator (see below).
+  [PAY.createtrade]: ['transfer_mrc401create', 'from'],
+  [PAY.bid]: [MRC400.transferBid, 'from'],
+  [PAY.recvSell]: [MRC400.receiveSell, 'to'],
+  [PAY.recvAuction]: [MRC400.receiveAuction, 'to'],
+  [PAY.recvRefund]: [MRC400.receiveRefund, 'to'],
+  [PAY.recvFeeOwner]: [MRC400.receiveFee, 'to'],
+  [PAY.recvFeePlatform]: [MRC400.receiveFee, 'to'],
+  [PAY.recvFeeShareholder]: [MRC400.receiveFee, 'to'],
+};
+
+/**
+ * CC-t `mrc400.go` mrc401DexProcess: settles a purchase (`buy`), a create-and-sell (`createtrade`)
+ * or an auction (`auction`: a buy-now bid or mrc401auctionfinish) of `item`, whose price the buyer
+ * pays (a finished auction's bid was escrowed in the item already). From the price go, each as
+ * floor(price × rate / 100) and only when positive: the MRC-400 owner's `sell_fee`, the platform's
+ * commission (when the item has a platform address) and each shareholder's commission; the seller
+ * (the item's owner) gets the rest. `payments` arrive holding what the caller listed (the reserve
+ * and the buyer's payment of a createtrade, a bid and its refund) and get the payouts appended.
+ *
+ * Each wallet is written once, with the sum of its payments, named after its strongest role: a fee
+ * gives way to anything, a refund to anything, and the creator's reserve payment (amount not
+ * summed: it was taken already) to its first other role. Quirks kept: a wallet whose payments sum to
+ * zero is still written; the creator of a createtrade is written `mrc401createtrade` whatever its
+ * role, and not at all when it paid no reserve and is not paid (its nonce rotation is then lost).
+ * Writes carry [from, to, |sum|, payToken, sign, "0", tradeAmount, itemId, tkey] (the reserve role
+ * [item, creator, …, reserveToken, …]). The item is written `mrc401_buy`, `mrc401_createtrade`,
+ * `mrc401_auctionwinning` or `mrc401_auctionbuynow` [itemId, seller, buyer, PaymentInfo JSON], its
+ * sale and auction cleared, the buyer its owner, the last trade recorded; the platform fields stay.
+ */
+export function mrc401DexProcess(
+  stub: Stub,
+  collection: Mrc400Collection,
+  item: Mrc401Item,
+  creatorWallet: Wallet | null,
+  buyerWallet: Wallet,
+  payments: PaymentInfo[],
+  tradeType: TradeType,
+  sign: string,
+  tkey: string,
+): void {
+  const auction = tradeType === 'auction';
+  const buyerAddress = auction ? item.auction_current_bidder : buyerWallet.id;
+  const sellerRole = auction ? PAY.recvAuction : PAY.recvSell;
+  const itemJobType = auction
+    ? item.auction_current_price === item.auction_buynow_price
+      ? MRC400.itemAuctionbuynow
+      : MRC400.itemAuctionwinning
+    : tradeType === 'buy'
+      ? MRC400.itemBuy
+      : MRC400.itemCreatetrade;
+  const payToken = auction ? item.auction_token : item.sell_token;
+  const price = decimalOrZero(auction ? item.auction_current_price : item.sell_price);
+  item.last_trade_date = stub.now;
+  item.last_trade_amount = auction ? item.auction_current_price : item.sell_price;
+  item.last_trade_token = payToken;
+  item.last_trade_type = auction ? 'Auction' : 'Sell';
+
+  let receive = price;
+  const fee = (to: string, rate: string, role: string) => {
+    const amount = dexFee(price, rate);
+    if (amount === null) return;
+    payments.push(payment(item.id, to, amount.toString(), payToken, '', '', role));
+    receive -= amount;
+  };
+  fee(collection.owner, item.sell_fee, PAY.recvFeeOwner);
+  if (isMtAddress(item.platform_address)) fee(item.platform_address, item.platform_commission, PAY.recvFeePlatform);
+  for (const [address, rate] of mapEntries(item.shareholder)) fee(address, rate, PAY.recvFeeShareholder);
+  payments.push(payment(item.id, item.owner, receive.toString(), payToken, '', '', sellerRole));
+
+  const payouts = new Map<string, Payout>();
+  for (const pi of payments) {
+    const paysIn = PAYS_IN.has(pi.type);
+    const amount = paysIn ? -decimalOrZero(pi.amount) : decimalOrZero(pi.amount);
+    const address = paysIn ? pi.from_addr : pi.to_addr;
+    const reserve = pi.type === 'mrc401_create' || pi.type === PAY.createtrade;
+    const known = payouts.get(address);
+    if (!known) {
+      payouts.set(address, {
+        fromAddr: pi.from_addr,
+        toAddr: pi.to_addr,
+        role: pi.type,
+        tradeAmount: reserve ? '' : pi.trade_amount,
+        amount: reserve ? 0n : amount,
+        token: reserve ? pi.token : payToken,
+      });
+      continue;
+    }
+    const takeOver = () => {
+      known.role = pi.type;
+      known.fromAddr = pi.from_addr;
+      known.toAddr = pi.to_addr;
+    };
+    if (known.role === 'mrc401_create' || known.role === PAY.createtrade) takeOver();
+    if (known.role.startsWith(FEE_ROLE_PREFIX)) takeOver();
+    else if (!pi.type.startsWith(FEE_ROLE_PREFIX)) takeOver();
+    else if (known.role === PAY.recvRefund) takeOver();
+    if (pi.trade_amount !== '' && known.tradeAmount === '') known.tradeAmount = pi.trade_amount;
+    known.amount += amount;
+  }
+
+  for (const v of payouts.values()) {
+    const write = ROLE_WRITE[v.role];
+    if (!write) throw new Error(`no wallet job type for MRC-401 payment role ${v.role}`);
+    let [jobType] = write;
+    const address = write[1] === 'from' ? v.fromAddr : v.toAddr;
+    let wallet: Wallet;
+    if (address === buyerWallet.id || address === item.auction_current_bidder) wallet = buyerWallet;
+    else if (creatorWallet && address === creatorWallet.id) {
+      wallet = creatorWallet;
+      if (tradeType === 'createtrade') jobType = MRC400.walletItemCreatetrade;
+    } else wallet = getAddressInfo(stub, address);
+
+    const magnitude = v.amount < 0n ? -v.amount : v.amount;
+    if (v.amount < 0n) mrc010Subtract(stub, wallet, payToken, magnitude.toString(), 'normal');
+    else if (v.amount > 0n) mrc010Add(stub, wallet, payToken, magnitude.toString(), 0);
+    const reserveRole = v.role === 'mrc401_create' || v.role === PAY.createtrade;
+    const params = reserveRole
+      ? [v.toAddr, v.fromAddr, magnitude.toString(), v.token, sign, '0', v.tradeAmount, item.id, tkey]
+      : [v.fromAddr, v.toAddr, magnitude.toString(), payToken, sign, '0', v.tradeAmount, item.id, tkey];
+    setAddressInfo(stub, wallet, jobType, params);
+  }
+
+  clearAuction(item);
+  clearSale(item);
+  const params = [item.id, item.owner, buyerAddress, JSON.stringify(payments)];
+  item.owner = buyerAddress;
+  setMrc401(stub, item.id, item, itemJobType, params);
+}

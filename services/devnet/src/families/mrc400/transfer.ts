@@ -1,0 +1,144 @@
+import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
+import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Add } from '../mrc010/balance.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { checkNonce, getMrc400, getMrc401, isOldLayout, percentOf, setMrc401 } from './chaincode.ts';
+import { decimalOrZero } from '../../chaincode/util.ts';
+import { MELTED, type Mrc401Item } from './records.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import type { Job } from '../../jobs/job.ts';
+import { pickOtherWallet, wants } from '../../jobs/job.ts';
+import { collectionOfItem, free, layoutOf, movable, pickItem } from './plan.ts';
+
+/**
+ * `mrc401transfer` (mrc401id, from, to, sig, nonce), the same call in both versions → the item
+ * written `mrc401_transfer` with the call args as job_args, its owner `to`; the previous owner's
+ * wallet `mrc401transfer` [mrc401id, from, to, sig, nonce] (CC-m and CC-t `mrc400.go`
+ * Mrc401Transfer). Refused while the item is on sale or in auction, for a Bound item not held by
+ * the MRC-400 owner, and for to = from; `to` must be a wallet. CC-t also records the first
+ * transfer of a never-traded item as last_trade_type "Transfer" (nothing else of the last trade).
+ */
+export const mrc401TransferJob: Job = {
+  fcn: 'mrc401transfer',
+  weight: 1.2,
+  writes: [MRC400.itemTransfer, MRC400.walletItemTransfer],
+  plan(ctx) {
+    if (layoutOf(ctx) === null) return null;
+    const item = pickItem(ctx, ctx.world.mrc400.idle, (item) => movable(ctx, item) && free(ctx, item.owner));
+    if (!item) return null;
+    const to = pickOtherWallet(ctx, new Set([item.owner]));
+    if (to === null) return null;
+    const owner = ctx.world.wallet(item.owner)!;
+    return { fcn: 'mrc401transfer', args: [item.id, item.owner, to, fakeSignature(ctx.rng), owner.nonce] };
+  },
+  execute(stub, { args }) {
+    const [id, from, to, sig, nonce] = expectArgs(
+      args,
+      5,
+      '1000,mrc401transfer operation must include four arguments : mrc401id, fromAddr, toAddr, sign, tkey',
+    );
+    const item = getMrc401(stub, id);
+    if (item.transferable === 'Bound' && item.owner !== getMrc400(stub, item.mrc400).owner) {
+      throw new ChaincodeError(`5002,MRC401 [${id}] is not transferable`);
+    }
+    if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
+    if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
+    if (item.owner !== from) throw new ChaincodeError(`3004,MRC401 [${id}] is not your item`);
+    if (to === from) throw new ChaincodeError('3005,From address and to address must be different values');
+    const owner = getAddressInfo(stub, from);
+    getAddressInfo(stub, to);
+    checkNonce(stub, owner, nonce);
+    item.owner = to;
+    if (!isOldLayout(stub.chaincode) && item.last_trade_type === '') item.last_trade_type = 'Transfer';
+    setMrc401(stub, id, item, MRC400.itemTransfer, args);
+    setAddressInfo(stub, owner, MRC400.walletItemTransfer, [id, from, to, sig, nonce]);
+  },
+};
+
+/**
+ * `mrc401melt` (mrc401id, sig, nonce), the same call in both versions → the item written
+ * `mrc401_melt` [mrc401id, owner, PaymentInfo JSON, sig, nonce] with owner "MELTED" and
+ * melting_date set: gone for good (CC-m and CC-t `mrc400.go` Mrc401Melt). The owner signs; not while
+ * on sale or in auction. The initial reserve comes back out of the item: the MRC-400 owner gets
+ * the melting fee floor(reserve × melting_fee / 100) (`receive_meltfee` [id, MRC-400 owner, fee,
+ * token, sig, "0", "", id, nonce]) and the owner the rest (`receive_melt`, same layout); an owner
+ * who is the MRC-400 owner gets the whole reserve and no fee is written. Nothing is paid or listed
+ * when the reserve is 0 — and then no wallet is written at all, so the owner's nonce rotation is lost.
+ *
+ * Quirks kept, where the owner is the MRC-400 owner and the fee is positive: PaymentInfo still
+ * lists the fee, and its melt payout is the whole reserve under CC-m (the list adds up to more than
+ * the reserve) but reserve − fee under CC-t (less than what was paid). CC-m lists nothing as "[]",
+ * CC-t as "null" (a nil slice). CC-t also records the owner as last_worker.
+ */
+export const mrc401MeltJob: Job = {
+  fcn: 'mrc401melt',
+  weight: 0.5,
+  writes: [MRC400.itemMelt, MRC400.receiveMelt, MRC400.receiveMeltfee],
+  plan(ctx) {
+    if (layoutOf(ctx) === null) return null;
+    const meltable = (item: Mrc401Item) =>
+      free(ctx, item.owner, collectionOfItem(ctx, item).owner) && ctx.world.wallet(item.owner) !== undefined;
+    // Until the chain holds a melting fee paid, an owner melts an item whose reserve pays one.
+    const paysFee = (item: Mrc401Item) =>
+      item.owner !== collectionOfItem(ctx, item).owner &&
+      percentOf(decimalOrZero(item.initial_reserve), item.melting_fee) > 0n &&
+      meltable(item);
+    const { idle } = ctx.world.mrc400;
+    const feeId = wants(ctx, MRC400.receiveMeltfee)
+      ? idle.find((id) => free(ctx, id) && paysFee(ctx.world.mrc400.item(id)!))
+      : undefined;
+    const item = feeId === undefined ? pickItem(ctx, idle, meltable) : ctx.world.mrc400.item(feeId)!;
+    if (!item) return null;
+    const owner = ctx.world.wallet(item.owner)!;
+    return { fcn: 'mrc401melt', args: [item.id, fakeSignature(ctx.rng), owner.nonce] };
+  },
+  execute(stub, { args }) {
+    const [id, sig, nonce] = expectArgs(
+      args,
+      3,
+      '1000,mrc401melt operation must include four arguments : mrc401id, sign, tkey',
+    );
+    const old = isOldLayout(stub.chaincode);
+    const item = getMrc401(stub, id);
+    if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
+    if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
+    const holder = item.owner;
+    if (holder === MELTED) throw new ChaincodeError(`3004,MRC401 [${id}] is already melted`);
+    const owner = getAddressInfo(stub, holder);
+    checkNonce(stub, owner, nonce);
+
+    const payments: PaymentInfo[] = [];
+    const reserve = decimalOrZero(item.initial_reserve);
+    if (reserve > 0n) {
+      const collectionOwner = getMrc400(stub, item.mrc400).owner;
+      const token = item.initial_token;
+      const fee = percentOf(reserve, item.melting_fee);
+      let receive = reserve - fee;
+      const params = (to: string, amount: bigint) => [id, to, amount.toString(), token, sig, '0', '', id, nonce];
+      if (fee > 0n) {
+        payments.push(payment(id, collectionOwner, fee.toString(), token, '', '', PAY.recvMeltfee));
+        if (collectionOwner === holder) {
+          if (old) receive = reserve;
+        } else {
+          const feeWallet = getAddressInfo(stub, collectionOwner);
+          mrc010Add(stub, feeWallet, token, fee.toString(), 0);
+          setAddressInfo(stub, feeWallet, MRC400.receiveMeltfee, params(collectionOwner, fee));
+        }
+      }
+      if (receive > 0n) {
+        payments.push(payment(id, holder, receive.toString(), token, '', '', PAY.recvMelt));
+        // CC-t pays the MRC-400 owner the whole reserve, whatever PaymentInfo says.
+        const paid = !old && collectionOwner === holder ? reserve : receive;
+        mrc010Add(stub, owner, token, paid.toString(), 0);
+        setAddressInfo(stub, owner, MRC400.receiveMelt, params(holder, paid));
+      }
+    }
+
+    if (!old) item.last_worker = item.owner;
+    item.owner = MELTED;
+    item.melting_date = stub.now;
+    const list = payments.length === 0 && !old ? 'null' : JSON.stringify(payments);
+    setMrc401(stub, id, item, MRC400.itemMelt, [id, holder, list, sig, nonce]);
+  },
+};

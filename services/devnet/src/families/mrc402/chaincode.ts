@@ -1,0 +1,277 @@
+import { MRC402 } from '@mtc/domain';
+import type { Stub } from '../../world/stub.ts';
+import type { NftBalance, Wallet } from '../mrc010/records.ts';
+import {
+  DEX402_PREFIX,
+  MRC402_PREFIX,
+  sortedEntries,
+  withHolding,
+  withoutHolding,
+  type Dex402Order,
+  type Mrc402Token,
+} from './records.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { mrc010Id } from '../mrc010/token.ts';
+import { decimalOrZero, generateKey } from '../../chaincode/util.ts';
+
+/**
+ * The record and balance helpers of CC-t `mrc402.go` (GetMRC402, setMRC402, GetDEX402, setDEX402,
+ * mrc402Add, mrc402Subtract, mrc402SubtractSubBalance, mrc402Move, dex402Status) and the bits of
+ * `util.go` only MRC-402 uses (ParsePositive's own messages, GetOrdNumber, ISO3166Check).
+ *
+ * Go ranges over a map in random order; where the chaincode does (a record's `initialreserve` and
+ * `shareholder`), the devnet takes Go's marshal order (sorted keys), so a seed gives one chain. It
+ * shows in the order of shareholder fees in a settlement's PaymentInfo and of balance entries a
+ * melt or burn appends; a real peer could have written either order.
+ */
+
+/** MRC402ModifyType: which escrow a balance change also moves (sale or auction amount). */
+export type Mrc402ModifyKind = 'normal' | 'sell' | 'auction';
+
+/** CC-t `mrc402.go` MRC402DexStatus, as dex402Status derives it from an order's fields. */
+export type Dex402Status =
+  'sale' | 'cancelled' | 'soldout' | 'auction_wait' | 'auction' | 'auction_end' | 'auction_finish';
+
+/** CC-t `mrc402.go` dex402Status at the peer's clock `now`. */
+export function dex402Status(dex: Dex402Order, now: number): Dex402Status {
+  if (dex.cancel_date > 0) return 'cancelled';
+  if (dex.auction_start_date === 0) return dex.sell_date === 0 ? 'sale' : 'soldout';
+  if (dex.auction_start_date > now) return 'auction_wait';
+  if (dex.auction_end_date > now) return 'auction';
+  return dex.auction_settle_date === 0 ? 'auction_end' : 'auction_finish';
+}
+
+/** Open until cancelled, sold out or settled: what planners draw trades from. */
+export function isOpenDex402(dex: Dex402Order): boolean {
+  return dex.cancel_date === 0 && dex.sell_date === 0 && dex.auction_settle_date === 0;
+}
+
+/** CC-t GetMRC402: a private copy of the record (its maps are never changed in place). */
+export function getMrc402(stub: Stub, id: string): Mrc402Token {
+  if (!id.startsWith(MRC402_PREFIX) || id.length !== 40) throw new ChaincodeError('6102,invalid MRC402 ID');
+  const value = stub.getState(id);
+  if (value === undefined) throw new ChaincodeError(`6004,MRC402 [${id}] not exist`);
+  return { ...(value as Mrc402Token) };
+}
+
+/** CC-t setMRC402: stamps the job fields (job_args always the JSON array) and writes the record. */
+export function setMrc402(stub: Stub, token: Mrc402Token, jobType: string, args: readonly string[]): void {
+  if (!token.id.startsWith(MRC402_PREFIX) || token.id.length !== 40) {
+    throw new ChaincodeError('6102,invalid MRC402 data address');
+  }
+  token.job_type = jobType;
+  token.jobdate = stub.now;
+  token.job_args = JSON.stringify(args);
+  stub.putState(token.id, token);
+}
+
+/** CC-t GetDEX402: a private copy of the order. */
+export function getDex402(stub: Stub, dexid: string): Dex402Order {
+  if (!dexid.startsWith(DEX402_PREFIX) || dexid.length !== 40) throw new ChaincodeError('6102,invalid DEX ID');
+  const value = stub.getState(dexid);
+  if (value === undefined) throw new ChaincodeError(`6004,MRC402 [${dexid}] not exist`);
+  return { ...(value as Dex402Order) };
+}
+
+/**
+ * CC-t setDEX402: stamps the job fields, sets regdate on the first write and the date the job type
+ * implies (cancel_date on a cancel, sell_date once a sale's remainder reaches "0", sell and settle
+ * dates on a winning settlement, the settle date alone on a failed auction), and writes the order.
+ */
+export function setDex402(stub: Stub, dex: Dex402Order, jobType: string, args: readonly string[]): void {
+  if (!dex.dexid.startsWith(DEX402_PREFIX) || dex.dexid.length !== 40) {
+    throw new ChaincodeError('6102,invalid DEX402 data address');
+  }
+  dex.job_type = jobType;
+  dex.jobdate = stub.now;
+  dex.job_args = JSON.stringify(args);
+  if (dex.regdate === 0) dex.regdate = dex.jobdate;
+  switch (jobType) {
+    case MRC402.unsell:
+    case MRC402.unauction:
+      if (dex.cancel_date === 0) dex.cancel_date = dex.jobdate;
+      break;
+    case MRC402.buy:
+      if (dex.sell_date === 0 && dex.remain_amount === '0') dex.sell_date = dex.jobdate;
+      break;
+    case MRC402.auctionwinning:
+    case MRC402.auctionbuynow:
+      if (dex.auction_settle_date === 0) {
+        dex.sell_date = dex.jobdate;
+        dex.auction_settle_date = dex.jobdate;
+      }
+      break;
+    case MRC402.auctionfailure:
+      if (dex.auction_settle_date === 0) dex.auction_settle_date = dex.jobdate;
+      break;
+  }
+  stub.putState(dex.dexid, dex);
+}
+
+/**
+ * The id an MRC402 create or a DEX402 order gets: GenerateKey(prefix, call args) plus the first retry
+ * digit (0–9) whose key is still free.
+ */
+export function newGeneratedId(
+  stub: Stub,
+  prefix: typeof MRC402_PREFIX | typeof DEX402_PREFIX,
+  args: readonly string[],
+) {
+  const base = generateKey(prefix, args);
+  for (let i = 0; i < 10; i++) {
+    const id = `${base}${i}`;
+    if (stub.getState(id) === undefined) return id;
+  }
+  throw new ChaincodeError('3005,Data generate error, retry again');
+}
+
+/** util.ParsePositive with its own messages, for the callers that return them as they are. */
+export function parsePositiveRaw(value: string): bigint {
+  if (!/^[0-9]*$/.test(value) || value === '') throw new ChaincodeError(`1101, ${value} is not integer string`);
+  const n = BigInt(value);
+  if (n === 0n) throw new ChaincodeError(`1101, ${value} is either 0 or negative.`);
+  return n;
+}
+
+/** util.GetOrdNumber (the chaincode counts from 0, so the first item is "0th"). */
+export function ordNumber(index: number): string {
+  return `${index}${index === 1 ? 'st' : index === 2 ? 'nd' : index === 3 ? 'rd' : 'th'}`;
+}
+
+/**
+ * Ranges over the record's initial reserve as the create, mint, burn and melt loops do: per token
+ * (in sorted order, see the header) the token must exist and its per-unit amount be a positive
+ * integer, then `apply(tokenId, perUnit)` moves the MRC-010 amount.
+ */
+export function forEachReserve(
+  stub: Stub,
+  reserve: Readonly<Record<string, string>> | null,
+  apply: (tokenId: string, perUnit: bigint) => void,
+): void {
+  sortedEntries(reserve).forEach(([tokenId, amount], index) => {
+    try {
+      mrc010Id(stub, tokenId);
+    } catch (error) {
+      throw wrap(error, `3005,${ordNumber(index)} InitialReserve item token error : `);
+    }
+    let perUnit: bigint;
+    try {
+      perUnit = parsePositiveRaw(amount);
+    } catch (error) {
+      throw wrap(error, `3005,${ordNumber(index)} InitialReserve item amount error : `);
+    }
+    apply(tokenId, perUnit);
+  });
+}
+
+/** A chaincode error re-raised with `prefix` before its message, as `errors.New(prefix + err.Error())`. */
+export function wrap(error: unknown, prefix: string): unknown {
+  return error instanceof ChaincodeError ? new ChaincodeError(`${prefix}${error.message}`) : error;
+}
+
+const NOT_ENOUGH = '5000,Not enough balance';
+
+/**
+ * CC-t mrc402Add: credits `amount` to the wallet's holding of `id`, lowering the sale or auction
+ * escrow by as much for `sell` / `auction`. A new holding stores the amount string as given (every
+ * caller passes a normalised one), sale and auction "0".
+ */
+export function mrc402Add(stub: Stub, wallet: Wallet, id: string, amount: string, kind: Mrc402ModifyKind): void {
+  const add = positive(amount, `1102,${amount} is not positive integer`);
+  getMrc402(stub, id);
+  const known = wallet.mrc402?.[id];
+  const holding: NftBalance = known
+    ? { ...known, balance: (decimalOrZero(known.balance) + add).toString() }
+    : { balance: amount, saleamount: '0', auctionamount: '0' };
+  moveEscrow(holding, kind, -add);
+  wallet.mrc402 = withHolding(wallet.mrc402, id, holding);
+}
+
+/**
+ * CC-t mrc402Subtract: debits `amount` from the balance (never below 0), raising the sale or auction
+ * escrow by as much for `sell` / `auction`. A holding left at "0"/"0"/"0" is deleted from the map.
+ */
+export function mrc402Subtract(stub: Stub, wallet: Wallet, id: string, amount: string, kind: Mrc402ModifyKind): void {
+  const subtract = positive(amount, `1103,${amount} is not positive integer`);
+  getMrc402(stub, id);
+  const known = wallet.mrc402?.[id];
+  if (!wallet.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
+  const balance = decimalOrZero(known.balance) - subtract;
+  if (balance < 0n) throw new ChaincodeError(NOT_ENOUGH);
+  const holding: NftBalance = { ...known, balance: balance.toString() };
+  moveEscrow(holding, kind, subtract);
+  wallet.mrc402 = isEmpty(holding) ? withoutHolding(wallet.mrc402, id) : withHolding(wallet.mrc402, id, holding);
+}
+
+/**
+ * CC-t mrc402SubtractSubBalance: lowers the sale or auction escrow of a settled trade, with no floor
+ * and no clean-up: a seller who sold everything keeps a "0"/"0"/"0" holding.
+ */
+export function mrc402SubtractSubBalance(
+  stub: Stub,
+  wallet: Wallet,
+  id: string,
+  amount: string,
+  kind: Mrc402ModifyKind,
+): void {
+  const subtract = positive(amount, `1104,${amount} is not positive integer`);
+  getMrc402(stub, id);
+  const known = wallet.mrc402?.[id];
+  if (!wallet.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
+  const holding: NftBalance = { ...known };
+  moveEscrow(holding, kind, -subtract);
+  wallet.mrc402 = withHolding(wallet.mrc402, id, holding);
+}
+
+/** CC-t mrc402Move: moves `amount` of `id` from one wallet's balance to another's. */
+export function mrc402Move(stub: Stub, from: Wallet, to: Wallet, amount: string, id: string): void {
+  const move = positive(amount, `1105,${amount} is not positive integer`);
+  getMrc402(stub, id);
+  const known = from.mrc402?.[id];
+  if (!from.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
+  const left = decimalOrZero(known.balance) - move;
+  if (left < 0n) throw new ChaincodeError(NOT_ENOUGH);
+  const holding: NftBalance = { ...known, balance: left.toString() };
+  from.mrc402 = isEmpty(holding) ? withoutHolding(from.mrc402, id) : withHolding(from.mrc402, id, holding);
+  const theirs = to.mrc402?.[id];
+  to.mrc402 = withHolding(
+    to.mrc402,
+    id,
+    theirs
+      ? { ...theirs, balance: (decimalOrZero(theirs.balance) + move).toString() }
+      : { balance: amount, saleamount: '0', auctionamount: '0' },
+  );
+}
+
+/** util.ParsePositive as mrc402Add & co. call it, with the caller's message. */
+function positive(amount: string, message: string): bigint {
+  if (!/^[0-9]+$/.test(amount) || BigInt(amount) === 0n) throw new ChaincodeError(message);
+  return BigInt(amount);
+}
+
+/** Adds `delta` to the escrow `kind` names (Go's decimal maths on the stored strings). */
+function moveEscrow(holding: NftBalance, kind: Mrc402ModifyKind, delta: bigint): void {
+  if (kind === 'sell') holding.saleamount = (decimalOrZero(holding.saleamount) + delta).toString();
+  else if (kind === 'auction') holding.auctionamount = (decimalOrZero(holding.auctionamount) + delta).toString();
+}
+
+/** The clean-up test of mrc402Subtract / mrc402Move: the stored strings, compared with "0". */
+function isEmpty(h: NftBalance): boolean {
+  return h.balance === '0' && h.saleamount === '0' && h.auctionamount === '0';
+}
+
+// prettier-ignore
+const ISO3166 = new Set(
+  ('AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+  'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
+  'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO ' +
+  'JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR ' +
+  'MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO ' +
+  'RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV ' +
+  'TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '),
+);
+
+/** util.ISO3166Check: "" or an ISO 3166-1 alpha-2 code of the chaincode's list (249 codes). */
+export function iso3166Check(code: string): void {
+  if (code !== '' && !ISO3166.has(code)) throw new ChaincodeError(`${code} is not country code`);
+}

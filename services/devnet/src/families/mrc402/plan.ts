@@ -1,0 +1,112 @@
+import { dex402Status, type Dex402Status } from './chaincode.ts';
+import { decimalOrZero } from '../../chaincode/util.ts';
+import type { Rng } from '../../rng.ts';
+import { DEX402_PREFIX, type Dex402Order, type Mrc402Token } from './records.ts';
+import type { Wallet } from '../mrc010/records.ts';
+import type { Dex402Kind } from '../../world/world.ts';
+import { auctionFate, DEX402_AUCTIONS, type AuctionFate } from '../dex/auctions.ts';
+import type { PlanContext } from '../../jobs/job.ts';
+
+/**
+ * What MRC-402 clients send: which NFTs, held by whom, traded at what prices. Planners check every
+ * condition the chaincode checks before they propose a call (block building treats a rejection as a
+ * devnet bug), using only the committed world and ctx.rng, and skip keys the block already wrote.
+ */
+
+const isBusy = (ctx: PlanContext, key: string) => ctx.busy?.has(key) ?? false;
+
+/** A random MRC-402 that `accept` takes and no earlier transaction of the block wrote, or null. */
+export function pickMrc402(
+  ctx: PlanContext,
+  accept: (token: Mrc402Token) => boolean = () => true,
+  attempts = 8,
+): Mrc402Token | null {
+  const ids = ctx.world.mrc402Ids;
+  if (ids.length === 0) return null;
+  for (let i = 0; i < attempts; i++) {
+    const id = ctx.rng.pick(ids);
+    const token = ctx.world.mrc402(id)!;
+    if (!isBusy(ctx, id) && accept(token)) return token;
+  }
+  return null;
+}
+
+/** The creator's wallet of `token` when the block has not written it yet (mint, burn, update). */
+export function creatorWallet(ctx: PlanContext, token: Mrc402Token): Wallet | null {
+  if (isBusy(ctx, token.creator)) return null;
+  return ctx.world.wallet(token.creator) ?? null;
+}
+
+/** What `wallet` can spend of MRC-402 `id`: its holding's balance (escrows excluded). */
+export function heldUnits(wallet: Wallet | undefined, id: string): bigint {
+  return decimalOrZero(wallet?.mrc402?.[id]?.balance ?? '');
+}
+
+/** A holder of an accepted MRC-402 with spendable units, outside `busy`, or null after a few misses. */
+export function pickHolding(
+  ctx: PlanContext,
+  accept: (token: Mrc402Token) => boolean = () => true,
+): { token: Mrc402Token; wallet: Wallet; units: bigint } | null {
+  for (let i = 0; i < 6; i++) {
+    const token = pickMrc402(ctx, accept, 2);
+    if (!token) continue;
+    const holders = ctx.world.mrc402Holders(token.id);
+    if (holders.length === 0) continue;
+    const address = ctx.rng.pick(holders);
+    if (isBusy(ctx, address)) continue;
+    const wallet = ctx.world.wallet(address);
+    const units = heldUnits(wallet, token.id);
+    if (wallet && units > 0n) return { token, wallet, units };
+  }
+  return null;
+}
+
+/** A random open DEX402 order of `kind` that `accept` takes and the block has not touched. */
+export function pickDex402(
+  ctx: PlanContext,
+  kind: Dex402Kind,
+  accept: (order: Dex402Order, status: Dex402Status) => boolean,
+  attempts = 8,
+): Dex402Order | null {
+  const ids = ctx.world.openDex402[kind];
+  if (ids.length === 0) return null;
+  for (let i = 0; i < attempts; i++) {
+    const order = ctx.world.dex402(ctx.rng.pick(ids))!;
+    if (isBusy(ctx, order.dexid) || isBusy(ctx, order.mrc402)) continue;
+    if (accept(order, dex402Status(order, ctx.now))) return order;
+  }
+  return null;
+}
+
+/**
+ * The wallets a settlement of `token` pays besides buyer and seller: its creator and shareholders,
+ * and the order's platform. None may have been written earlier in the block (the settlement reads
+ * and writes them).
+ */
+export function payees(token: Mrc402Token, order: Dex402Order): string[] {
+  return [token.creator, ...Object.keys(token.shareholder ?? {}), order.platform_address].filter((a) => a !== '');
+}
+
+export function anyBusy(ctx: PlanContext, addresses: readonly string[]): boolean {
+  return addresses.some((a) => isBusy(ctx, a));
+}
+
+/**
+ * A commission argument, 0–10 % with up to two decimals: sometimes "0", sometimes written with
+ * trailing zeros ("2.50", which a record keeps as sent for shareholders and normalises otherwise).
+ */
+export function planPercent(rng: Rng): string {
+  if (rng.chance(0.15)) return '0';
+  const hundredths = rng.chance(0.5) ? rng.int(1, 20) * 50 : rng.int(1, 1000);
+  const whole = Math.floor(hundredths / 100);
+  const cents = String(hundredths % 100).padStart(2, '0');
+  if (rng.chance(0.2)) return `${whole}.${cents}`;
+  if (cents === '00') return String(whole);
+  return `${whole}.${cents.replace(/0$/, '')}`;
+}
+
+/** What becomes of an auction (auctions.ts), from the first hex digit of its id. */
+export function fate(ctx: PlanContext, order: Dex402Order): AuctionFate {
+  const digit = Number.parseInt(order.dexid.charAt(DEX402_PREFIX.length), 16);
+  return auctionFate(ctx, DEX402_AUCTIONS, Math.floor(digit / 2));
+}

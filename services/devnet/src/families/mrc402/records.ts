@@ -1,0 +1,175 @@
+import type { NftBalance } from '../mrc010/records.ts';
+
+/**
+ * MRC-402 record shapes, field for field in the order Go's encoding/json writes them (CC-t
+ * `mrc402.go` TMRC402, TMRC402DEX; see mrc010/records.ts for why the order matters). The maps
+ * (`shareholder`, `initialreserve`) hold what the client sent, unnormalised, and are null when the
+ * argument was "" (Go's nil map); Go writes their keys sorted, so they are built in sorted order.
+ */
+
+/** TMRC402, stored under `MRC402_<32 hex><digit>`. */
+export interface Mrc402Token {
+  id: string;
+  creator: string;
+  /** 0–10 with up to two decimals, normalised ("2.50" → "2.5"). */
+  creatorcommission: string;
+  totalsupply: string;
+  meltedamount: string;
+  decimal: number;
+  name: string;
+  /** Unix seconds; melting is refused while it is non-zero and in the future. */
+  expiredate: number;
+  image: string;
+  url: string;
+  data: string;
+  info: string;
+  socialmedia: string;
+  copyright_registration_country: string;
+  copyright_registrar: string;
+  copyright_registration_number: string;
+  /** Address → commission % (as sent: "2.50" stays "2.50"). */
+  shareholder: Record<string, string> | null;
+  /** MRC-010 token id → amount per NFT unit (as sent). */
+  initialreserve: Record<string, string> | null;
+  job_type: string;
+  job_args: string;
+  jobdate: number;
+}
+
+/**
+ * TMRC402DEX, an MRC-402 sale or auction stored under `DEX402_<32 hex><digit>`. `sell_price` is per
+ * NFT unit; an auction's prices are for its whole `amount`.
+ */
+export interface Dex402Order {
+  dexid: string;
+  mrc402: string;
+  seller: string;
+  buyer: string;
+  amount: string;
+  remain_amount: string;
+  platform_name: string;
+  platform_url: string;
+  platform_address: string;
+  platform_commission: string;
+  regdate: number;
+  sell_date: number;
+  cancel_date: number;
+  sell_price: string;
+  sell_token: string;
+  auction_bid_count: number;
+  auction_start_date: number;
+  auction_end_date: number;
+  auction_settle_date: number;
+  auction_bidding_unit: string;
+  auction_start_price: string;
+  auction_buynow_price: string;
+  auction_current_price: string;
+  auction_current_bidder: string;
+  job_type: string;
+  job_args: string;
+  jobdate: number;
+}
+
+export const MRC402_PREFIX = 'MRC402_';
+export const DEX402_PREFIX = 'DEX402_';
+
+/** A zero TMRC402 (every field at its Go zero value, in struct order) with `fields` filled in. */
+export function newMrc402(fields: Partial<Mrc402Token>): Mrc402Token {
+  return {
+    id: '',
+    creator: '',
+    creatorcommission: '',
+    totalsupply: '',
+    meltedamount: '',
+    decimal: 0,
+    name: '',
+    expiredate: 0,
+    image: '',
+    url: '',
+    data: '',
+    info: '',
+    socialmedia: '',
+    copyright_registration_country: '',
+    copyright_registrar: '',
+    copyright_registration_number: '',
+    shareholder: null,
+    initialreserve: null,
+    job_type: '',
+    job_args: '',
+    jobdate: 0,
+    ...fields,
+  };
+}
+
+/** A zero TMRC402DEX (every field at its Go zero value, in struct order) with `fields` filled in. */
+export function newDex402(fields: Partial<Dex402Order>): Dex402Order {
+  return {
+    dexid: '',
+    mrc402: '',
+    seller: '',
+    buyer: '',
+    amount: '',
+    remain_amount: '',
+    platform_name: '',
+    platform_url: '',
+    platform_address: '',
+    platform_commission: '',
+    regdate: 0,
+    sell_date: 0,
+    cancel_date: 0,
+    sell_price: '',
+    sell_token: '',
+    auction_bid_count: 0,
+    auction_start_date: 0,
+    auction_end_date: 0,
+    auction_settle_date: 0,
+    auction_bidding_unit: '',
+    auction_start_price: '',
+    auction_buynow_price: '',
+    auction_current_price: '',
+    auction_current_bidder: '',
+    job_type: '',
+    job_args: '',
+    jobdate: 0,
+    ...fields,
+  };
+}
+
+/**
+ * A JSON object's entries in Go's map order (keys sorted bytewise): how json.Marshal writes a map,
+ * and the order the devnet ranges over one where Go's order is random (see chaincode.ts).
+ */
+export function sortedEntries<V>(map: Readonly<Record<string, V>> | null): [string, V][] {
+  return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Whether a JS object with these keys serialises them in Go's order. JS lists integer-like keys
+ * ("3", "12") first and in numeric order, whatever the insertion order, so an `initialreserve` of
+ * tokens "3" and "12" would be written {"3",…,"12"} where Go writes {"12",…,"3"}. Clients of the
+ * devnet only send reserve maps whose keys pass this check.
+ */
+export function keepsGoOrder(keys: readonly string[]): boolean {
+  const go = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const js = Object.keys(Object.fromEntries(go.map((k) => [k, 0])));
+  return go.every((k, i) => js[i] === k);
+}
+
+/**
+ * `map` with `id` set to `holding`, keys in sorted order (a wallet's `mrc402` map as Go writes it).
+ * A new object: committed maps are frozen and shared.
+ */
+export function withHolding(
+  map: Readonly<Record<string, NftBalance>> | null,
+  id: string,
+  holding: NftBalance,
+): Record<string, NftBalance> {
+  if (map && id in map) return { ...map, [id]: holding };
+  return Object.fromEntries(sortedEntries({ ...map, [id]: holding }));
+}
+
+/** `map` without `id` (Go's delete keeps a non-nil, possibly empty map: `{}`). */
+export function withoutHolding(map: Readonly<Record<string, NftBalance>>, id: string): Record<string, NftBalance> {
+  const { [id]: _gone, ...rest } = map;
+  return rest;
+}
