@@ -32,9 +32,10 @@ import {
 } from '../dex/auctions.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { assignPlatform, expectStatus, newOrder } from './order.ts';
+import { assignPlatform, DEX010_FAMILY, expectStatus, newOrder } from './order.ts';
 import { findHolder, hasOpenEntry, pickOrder, pickPayToken, pickSeller, planPlatform, planPrice } from './plan.ts';
-import { payment, settleTrade, type PaymentInfo } from './settle.ts';
+import { payment, type PaymentInfo } from '../dex/dex.ts';
+import { settleTrade } from '../dex/settle.ts';
 
 /**
  * `mrc010auction` (seller, amount, tokenId, startPrice, payToken, bidUnit, buyNow, start, end,
@@ -296,7 +297,7 @@ export const mrc010BidJob: Job = {
 
     if (buyingNow) {
       payments.push(payment(dex.dexid, bidderAddress, '', '', dex.amount, dex.mrc010, DEX010_PAYMENT.recvItem));
-      settleTrade(stub, dex, bidder, payments, 'auction', bid, dex.amount, sig, nonce);
+      settleTrade(stub, DEX010_FAMILY, dex, bidder, payments, 'auction', bid, dex.amount, sig, nonce);
       return;
     }
 
@@ -386,7 +387,7 @@ export const mrc010AuctionFinishJob: Job = {
       const payments = [
         payment(dex.dexid, dex.auction_current_bidder, '', '', dex.amount, dex.mrc010, DEX010_PAYMENT.recvItem),
       ];
-      settleTrade(stub, dex, winner, payments, 'auction', price, dex.amount, '', '');
+      settleTrade(stub, DEX010_FAMILY, dex, winner, payments, 'auction', price, dex.amount, '', '');
       return;
     }
     const seller = getAddressInfo(stub, dex.seller);

@@ -5,7 +5,7 @@ import { decimalOrZero } from '../../chaincode/util.ts';
 import type { BalanceEntry, Dex010Order } from '../mrc010/records.ts';
 import { tokenUpdateJob } from '../mrc010/token-update.ts';
 import { DEX010_JOBS } from './index.ts';
-import type { PaymentInfo } from './settle.ts';
+import type { PaymentInfo } from '../dex/dex.ts';
 
 /** Five-second blocks: the shortest history in chain time, so the hardest for auctions to end in. */
 const options = { seed: 1, genesisTime: 1_700_000_000, historyBlocks: 3_000, blockIntervalSec: 5 };

@@ -1,10 +1,14 @@
-import { getAddressInfo } from '../../chaincode/base.ts';
-import type { Dex010Status } from './chaincode.ts';
+import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
+import { getAddressInfo, parsePositive } from '../../chaincode/base.ts';
+import { mrc010SubtractSubBalance, newDex010Id, setDex010, type Dex010Status } from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { dataAssign, MIN_TRADE_UNITS, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Stub } from '../../world/stub.ts';
+import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import type { Dex010Order } from '../mrc010/records.ts';
+import { getMrc010 } from '../mrc010/token.ts';
+import type { DexFamily } from '../dex/dex.ts';
 
 /** A zero TMRC010DEX (every field at its Go zero value, in struct order) with `fields` filled in. */
 export function newOrder(fields: Partial<Dex010Order>): Dex010Order {
@@ -100,3 +104,49 @@ export function expectStatus(status: Dex010Status, ...wanted: Dex010Status[]): v
   };
   throw new ChaincodeError(messages[status] ?? `3004,DEX Item status is ${status}, not ${wanted.join(' or ')}`);
 }
+
+/**
+ * The MRC-010 DEX (CC-t `token.go`) as the shared DEX steps see it: tokens escrowed in the balance
+ * entry's saleamount/auctionamount, and only the platform paid a fee. Quirks kept: a withdrawn
+ * auction's amount is taken off saleamount, not auctionamount (so auctionamount stays too high and
+ * saleamount too low, possibly negative), and an unsold one's is credited back without lowering
+ * auctionamount at all.
+ */
+export const DEX010_FAMILY: DexFamily<Dex010Order> = {
+  name: 'mrc010',
+  types: DEX010,
+  pay: DEX010_PAYMENT,
+  walletJobTypes: {
+    [DEX010_PAYMENT.recvItem]: DEX010.receiveItem,
+    [DEX010_PAYMENT.buy]: DEX010.transferBuy,
+    [DEX010_PAYMENT.bid]: DEX010.transferBid,
+    [DEX010_PAYMENT.recvSell]: DEX010.receiveSell,
+    [DEX010_PAYMENT.recvAuction]: DEX010.receiveAuction,
+    [DEX010_PAYMENT.recvRefund]: DEX010.receiveRefund,
+    [DEX010_PAYMENT.recvFeePlatform]: DEX010.receiveFee,
+    [DEX010_PAYMENT.sell]: DEX010.transferSell,
+    [DEX010_PAYMENT.sendItem]: DEX010.receiveSell,
+    [DEX010_PAYMENT.recvBuy]: DEX010.receiveBuy,
+  },
+  feeRolePrefix: 'mrc010_recv_fee_',
+  item: (order) => order.mrc010,
+  newOrder: (item, fields) => newOrder({ mrc010: item, ...fields }),
+  newOrderId: newDex010Id,
+  setOrder: setDex010,
+  getItem: (stub, id) => getMrc010(stub, id).token.id,
+  checkPayToken: (stub, id) => void getMrc010(stub, id),
+  assignPlatform,
+  parseBid: (price) => parsePositive(price, `1101, ${price} is not integer string`),
+  escrow: mrc010Subtract,
+  credit: (stub, wallet, item, amount) => mrc010Add(stub, wallet, item, amount, 0),
+  settleEscrow: mrc010SubtractSubBalance,
+  returnAuctioned(stub, wallet, order, why) {
+    mrc010Add(stub, wallet, order.mrc010, order.amount, 0);
+    if (why === 'unauction') mrc010SubtractSubBalance(stub, wallet, order.mrc010, order.amount, 'sell');
+  },
+  endFromNow: () => true,
+  fees: (_stub, order) =>
+    isMtAddress(order.platform_address)
+      ? [[order.platform_address, order.platform_commission, DEX010_PAYMENT.recvFeePlatform]]
+      : [],
+};

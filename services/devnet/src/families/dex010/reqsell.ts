@@ -11,7 +11,8 @@ import type { Job, PlanContext } from '../../jobs/job.ts';
 import { pickFundedWallet, portion } from '../../jobs/job.ts';
 import { assignMinTradeUnit, assignPlatform, expectStatus, newOrder } from './order.ts';
 import { findHolder, hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, upTo } from './plan.ts';
-import { payment, settleRequest } from './settle.ts';
+import { payment } from '../dex/dex.ts';
+import { settleRequest } from './settle.ts';
 
 /**
  * `mrc010reqsell` (buyer, amount, tokenId, price, payToken, platformName, platformURL,

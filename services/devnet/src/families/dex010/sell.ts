@@ -8,7 +8,7 @@ import { numericDataCheck, tradePriceCalc } from '../../chaincode/util.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { assignMinTradeUnit, assignPlatform, expectStatus, newOrder } from './order.ts';
+import { assignMinTradeUnit, assignPlatform, DEX010_FAMILY, expectStatus, newOrder } from './order.ts';
 import {
   findHolder,
   hasOpenEntry,
@@ -20,7 +20,8 @@ import {
   planPrice,
   upTo,
 } from './plan.ts';
-import { payment, settleTrade } from './settle.ts';
+import { payment } from '../dex/dex.ts';
+import { settleTrade } from '../dex/settle.ts';
 
 /**
  * `mrc010sell` (seller, amount, tokenId, price, payToken, platformName, platformURL,
@@ -197,7 +198,7 @@ export const mrc010BuyJob: Job = {
       payment(dex.buyer, dex.dexid, paymentPrice.toString(), dex.sell_token, '', '', DEX010_PAYMENT.buy),
       payment(dex.dexid, dex.buyer, '', '', buyAmount.toString(), dex.mrc010, DEX010_PAYMENT.recvItem),
     ];
-    settleTrade(stub, dex, buyer, payments, 'sell', paymentPrice, buyAmount.toString(), sig, nonce);
+    settleTrade(stub, DEX010_FAMILY, dex, buyer, payments, 'sell', paymentPrice, buyAmount.toString(), sig, nonce);
   },
 };
 

@@ -5,7 +5,7 @@ import { tokenKey } from '../mrc010/records.ts';
 import { createStub } from '../../world/stub.ts';
 import { createWorld, type World } from '../../world/world.ts';
 import type { Job } from '../../jobs/job.ts';
-import type { PaymentInfo } from './settle.ts';
+import type { PaymentInfo } from '../dex/dex.ts';
 
 /** Test fixtures for the DEX jobs: a hand-built world and a way to run one call against it. */
 

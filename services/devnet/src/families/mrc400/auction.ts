@@ -24,7 +24,7 @@ import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import { planPlatform } from '../dex010/plan.ts';
-import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import { payment, type PaymentInfo } from '../dex/dex.ts';
 import {
   auctionFate,
   auctionOutcomes,

@@ -26,7 +26,7 @@ import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature, fakeWords } from '../../jobs/client.ts';
-import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import { payment, type PaymentInfo } from '../dex/dex.ts';
 import { planPlatform } from '../dex010/plan.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';

@@ -7,7 +7,7 @@ import { isMtAddress } from '../../world/address.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
-import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import { payment, type PaymentInfo } from '../dex/dex.ts';
 
 /** What a settlement of CC-t mrc401DexProcess concludes: a purchase, a create-and-sell, or an auction. */
 export type TradeType = 'buy' | 'createtrade' | 'auction';

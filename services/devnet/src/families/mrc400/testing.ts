@@ -8,7 +8,7 @@ import { address, entry, NOW, tokenRecord, walletRecord } from '../dex010/testin
 import type { Job } from '../../jobs/job.ts';
 import { mrc400CreateJob } from './collection.ts';
 import { mrc401CreateJob } from './create.ts';
-import type { PaymentInfo } from '../dex010/settle.ts';
+import type { PaymentInfo } from '../dex/dex.ts';
 
 export { address, entry, NOW } from '../dex010/testing.ts';
 

@@ -6,7 +6,7 @@ import { checkNonce, getMrc400, getMrc401, isOldLayout, percentOf, setMrc401 } f
 import { decimalOrZero } from '../../chaincode/util.ts';
 import { MELTED, type Mrc401Item } from './records.ts';
 import { fakeSignature } from '../../jobs/client.ts';
-import { payment, type PaymentInfo } from '../dex010/settle.ts';
+import { payment, type PaymentInfo } from '../dex/dex.ts';
 import type { Job } from '../../jobs/job.ts';
 import { pickOtherWallet, wants } from '../../jobs/job.ts';
 import { collectionOfItem, free, layoutOf, movable, pickItem } from './plan.ts';

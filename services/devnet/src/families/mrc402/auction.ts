@@ -40,9 +40,10 @@ import {
   planDexBid,
   withdraws,
 } from '../dex/auctions.ts';
-import { assignPlatform, expectStatus, STATUS_MESSAGES } from './order.ts';
+import { assignPlatform, DEX402_FAMILY, expectStatus, STATUS_MESSAGES } from './order.ts';
 import { anyBusy, fate, payees, pickDex402, pickHolding } from './plan.ts';
-import { payment, settleTrade, type PaymentInfo } from './settle.ts';
+import { payment, type PaymentInfo } from '../dex/dex.ts';
+import { settleTrade } from '../dex/settle.ts';
 
 const NOT_AUCTION_ITEM = '3004,DEX Item is not auction item';
 
@@ -254,7 +255,7 @@ export const mrc402BidJob: Job = {
     // A buy-now settles at once: every payee is written too.
     if (buyingNow && anyBusy(ctx, payees(token, order))) return null;
     const current = order.auction_current_bidder;
-    // The current bidder may only buy now, and then not as a payee (see settle.ts's quirk).
+    // The current bidder may only buy now, and then not as a payee (see dex/settle.ts's quirk).
     const exclude = new Set(
       buyingNow && !payees(token, order).includes(current) ? [order.seller] : [order.seller, current],
     );
@@ -319,7 +320,7 @@ export const mrc402BidJob: Job = {
 
     if (buyingNow) {
       payments.push(payment(dex.dexid, bidderAddress, '', '', dex.amount, dex.mrc402, PAY.recvItem));
-      settleTrade(stub, dex, bidder, payments, 'auction', dex.amount, sig, nonce);
+      settleTrade(stub, DEX402_FAMILY, dex, bidder, payments, 'auction', bid, dex.amount, sig, nonce);
       return;
     }
 
@@ -411,7 +412,18 @@ export const mrc402AuctionFinishJob: Job = {
     if (dex.auction_current_bidder !== '') {
       const winner = getAddressInfo(stub, dex.auction_current_bidder);
       const payments = [payment(dex.dexid, dex.auction_current_bidder, '', '', dex.amount, dex.mrc402, PAY.recvItem)];
-      settleTrade(stub, dex, winner, payments, 'auction', dex.amount, '', '');
+      settleTrade(
+        stub,
+        DEX402_FAMILY,
+        dex,
+        winner,
+        payments,
+        'auction',
+        decimalOrZero(dex.auction_current_price),
+        dex.amount,
+        '',
+        '',
+      );
       return;
     }
     const seller = getAddressInfo(stub, dex.seller);

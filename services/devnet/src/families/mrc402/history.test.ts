@@ -7,7 +7,7 @@ import { decimalOrZero } from '../../chaincode/util.ts';
 import type { Dex402Order, Mrc402Token } from './records.ts';
 import type { BalanceEntry, NftBalance } from '../mrc010/records.ts';
 import { MRC402_JOBS } from './index.ts';
-import type { PaymentInfo } from './settle.ts';
+import type { PaymentInfo } from '../dex/dex.ts';
 
 /** Five-second blocks: the shortest history in chain time, so the hardest for auctions to end in. */
 const options = { seed: 1, genesisTime: 1_700_000_000, historyBlocks: 3_000, blockIntervalSec: 5 };

@@ -18,9 +18,10 @@ import { fakeSignature } from '../../jobs/client.ts';
 import { findHolder, pickPayToken, planPlatform, planPrice, upTo } from '../dex010/plan.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { assignPlatform, expectStatus, STATUS_MESSAGES } from './order.ts';
+import { assignPlatform, DEX402_FAMILY, expectStatus, STATUS_MESSAGES } from './order.ts';
 import { anyBusy, pickDex402, pickHolding, payees } from './plan.ts';
-import { payment, settleTrade } from './settle.ts';
+import { payment } from '../dex/dex.ts';
+import { settleTrade } from '../dex/settle.ts';
 
 const NOT_SELL_ITEM = '3004,DEX Item is not sell item';
 
@@ -179,6 +180,6 @@ export const mrc402BuyJob: Job = {
       payment(dex.buyer, dex.dexid, (units * unitPrice).toString(), dex.sell_token, '', '', PAY.buy),
       payment(dex.dexid, dex.buyer, '', '', units.toString(), dex.mrc402, PAY.recvItem),
     ];
-    settleTrade(stub, dex, buyer, payments, 'sell', units.toString(), sig, nonce);
+    settleTrade(stub, DEX402_FAMILY, dex, buyer, payments, 'sell', units * unitPrice, units.toString(), sig, nonce);
   },
 };

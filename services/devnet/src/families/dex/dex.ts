@@ -1,0 +1,116 @@
+import type { Stub } from '../../world/stub.ts';
+import type { Wallet } from '../mrc010/records.ts';
+
+/**
+ * The DEX of MRC-010 tokens (`token.go`) and the DEX of MRC-402 NFTs (`mrc402.go`) are one Go design
+ * copied: the same order fields, the same escrow moves, the same settlement, under other names. The
+ * shared steps live in this folder and take a DexFamily, which holds what a family names or does its
+ * own way: its job types and payment roles, the item field, its codec and id scheme, its escrow and
+ * the quirks the chaincode keeps there.
+ */
+
+/** The fields of TMRC010DEX and TMRC402DEX the shared steps read and write. */
+export interface DexOrder {
+  dexid: string;
+  seller: string;
+  buyer: string;
+  amount: string;
+  platform_address: string;
+  platform_commission: string;
+  sell_token: string;
+  auction_bid_count: number;
+  auction_start_date: number;
+  auction_end_date: number;
+  auction_bidding_unit: string;
+  auction_start_price: string;
+  auction_buynow_price: string;
+  auction_current_price: string;
+  auction_current_bidder: string;
+}
+
+/** The job types both DEXes write, by the names `DEX010` and `MRC402` (@mtc/domain) give them. */
+export type DexJobTypes = Readonly<
+  Record<
+    | 'buy'
+    | 'auction'
+    | 'unauction'
+    | 'auctionbid'
+    | 'auctionwinning'
+    | 'auctionbuynow'
+    | 'auctionfailure'
+    | 'walletAuction'
+    | 'walletUnauction'
+    | 'walletAuctionfailure'
+    | 'transferBid'
+    | 'receiveRefund',
+    string
+  >
+>;
+
+/** The payment roles both DEXes list (`DEX010_PAYMENT`, `MRC402_PAYMENT`). */
+export type DexPaymentRoles = Readonly<
+  Record<'buy' | 'bid' | 'recvItem' | 'recvSell' | 'recvAuction' | 'recvRefund' | 'recvFeePlatform', string>
+>;
+
+/** Which escrow of a balance entry a DEX step moves: the sale amount or the auction amount. */
+export type EscrowKind = 'sell' | 'auction';
+
+export interface DexFamily<O extends DexOrder> {
+  /** The prefix of its function names, item ids and messages: `mrc010`, `mrc402`. */
+  readonly name: 'mrc010' | 'mrc402';
+  readonly types: DexJobTypes;
+  readonly pay: DexPaymentRoles;
+  /** The wallet job type a settlement writes for each payout role (its DexProcess switch). */
+  readonly walletJobTypes: Readonly<Record<string, string>>;
+  /** Go's `strings.Index(t, "<prefix>") == 0`: the roles of every fee. */
+  readonly feeRolePrefix: string;
+  /** The id of what the order trades (its `mrc010` / `mrc402` field). */
+  item(order: O): string;
+  /** A zero order (every field at its Go zero value, in struct order) with `fields` filled in. */
+  newOrder(item: string, fields: Partial<DexOrder>): O;
+  newOrderId(stub: Stub, args: readonly string[]): string;
+  setOrder(stub: Stub, order: O, jobType: string, args: readonly string[]): void;
+  /** Reads the item an order would trade, failing when there is none; its id as stored. */
+  getItem(stub: Stub, id: string): string;
+  /** Checks the pay token an order names exists. */
+  checkPayToken(stub: Stub, id: string): void;
+  /** The platform arguments (name, URL, fee address, commission), as this chaincode checks them. */
+  assignPlatform(stub: Stub, order: O, platform: readonly [string, string, string, string]): void;
+  /** Parses a bid's price argument, with this chaincode's messages. */
+  parseBid(price: string): bigint;
+  /** Moves `amount` of the item from the balance into an escrow. */
+  escrow(stub: Stub, wallet: Wallet, item: string, amount: string, kind: EscrowKind): void;
+  /** Credits `amount` of the item to a buyer's balance. */
+  credit(stub: Stub, wallet: Wallet, item: string, amount: string): void;
+  /** Lowers the seller's escrow by what a settlement traded. */
+  settleEscrow(stub: Stub, wallet: Wallet, item: string, amount: string, kind: EscrowKind): void;
+  /** Gives a withdrawn (`unauction`) or unsold (`failure`) auction's amount back to its seller. */
+  returnAuctioned(stub: Stub, wallet: Wallet, order: O, why: 'unauction' | 'failure'): void;
+  /** Whether an auction's end is measured from now rather than from its start. */
+  endFromNow(stub: Stub): boolean;
+  /** The fees a settlement pays out of `payment` before the seller's rest: [to, rate, role] each. */
+  fees(stub: Stub, order: O): [string, string, string][];
+}
+
+/** CC-t `mtc/mtc.go` TDexPaymentInfo, in its JSON field order. */
+export interface PaymentInfo {
+  from_addr: string;
+  to_addr: string;
+  amount: string;
+  token: string;
+  trade_amount: string;
+  trade_id: string;
+  type: string;
+}
+
+export function payment(
+  from_addr: string,
+  to_addr: string,
+  amount: string,
+  token: string,
+  trade_amount: string,
+  trade_id: string,
+  type: string,
+): PaymentInfo {
+  return { from_addr, to_addr, amount, token, trade_amount, trade_id, type };
+}
