@@ -1,4 +1,5 @@
 import type { Stub } from '../../world/stub.ts';
+import type { AuctionHouse } from './auctions.ts';
 import type { Wallet } from '../mrc010/records.ts';
 
 /**
@@ -17,6 +18,7 @@ export interface DexOrder {
   amount: string;
   platform_address: string;
   platform_commission: string;
+  sell_price: string;
   sell_token: string;
   auction_bid_count: number;
   auction_start_date: number;
@@ -52,6 +54,9 @@ export type DexPaymentRoles = Readonly<
   Record<'buy' | 'bid' | 'recvItem' | 'recvSell' | 'recvAuction' | 'recvRefund' | 'recvFeePlatform', string>
 >;
 
+/** The statuses of an auction order (dex010Status, dex402Status). */
+export type AuctionStatus = 'auction_wait' | 'auction' | 'auction_end';
+
 /** Which escrow of a balance entry a DEX step moves: the sale amount or the auction amount. */
 export type EscrowKind = 'sell' | 'auction';
 
@@ -60,6 +65,7 @@ export interface DexFamily<O extends DexOrder> {
   readonly name: 'mrc010' | 'mrc402';
   readonly types: DexJobTypes;
   readonly pay: DexPaymentRoles;
+  readonly house: AuctionHouse;
   /** The wallet job type a settlement writes for each payout role (its DexProcess switch). */
   readonly walletJobTypes: Readonly<Record<string, string>>;
   /** Go's `strings.Index(t, "<prefix>") == 0`: the roles of every fee. */
@@ -68,6 +74,8 @@ export interface DexFamily<O extends DexOrder> {
   item(order: O): string;
   /** A zero order (every field at its Go zero value, in struct order) with `fields` filled in. */
   newOrder(item: string, fields: Partial<DexOrder>): O;
+  /** Reads an order, failing when `dexid` names none. */
+  getOrder(stub: Stub, dexid: string): O;
   newOrderId(stub: Stub, args: readonly string[]): string;
   setOrder(stub: Stub, order: O, jobType: string, args: readonly string[]): void;
   /** Reads the item an order would trade, failing when there is none; its id as stored. */
@@ -76,6 +84,11 @@ export interface DexFamily<O extends DexOrder> {
   checkPayToken(stub: Stub, id: string): void;
   /** The platform arguments (name, URL, fee address, commission), as this chaincode checks them. */
   assignPlatform(stub: Stub, order: O, platform: readonly [string, string, string, string]): void;
+  /**
+   * Refuses an order whose status at `now` is not one of `allowed`, with this chaincode's message
+   * for it; `pending`, when given, is the message for an auction not yet ended (or started).
+   */
+  expectAuction(order: O, now: number, allowed: readonly AuctionStatus[], pending?: string): void;
   /** Parses a bid's price argument, with this chaincode's messages. */
   parseBid(price: string): bigint;
   /** Moves `amount` of the item from the balance into an escrow. */

@@ -1,6 +1,13 @@
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
 import { getAddressInfo, parsePositive } from '../../chaincode/base.ts';
-import { mrc010SubtractSubBalance, newDex010Id, setDex010, type Dex010Status } from './chaincode.ts';
+import {
+  dex010Status,
+  getDex010,
+  mrc010SubtractSubBalance,
+  newDex010Id,
+  setDex010,
+  type Dex010Status,
+} from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { dataAssign, MIN_TRADE_UNITS, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
@@ -8,6 +15,7 @@ import type { Stub } from '../../world/stub.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import type { Dex010Order } from '../mrc010/records.ts';
 import { getMrc010 } from '../mrc010/token.ts';
+import { DEX010_AUCTIONS } from '../dex/auctions.ts';
 import type { DexFamily } from '../dex/dex.ts';
 
 /** A zero TMRC010DEX (every field at its Go zero value, in struct order) with `fields` filled in. */
@@ -116,6 +124,7 @@ export const DEX010_FAMILY: DexFamily<Dex010Order> = {
   name: 'mrc010',
   types: DEX010,
   pay: DEX010_PAYMENT,
+  house: DEX010_AUCTIONS,
   walletJobTypes: {
     [DEX010_PAYMENT.recvItem]: DEX010.receiveItem,
     [DEX010_PAYMENT.buy]: DEX010.transferBuy,
@@ -131,11 +140,19 @@ export const DEX010_FAMILY: DexFamily<Dex010Order> = {
   feeRolePrefix: 'mrc010_recv_fee_',
   item: (order) => order.mrc010,
   newOrder: (item, fields) => newOrder({ mrc010: item, ...fields }),
+  getOrder: getDex010,
   newOrderId: newDex010Id,
   setOrder: setDex010,
   getItem: (stub, id) => getMrc010(stub, id).token.id,
   checkPayToken: (stub, id) => void getMrc010(stub, id),
   assignPlatform,
+  expectAuction(order, now, allowed, pending) {
+    const status = dex010Status(order, now);
+    if (pending !== undefined && (status === 'auction_wait' || status === 'auction') && !allowed.includes(status)) {
+      throw new ChaincodeError(pending);
+    }
+    expectStatus(status, ...allowed);
+  },
   parseBid: (price) => parsePositive(price, `1101, ${price} is not integer string`),
   escrow: mrc010Subtract,
   credit: (stub, wallet, item, amount) => mrc010Add(stub, wallet, item, amount, 0),

@@ -2,6 +2,8 @@ import { MRC402, MRC402_PAYMENT as PAY } from '@mtc/domain';
 import { getAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
+  dex402Status,
+  getDex402,
   getMrc402,
   mrc402Add,
   mrc402Subtract,
@@ -16,6 +18,7 @@ import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import { DEX402_PREFIX, newDex402, sortedEntries, type Dex402Order } from './records.ts';
 import { mrc010Id } from '../mrc010/token.ts';
+import { DEX402_AUCTIONS } from '../dex/auctions.ts';
 import type { DexFamily } from '../dex/dex.ts';
 import type { Stub } from '../../world/stub.ts';
 
@@ -62,6 +65,8 @@ export function expectStatus(
   throw new ChaincodeError(messages[status] ?? '3004,DEX Item status is unknown');
 }
 
+const NOT_AUCTION_ITEM = '3004,DEX Item is not auction item';
+
 /** The messages most DEX402 switches share. */
 export const STATUS_MESSAGES: Readonly<Partial<Record<Dex402Status, string>>> = {
   cancelled: '3004,DEX Item is already canceled',
@@ -81,6 +86,7 @@ export const DEX402_FAMILY: DexFamily<Dex402Order> = {
   name: 'mrc402',
   types: MRC402,
   pay: PAY,
+  house: DEX402_AUCTIONS,
   walletJobTypes: {
     [PAY.recvItem]: MRC402.receiveItem,
     [PAY.buy]: MRC402.transferBuy,
@@ -95,11 +101,19 @@ export const DEX402_FAMILY: DexFamily<Dex402Order> = {
   feeRolePrefix: 'mrc402_recv_fee_',
   item: (order) => order.mrc402,
   newOrder: (item, fields) => newDex402({ mrc402: item, ...fields }),
+  getOrder: getDex402,
   newOrderId: (stub, args) => newGeneratedId(stub, DEX402_PREFIX, args),
   setOrder: setDex402,
   getItem: (stub, id) => getMrc402(stub, id).id,
   checkPayToken: (stub, id) => void mrc010Id(stub, id),
   assignPlatform,
+  expectAuction: (order, now, allowed, pending) =>
+    expectStatus(dex402Status(order, now), allowed, {
+      ...STATUS_MESSAGES,
+      sale: NOT_AUCTION_ITEM,
+      soldout: NOT_AUCTION_ITEM,
+      ...(pending === undefined ? {} : { auction_wait: pending, auction: pending }),
+    }),
   parseBid: parsePositiveRaw,
   escrow: mrc402Subtract,
   credit: (stub, wallet, item, amount) => mrc402Add(stub, wallet, item, amount, 'normal'),

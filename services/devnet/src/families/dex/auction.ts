@@ -1,0 +1,299 @@
+import {
+  expectArgs,
+  getAddressInfo,
+  nonceCheck,
+  parseInt64,
+  parsePositive,
+  setAddressInfo,
+} from '../../chaincode/base.ts';
+import { ChaincodeError } from '../../chaincode/errors.ts';
+import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
+import type { Call, PlanContext } from '../../jobs/job.ts';
+import { portion } from '../../jobs/job.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import { isMtAddress } from '../../world/address.ts';
+import type { Stub } from '../../world/stub.ts';
+import type { Wallet } from '../mrc010/records.ts';
+import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
+import { planPlatform, planPrice } from '../dex010/plan.ts';
+import {
+  DEFAULT_DURATION_SEC,
+  MAX_AHEAD_SEC,
+  MIN_DURATION_SEC,
+  offersBuyNow,
+  planDexAuctionDates,
+} from './auctions.ts';
+import { payment, type DexFamily, type DexOrder, type PaymentInfo } from './dex.ts';
+import { settleTrade } from './settle.ts';
+
+/**
+ * The four auction calls of a DEX (`<family>auction`, `…unauction`, `…bid`, `…auctionfinish`; CC-t
+ * `token.go` Mrc010Auction…, `mrc402.go` Mrc402Auction…), one Go design in two chaincodes: what
+ * differs (escrow, codec, the status messages, a quirk or two) is the family's (DexFamily).
+ */
+
+/**
+ * The arguments of an auction of `amount` out of `available` of `item`: a start price for the whole
+ * amount in the pay token's decimals, a bidding unit (often "", which stays "0"), a buy-now price
+ * (or "0") and dates as planDexAuctionDates steers them.
+ */
+export function planAuction<O extends DexOrder>(
+  ctx: PlanContext,
+  family: DexFamily<O>,
+  seller: Wallet,
+  available: bigint,
+  item: string,
+  payToken: number,
+): Call {
+  const { world, rng } = ctx;
+  const startPrice = planPrice(rng, world.token(payToken)!.decimal);
+  const bidUnit = rng.chance(0.3) ? '' : (startPrice / BigInt(rng.int(5, 100)) || 1n).toString();
+  const buyNow = offersBuyNow(ctx, family.house)
+    ? (startPrice * BigInt(rng.int(2, 20)) + BigInt(rng.int(0, 9))).toString()
+    : '0';
+  const dates = planDexAuctionDates(ctx, family.house);
+  return {
+    fcn: `${family.name}auction`,
+    args: [
+      seller.id,
+      portion(rng, available, 1, 60).toString(),
+      item,
+      startPrice.toString(),
+      String(payToken),
+      bidUnit,
+      buyNow,
+      dates.start,
+      dates.end,
+      ...planPlatform(ctx, seller.id),
+      fakeSignature(rng),
+      seller.nonce,
+    ],
+  };
+}
+
+/**
+ * `<family>auction` (seller, amount, item, startPrice, payToken, bidUnit, buyNow, start, end,
+ * platformName, platformURL, platformAddress, platformCommission, sig, nonce) → an auction written
+ * `<family>_auction` and the seller `<family>auction`, both [dexid, args 0–12, nonce] (no
+ * signature); the amount moves from the balance into auctionamount. Prices are for the whole amount.
+ * Start "" or ≤ 0 means now, else it must lie in [now, now + 21 days]; end "" or ≤ 0 means start + 1
+ * day, else the auction must last 1 h … 21 days, measured from now or from the start
+ * (DexFamily.endFromNow). The buy-now price must be given ("0" for none) and exceed the start price;
+ * a bidding unit of "" stays "0". Quirk kept: the order's remain_amount stays "".
+ */
+export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
+  const { name: n, types } = family;
+  const [
+    sellerAddress,
+    amountArg,
+    itemArg,
+    startPriceArg,
+    payTokenArg,
+    bidUnit,
+    buyNowArg,
+    startArg,
+    endArg,
+    platformName,
+    url,
+    platform,
+    commission,
+    ,
+    nonce,
+  ] = expectArgs(
+    args,
+    15,
+    `1000,${n}auction operation must include four arguments : address, amount, ${n}id, auction_start_price, selltoken, auction_bidding_unit, auction_buynow_price, auction_start_date, auction_end_date, platformName, platformURL, platformAddress, platformCommission, signature, nonce`,
+  );
+  const now = stub.now;
+  const seller = getAddressInfo(stub, sellerAddress);
+  const amount = parsePositive(amountArg, `1108,${amountArg} is not positive integer`);
+  const item = family.getItem(stub, itemArg);
+  const dex = family.newOrder(item, {
+    seller: sellerAddress,
+    amount: amount.toString(),
+    sell_token: payTokenArg.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, ''),
+    auction_bidding_unit: '0',
+    auction_start_price: '0',
+  });
+  dex.auction_start_price = numericDataCheck(startPriceArg, '1', '', 0, false)!;
+  family.checkPayToken(stub, payTokenArg);
+  dex.auction_bidding_unit = numericDataCheck(bidUnit, '1', '', 0, true) ?? dex.auction_bidding_unit;
+  dex.auction_buynow_price = numericDataCheck(buyNowArg, '0', '', 0, true) ?? dex.auction_buynow_price;
+  // decimal.NewFromString("") fails: an empty buy-now argument rejects the call.
+  if (dex.auction_buynow_price === '') throw new ChaincodeError("can't convert  to decimal");
+  const startPrice = BigInt(dex.auction_start_price);
+  const buyNow = BigInt(dex.auction_buynow_price);
+  if (buyNow > 0n && buyNow <= startPrice) throw new ChaincodeError('3005,Auction buynow is too small');
+
+  dex.auction_start_date = startArg === '' ? 0 : parseInt64(startArg, `9900,Data [${startArg}] is not integer`);
+  if (dex.auction_start_date <= 0) dex.auction_start_date = now;
+  else if (dex.auction_start_date < now) throw new ChaincodeError('3005,The auction start time is in the past');
+  else if (dex.auction_start_date - now > MAX_AHEAD_SEC) {
+    throw new ChaincodeError('3005,Auction start time must be within 7 days');
+  }
+  dex.auction_end_date = endArg === '' ? 0 : parseInt64(endArg, `9900,Data [${endArg}] is not integer`);
+  const from = family.endFromNow(stub) ? now : dex.auction_start_date;
+  if (dex.auction_end_date <= 0) dex.auction_end_date = dex.auction_start_date + DEFAULT_DURATION_SEC;
+  else if (dex.auction_end_date - from < MIN_DURATION_SEC) {
+    throw new ChaincodeError('3005,Auction duration is at least 1 hour');
+  } else if (dex.auction_end_date - from > MAX_AHEAD_SEC) {
+    throw new ChaincodeError('3005,The auction period is up to 7 days');
+  }
+
+  family.assignPlatform(stub, dex, [platformName, url, platform, commission]);
+  nonceCheck(stub, seller, nonce);
+  family.escrow(stub, seller, item, amount.toString(), 'auction');
+
+  dex.dexid = family.newOrderId(stub, args);
+  const params = [dex.dexid, ...args.slice(0, 13), nonce];
+  family.setOrder(stub, dex, types.auction, params);
+  setAddressInfo(stub, seller, types.walletAuction, params);
+}
+
+/**
+ * `<family>unauction` (dexid, sig, nonce) → the auction written `<family>_unauction` (cancel_date
+ * set) and the seller `<family>unauction`, both [dexid, seller, amount, item, sell_price (""),
+ * payToken, sig, nonce]; allowed before the end while nobody has bid. The amount goes back to the
+ * balance (DexFamily.returnAuctioned).
+ */
+export function withdrawAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
+  const { name: n, types } = family;
+  const [dexid, sig, nonce] = expectArgs(
+    args,
+    3,
+    `1000,${n}unauction operation must include four arguments : ${n}dexid, signature, nonce`,
+  );
+  const dex = family.getOrder(stub, dexid);
+  if (dex.auction_start_date === 0) throw new ChaincodeError('3004,DEX Item is not sell item');
+  family.expectAuction(dex, stub.now, ['auction', 'auction_wait']);
+  if (dex.auction_current_bidder !== '') {
+    throw new ChaincodeError('3004,DEX Item there is a bidder, so the auction cannot be canceled');
+  }
+  const seller = getAddressInfo(stub, dex.seller);
+  nonceCheck(stub, seller, nonce);
+  family.returnAuctioned(stub, seller, dex, 'unauction');
+  const params = [dex.dexid, dex.seller, dex.amount, family.item(dex), dex.sell_price, dex.sell_token, sig, nonce];
+  family.setOrder(stub, dex, types.unauction, params);
+  setAddressInfo(stub, seller, types.walletUnauction, params);
+}
+
+/**
+ * `<family>bid` (dexid, bidder, price, sig, nonce) → a bid on a running auction. The bid leaves the
+ * bidder's balance for the DEX (`transfer_<family>bid` [bidder, dexid, price, payToken, sig, "0",
+ * "", item, nonce]); the previous bid goes back to its bidder (`receive_<family>refund` [dexid,
+ * bidder, price, payToken, sig, "0", "", item, nonce]); the auction is written `<family>_auctionbid`
+ * [dexid, seller, bidder, PaymentInfo JSON, sig, nonce]. A bid must reach the start price, or the
+ * current price plus the bidding unit, and stay at or below the buy-now price; a bid equal to
+ * buy-now settles at once through settleTrade (the auction written `<family>_auctionbuynow`), and
+ * may come from the current highest bidder.
+ */
+export function placeBid<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
+  const { name: n, types, pay } = family;
+  const [dexid, bidderAddress, price, sig, nonce] = expectArgs(
+    args,
+    5,
+    `1000,${n}bid operation must include four arguments : ${n}dexid, address, amount, signature, nonce`,
+  );
+  const dex = family.getOrder(stub, dexid);
+  const item = family.item(dex);
+  family.expectAuction(dex, stub.now, ['auction'], '3004,This is not the auction bidding period');
+  if (dex.seller === bidderAddress) throw new ChaincodeError("3004,Seller is don't buy");
+  const bidder = getAddressInfo(stub, bidderAddress);
+  nonceCheck(stub, bidder, nonce);
+  const bid = family.parseBid(price);
+
+  const buyNow = decimalOrZero(dex.auction_buynow_price);
+  const bidUnit = decimalOrZero(dex.auction_bidding_unit);
+  let buyingNow = false;
+  if (buyNow !== 0n) {
+    if (bid === buyNow) buyingNow = true;
+    else if (bid > buyNow) {
+      throw new ChaincodeError('3004,The bid amount must be less than or equal to the purchase buynow price');
+    }
+  }
+  if (!buyingNow && dex.auction_current_bidder === bidderAddress) {
+    throw new ChaincodeError('3004,You are already the highest bidder');
+  }
+
+  const payments: PaymentInfo[] = [];
+  let previous: bigint;
+  let refunded = '';
+  if (isMtAddress(dex.auction_current_bidder)) {
+    previous = decimalOrZero(dex.auction_current_price);
+    if (!buyingNow && bid - bidUnit < previous) {
+      throw new ChaincodeError('3004,The bid amount must be greater than the current bid amount plus the bid unit');
+    }
+    refunded = dex.auction_current_bidder;
+    payments.push(payment(dex.dexid, refunded, dex.auction_current_price, dex.sell_token, '', '', pay.recvRefund));
+  } else {
+    previous = decimalOrZero(dex.auction_start_price);
+    if (bid < previous) {
+      throw new ChaincodeError('3004,The bid amount must be equal to or greater than the starting price');
+    }
+  }
+  payments.push(payment(bidderAddress, dex.dexid, bid.toString(), dex.sell_token, '', '', pay.bid));
+  dex.auction_current_price = bid.toString();
+  dex.auction_current_bidder = bidderAddress;
+  dex.auction_bid_count += 1;
+
+  if (buyingNow) {
+    payments.push(payment(dex.dexid, bidderAddress, '', '', dex.amount, item, pay.recvItem));
+    settleTrade(stub, family, dex, bidder, payments, 'auction', bid, dex.amount, sig, nonce);
+    return;
+  }
+
+  const bidArgs = (from: string, to: string, amount: string) => [
+    from,
+    to,
+    amount,
+    dex.sell_token,
+    sig,
+    '0',
+    '',
+    item,
+    nonce,
+  ];
+  mrc010Subtract(stub, bidder, dex.sell_token, bid.toString(), 'normal');
+  setAddressInfo(stub, bidder, types.transferBid, bidArgs(bidderAddress, dex.dexid, bid.toString()));
+  if (isMtAddress(refunded)) {
+    const refundee = getAddressInfo(stub, refunded);
+    mrc010Add(stub, refundee, dex.sell_token, previous.toString(), 0);
+    setAddressInfo(stub, refundee, types.receiveRefund, bidArgs(dex.dexid, refunded, previous.toString()));
+  }
+  family.setOrder(stub, dex, types.auctionbid, [
+    dex.dexid,
+    dex.seller,
+    bidderAddress,
+    JSON.stringify(payments),
+    sig,
+    nonce,
+  ]);
+}
+
+/**
+ * `<family>auctionfinish` (dexid) — unsigned, anyone may call it once the end date has passed. With
+ * a bidder it settles through settleTrade: the winner gets the item (`receive_<family>item`), the
+ * escrowed bid pays the fees and the seller (`receive_<family>auction`, auctionamount lowered), and
+ * the auction is written `<family>_auctionwinning`; sign and nonce are "" in every write. Without
+ * bids the amount goes back to the seller (DexFamily.returnAuctioned) and the seller and the auction
+ * are written `<family>auctionfailure` / `<family>_auctionfailure` [dexid, seller, amount, item].
+ */
+export function finishAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
+  const { name: n, types, pay } = family;
+  const [dexid] = expectArgs(args, 1, `1000,${n}auctionfinish operation must include four arguments : ${n}dexid`);
+  const dex = family.getOrder(stub, dexid);
+  const item = family.item(dex);
+  family.expectAuction(dex, stub.now, ['auction_end'], '3004,It cannot be closed while the auction is pending');
+  if (dex.auction_current_bidder !== '') {
+    const winner = getAddressInfo(stub, dex.auction_current_bidder);
+    const price = decimalOrZero(dex.auction_current_price);
+    const payments = [payment(dex.dexid, dex.auction_current_bidder, '', '', dex.amount, item, pay.recvItem)];
+    settleTrade(stub, family, dex, winner, payments, 'auction', price, dex.amount, '', '');
+    return;
+  }
+  const seller = getAddressInfo(stub, dex.seller);
+  const params = [dex.dexid, dex.seller, dex.amount, item];
+  family.returnAuctioned(stub, seller, dex, 'failure');
+  setAddressInfo(stub, seller, types.walletAuctionfailure, params);
+  family.setOrder(stub, dex, types.auctionfailure, params);
+}
