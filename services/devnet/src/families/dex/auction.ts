@@ -125,20 +125,11 @@ export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>
   const buyNow = BigInt(dex.auction_buynow_price);
   if (buyNow > 0n && buyNow <= startPrice) throw new ChaincodeError('3005,Auction buynow is too small');
 
-  dex.auction_start_date = startArg === '' ? 0 : parseInt64(startArg, `9900,Data [${startArg}] is not integer`);
-  if (dex.auction_start_date <= 0) dex.auction_start_date = now;
-  else if (dex.auction_start_date < now) throw new ChaincodeError('3005,The auction start time is in the past');
-  else if (dex.auction_start_date - now > MAX_AHEAD_SEC) {
-    throw new ChaincodeError('3005,Auction start time must be within 7 days');
-  }
-  dex.auction_end_date = endArg === '' ? 0 : parseInt64(endArg, `9900,Data [${endArg}] is not integer`);
+  const start = startArg === '' ? 0 : parseInt64(startArg, `9900,Data [${startArg}] is not integer`);
+  dex.auction_start_date = auctionStart(now, start);
+  const end = endArg === '' ? 0 : parseInt64(endArg, `9900,Data [${endArg}] is not integer`);
   const from = family.endFromNow(stub) ? now : dex.auction_start_date;
-  if (dex.auction_end_date <= 0) dex.auction_end_date = dex.auction_start_date + DEFAULT_DURATION_SEC;
-  else if (dex.auction_end_date - from < MIN_DURATION_SEC) {
-    throw new ChaincodeError('3005,Auction duration is at least 1 hour');
-  } else if (dex.auction_end_date - from > MAX_AHEAD_SEC) {
-    throw new ChaincodeError('3005,The auction period is up to 7 days');
-  }
+  dex.auction_end_date = auctionEnd(dex.auction_start_date, end, from);
 
   family.assignPlatform(stub, dex, [platformName, url, platform, commission]);
   nonceCheck(stub, seller, nonce);
@@ -148,6 +139,25 @@ export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>
   const params = [dex.dexid, ...args.slice(0, 13), nonce];
   family.setOrder(stub, dex, types.auction, params);
   setAddressInfo(stub, seller, types.walletAuction, params);
+}
+
+/**
+ * An auction's start date as the chaincodes take it (Go's messages say 7 days; the limit is 21):
+ * ≤ 0 means now, else it must lie in [now, now + 21 days].
+ */
+export function auctionStart(now: number, start: number): number {
+  if (start <= 0) return now;
+  if (start < now) throw new ChaincodeError('3005,The auction start time is in the past');
+  if (start - now > MAX_AHEAD_SEC) throw new ChaincodeError('3005,Auction start time must be within 7 days');
+  return start;
+}
+
+/** Its end date: ≤ 0 means start + 1 day, else it must lie 1 h … 21 days after `from`. */
+export function auctionEnd(start: number, end: number, from: number): number {
+  if (end <= 0) return start + DEFAULT_DURATION_SEC;
+  if (end - from < MIN_DURATION_SEC) throw new ChaincodeError('3005,Auction duration is at least 1 hour');
+  if (end - from > MAX_AHEAD_SEC) throw new ChaincodeError('3005,The auction period is up to 7 days');
+  return end;
 }
 
 /**
@@ -200,74 +210,139 @@ export function placeBid<O extends DexOrder>(stub: Stub, family: DexFamily<O>, a
   if (dex.seller === bidderAddress) throw new ChaincodeError("3004,Seller is don't buy");
   const bidder = getAddressInfo(stub, bidderAddress);
   nonceCheck(stub, bidder, nonce);
-  const bid = family.parseBid(price);
 
-  const buyNow = decimalOrZero(dex.auction_buynow_price);
-  const bidUnit = decimalOrZero(dex.auction_bidding_unit);
+  const bid: Bid = {
+    bidder,
+    address: bidderAddress,
+    at: dex.dexid,
+    token: dex.sell_token,
+    item,
+    price: family.parseBid(price),
+    sig,
+    nonce,
+  };
+  const taken = takeBid(dex, bid, pay);
+  dex.auction_bid_count += 1;
+  if (taken.buyingNow) {
+    taken.payments.push(payment(dex.dexid, bidderAddress, '', '', dex.amount, item, pay.recvItem));
+    settleTrade(stub, family, dex, bidder, taken.payments, 'auction', bid.price, dex.amount, sig, nonce);
+    return;
+  }
+  escrowBid(stub, bid, taken, types);
+  family.setOrder(stub, dex, types.auctionbid, [
+    dex.dexid,
+    dex.seller,
+    bidderAddress,
+    JSON.stringify(taken.payments),
+    sig,
+    nonce,
+  ]);
+}
+
+/** The price fields a bid reads and moves: an auction order's, or an MRC-401 item's. */
+export interface BidTarget {
+  auction_start_price: string;
+  auction_bidding_unit: string;
+  auction_buynow_price: string;
+  auction_current_price: string;
+  auction_current_bidder: string;
+}
+
+/** A bid: who bids what on which auction (`at`: the order or item id), in which pay token. */
+export interface Bid {
+  bidder: Wallet;
+  /** The bidder's address as called (the wallet's key). */
+  address: string;
+  at: string;
+  token: string;
+  /** The item id the wallet writes name. */
+  item: string;
+  price: bigint;
+  sig: string;
+  nonce: string;
+}
+
+export interface TakenBid {
+  payments: PaymentInfo[];
+  buyingNow: boolean;
+  /** The bid it beats (or the start price), and who made it ("" for none). */
+  previous: bigint;
+  refunded: string;
+}
+
+/**
+ * The rules the current chaincode's bids share (Mrc010AuctionBid, Mrc402AuctionBid,
+ * Mrc401AuctionBid): a bid must reach the start price, or the current price plus the bidding unit,
+ * and stay at or below the buy-now price; a bid at the buy-now price is taken even from the current
+ * highest bidder. The bid becomes the current one; PaymentInfo lists the refund of the bid it beats,
+ * then the bid.
+ */
+export function takeBid(target: BidTarget, bid: Bid, roles: { recvRefund: string; bid: string }): TakenBid {
+  const bidderAddress = bid.address;
+  const buyNow = decimalOrZero(target.auction_buynow_price);
+  const bidUnit = decimalOrZero(target.auction_bidding_unit);
   let buyingNow = false;
   if (buyNow !== 0n) {
-    if (bid === buyNow) buyingNow = true;
-    else if (bid > buyNow) {
+    if (bid.price === buyNow) buyingNow = true;
+    else if (bid.price > buyNow) {
       throw new ChaincodeError('3004,The bid amount must be less than or equal to the purchase buynow price');
     }
   }
-  if (!buyingNow && dex.auction_current_bidder === bidderAddress) {
+  if (!buyingNow && target.auction_current_bidder === bidderAddress) {
     throw new ChaincodeError('3004,You are already the highest bidder');
   }
 
   const payments: PaymentInfo[] = [];
   let previous: bigint;
   let refunded = '';
-  if (isMtAddress(dex.auction_current_bidder)) {
-    previous = decimalOrZero(dex.auction_current_price);
-    if (!buyingNow && bid - bidUnit < previous) {
+  if (isMtAddress(target.auction_current_bidder)) {
+    previous = decimalOrZero(target.auction_current_price);
+    if (!buyingNow && bid.price - bidUnit < previous) {
       throw new ChaincodeError('3004,The bid amount must be greater than the current bid amount plus the bid unit');
     }
-    refunded = dex.auction_current_bidder;
-    payments.push(payment(dex.dexid, refunded, dex.auction_current_price, dex.sell_token, '', '', pay.recvRefund));
+    refunded = target.auction_current_bidder;
+    payments.push(payment(bid.at, refunded, target.auction_current_price, bid.token, '', '', roles.recvRefund));
   } else {
-    previous = decimalOrZero(dex.auction_start_price);
-    if (bid < previous) {
+    previous = decimalOrZero(target.auction_start_price);
+    if (bid.price < previous) {
       throw new ChaincodeError('3004,The bid amount must be equal to or greater than the starting price');
     }
   }
-  payments.push(payment(bidderAddress, dex.dexid, bid.toString(), dex.sell_token, '', '', pay.bid));
-  dex.auction_current_price = bid.toString();
-  dex.auction_current_bidder = bidderAddress;
-  dex.auction_bid_count += 1;
+  payments.push(payment(bidderAddress, bid.at, bid.price.toString(), bid.token, '', '', roles.bid));
+  target.auction_current_price = bid.price.toString();
+  target.auction_current_bidder = bidderAddress;
+  return { payments, buyingNow, previous, refunded };
+}
 
-  if (buyingNow) {
-    payments.push(payment(dex.dexid, bidderAddress, '', '', dex.amount, item, pay.recvItem));
-    settleTrade(stub, family, dex, bidder, payments, 'auction', bid, dex.amount, sig, nonce);
-    return;
-  }
-
-  const bidArgs = (from: string, to: string, amount: string) => [
+/**
+ * A bid that does not settle: it leaves the bidder's balance (`transfer_…bid`) and the bid it beats
+ * goes back to its bidder (`receive_…refund`), both written [from, to, price, token, sig, "0", "",
+ * item, nonce].
+ */
+export function escrowBid(
+  stub: Stub,
+  bid: Bid,
+  { previous, refunded }: TakenBid,
+  types: { transferBid: string; receiveRefund: string },
+): void {
+  const args = (from: string, to: string, amount: bigint) => [
     from,
     to,
-    amount,
-    dex.sell_token,
-    sig,
+    amount.toString(),
+    bid.token,
+    bid.sig,
     '0',
     '',
-    item,
-    nonce,
+    bid.item,
+    bid.nonce,
   ];
-  mrc010Subtract(stub, bidder, dex.sell_token, bid.toString(), 'normal');
-  setAddressInfo(stub, bidder, types.transferBid, bidArgs(bidderAddress, dex.dexid, bid.toString()));
+  mrc010Subtract(stub, bid.bidder, bid.token, bid.price.toString(), 'normal');
+  setAddressInfo(stub, bid.bidder, types.transferBid, args(bid.address, bid.at, bid.price));
   if (isMtAddress(refunded)) {
     const refundee = getAddressInfo(stub, refunded);
-    mrc010Add(stub, refundee, dex.sell_token, previous.toString(), 0);
-    setAddressInfo(stub, refundee, types.receiveRefund, bidArgs(dex.dexid, refunded, previous.toString()));
+    mrc010Add(stub, refundee, bid.token, previous.toString(), 0);
+    setAddressInfo(stub, refundee, types.receiveRefund, args(bid.at, refunded, previous));
   }
-  family.setOrder(stub, dex, types.auctionbid, [
-    dex.dexid,
-    dex.seller,
-    bidderAddress,
-    JSON.stringify(payments),
-    sig,
-    nonce,
-  ]);
 }
 
 /**

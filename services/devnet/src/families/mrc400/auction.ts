@@ -30,10 +30,7 @@ import {
   auctionOutcomes,
   bidderAttempts,
   buysNow,
-  DEFAULT_DURATION_SEC,
   firstToEnd,
-  MAX_AHEAD_SEC,
-  MIN_DURATION_SEC,
   MRC401_AUCTIONS,
   offersBuyNow,
   planAuctionTimes,
@@ -66,6 +63,7 @@ import {
   unlister,
 } from './sell.ts';
 import { mrc401DexProcess } from './settle.ts';
+import { auctionEnd, auctionStart, escrowBid, takeBid, type Bid } from '../dex/auction.ts';
 
 const OLD_AUCTION_FIELDS = {
   id: 'string',
@@ -237,18 +235,8 @@ function auctionNew(stub: Stub, args: readonly string[]): void {
     item.auction_current_price = '0';
     item.auction_current_bidder = '';
 
-    item.auction_date = ad.auction_start_date;
-    if (item.auction_date <= 0) item.auction_date = now;
-    else if (item.auction_date < now) throw new ChaincodeError('3005,The auction start time is in the past');
-    else if (item.auction_date - now > MAX_AHEAD_SEC)
-      throw new ChaincodeError('3005,Auction start time must be within 7 days');
-    item.auction_end = ad.auction_end_date;
-    if (item.auction_end <= 0) item.auction_end = item.auction_date + DEFAULT_DURATION_SEC;
-    else if (item.auction_end - item.auction_date < MIN_DURATION_SEC) {
-      throw new ChaincodeError('3005,Auction duration is at least 1 hour');
-    } else if (item.auction_end - item.auction_date > MAX_AHEAD_SEC) {
-      throw new ChaincodeError('3005,The auction period is up to 7 days');
-    }
+    item.auction_date = auctionStart(now, ad.auction_start_date);
+    item.auction_end = auctionEnd(item.auction_date, ad.auction_end_date, item.auction_date);
     item.last_worker = seller.id;
     setMrc401(stub, item.id, item, MRC400.itemAuction, [
       ad.id,
@@ -505,63 +493,30 @@ function bidNew(stub: Stub, args: readonly string[]): void {
   if (item.owner === bidderAddress) throw new ChaincodeError('3004,Owners cannot bid on auctions');
   const bidder = getAddressInfo(stub, bidderAddress);
   checkNonce(stub, bidder, nonce);
-  const bid = parsePositiveAmount(amount);
-  const buyNow = decimalOrZero(item.auction_buynow_price);
-  const unit = decimalOrZero(item.auction_bidding_unit);
-  let buyingNow = false;
-  if (buyNow !== 0n) {
-    if (bid === buyNow) buyingNow = true;
-    else if (bid > buyNow) {
-      throw new ChaincodeError('3004,The bid amount must be less than or equal to the purchase buynow price');
-    }
-  }
-  if (!buyingNow && item.auction_current_bidder === bidderAddress) {
-    throw new ChaincodeError('3004,You are already the highest bidder');
-  }
-
-  const payments: PaymentInfo[] = [];
-  let previous: bigint;
-  let refunded = '';
-  if (isMtAddress(item.auction_current_bidder)) {
-    previous = decimalOrZero(item.auction_current_price);
-    if (!buyingNow && bid - unit < previous) {
-      throw new ChaincodeError('3004,The bid amount must be greater than the current bid amount plus the bid unit');
-    }
-    refunded = item.auction_current_bidder;
-    payments.push(payment(item.id, refunded, item.auction_current_price, item.auction_token, '', '', PAY.recvRefund));
-  } else {
-    previous = decimalOrZero(item.auction_start_price);
-    if (bid < previous)
-      throw new ChaincodeError('3004,The bid amount must be equal to or greater than the starting price');
-  }
-  payments.push(payment(bidderAddress, item.id, bid.toString(), item.auction_token, '', '', PAY.bid));
-  item.auction_current_price = bid.toString();
-  item.auction_current_bidder = bidderAddress;
-
-  if (buyingNow) {
+  const bid: Bid = {
+    bidder,
+    address: bidderAddress,
+    at: item.id,
+    token: item.auction_token,
+    item: item.id,
+    price: parsePositiveAmount(amount),
+    sig,
+    nonce,
+  };
+  const taken = takeBid(item, bid, PAY);
+  if (taken.buyingNow) {
     const c = getMrc400(stub, item.mrc400);
-    mrc401DexProcess(stub, c, item, null, bidder, payments, 'auction', sig, nonce);
+    mrc401DexProcess(stub, c, item, null, bidder, taken.payments, 'auction', sig, nonce);
     return;
   }
-  const params = (from: string, to: string, price: bigint) => [
-    from,
-    to,
-    price.toString(),
-    item.auction_token,
-    sig,
-    '0',
-    '',
+  escrowBid(stub, bid, taken, MRC400);
+  setMrc401(stub, item.id, item, MRC400.itemAuctionbid, [
     item.id,
+    bidderAddress,
+    JSON.stringify(taken.payments),
+    sig,
     nonce,
-  ];
-  mrc010Subtract(stub, bidder, item.auction_token, bid.toString(), 'normal');
-  setAddressInfo(stub, bidder, MRC400.transferBid, params(bidderAddress, item.id, bid));
-  if (isMtAddress(refunded)) {
-    const wallet = getAddressInfo(stub, refunded);
-    mrc010Add(stub, wallet, item.auction_token, previous.toString(), 0);
-    setAddressInfo(stub, wallet, MRC400.receiveRefund, params(item.id, refunded, previous));
-  }
-  setMrc401(stub, item.id, item, MRC400.itemAuctionbid, [item.id, bidderAddress, JSON.stringify(payments), sig, nonce]);
+  ]);
 }
 
 /**
