@@ -112,3 +112,23 @@ function toAmount(value: string): bigint {
 function nonZero(value: string): boolean {
   return value !== '0' && value !== '';
 }
+
+/** CC-t `base.go` MoveToken, with Transfer's rewording of the shortfall error. */
+export function moveToken(
+  stub: Stub,
+  from: Wallet,
+  to: Wallet,
+  tokenId: string,
+  amount: string,
+  unlockdate: number,
+): void {
+  try {
+    mrc010Subtract(stub, from, tokenId, amount, 'normal');
+  } catch (error) {
+    if (error instanceof ChaincodeError && error.message.startsWith('5000,')) {
+      throw new ChaincodeError('5001,The balance of fromuser is insufficient');
+    }
+    throw error;
+  }
+  mrc010Add(stub, to, tokenId, amount, unlockdate);
+}

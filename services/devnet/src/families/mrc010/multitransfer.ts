@@ -6,7 +6,7 @@ import { mrc010Id } from './token.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import { pickFundedWallet, pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
-import { moveToken } from './transfer.ts';
+import { mrc010Steps } from './versions.ts';
 
 /** One recipient of a multitransfer, as the client writes it (every field a string). */
 interface TransferListItem {
@@ -22,7 +22,8 @@ const MAX_RECIPIENTS = 100;
 /**
  * `multitransfer` (from, transferlist JSON, tokenId, sig, nonce) → `receive` on each recipient with
  * [from, to, amount, token, sig, unlockdate, tag, memo, nonce] and `multi_transfer` on from with the
- * call args (CC-t `base.go` MultiTransfer).
+ * call args (CC-t `base.go` MultiTransfer; CC-22's, since 2021-03, differs in the steps of
+ * versions.ts).
  */
 export const multiTransferJob: Job = {
   fcn: 'multitransfer',
@@ -69,10 +70,11 @@ export const multiTransferJob: Job = {
       5,
       '1000,multitransfer operation must include four arguments : fromAddr, transferlist, tokenID, signature, tkey',
     );
+    const steps = mrc010Steps(stub.chaincode);
     if (!isMtAddress(from)) throw new ChaincodeError('3001,Invalid from address');
     const fromWallet = getAddressInfo(stub, from);
     nonceCheck(stub, fromWallet, nonce);
-    const targets = parseTransferList(transferlist);
+    const targets = parseTransferList(transferlist, steps.listTokenId);
     mrc010Id(stub, tokenId);
     if (targets.length < 1) {
       throw new ChaincodeError('3002, There are no multiple transmission recipients');
@@ -93,7 +95,7 @@ export const multiTransferJob: Job = {
       }
       const lock = parseInt64(item.unlockdate, '1102,Invalid unlock date');
       const toWallet = getAddressInfo(stub, item.address);
-      moveToken(stub, fromWallet, toWallet, tokenId, item.amount, lock);
+      steps.moveToken(stub, fromWallet, toWallet, tokenId, item.amount, lock);
       setAddressInfo(stub, toWallet, MRC010.receive, [
         from,
         item.address,
@@ -110,8 +112,11 @@ export const multiTransferJob: Job = {
   },
 };
 
-/** json.Unmarshal into []TMRC010TransferList: every field that is present must be a string. */
-function parseTransferList(text: string): TransferListItem[] {
+/**
+ * json.Unmarshal into []TMRC010TransferList (CC-22's MultiTransferList adds an unused `tokenid`):
+ * every field that is present must be a string.
+ */
+function parseTransferList(text: string, tokenid: boolean): TransferListItem[] {
   const fail = (why: string) => new ChaincodeError(`3290,Transfer list is in the wrong data - ${why}`);
   let raw: unknown;
   try {
@@ -129,6 +134,7 @@ function parseTransferList(text: string): TransferListItem[] {
       if (typeof value !== 'string') throw fail(`${name} is not a string`);
       return value;
     };
+    if (tokenid) field('tokenid');
     return {
       address: field('address'),
       amount: field('amount'),

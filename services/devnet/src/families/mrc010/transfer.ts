@@ -1,19 +1,18 @@
 import { MRC010 } from '@mtc/domain';
 import { isMtAddress } from '../../world/address.ts';
 import { expectArgs, getAddressInfo, nonceCheck, parseInt64, setAddressInfo } from '../../chaincode/base.ts';
-import { mrc010Add, mrc010Subtract } from './balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from './token.ts';
+import { mrc010Steps } from './versions.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
-import type { Stub } from '../../world/stub.ts';
-import type { Wallet } from './records.ts';
 import type { Job } from '../../jobs/job.ts';
 import { pickFundedWallet, pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
 
 /**
  * `transfer` (from, to, amount, tokenId, sig, unlockdate, tag, memo, nonce) → `transfer` on from and
- * `receive` on to, both with the call args as job_args (CC-t `base.go` Transfer). A future
- * unlockdate makes the credit a separate locked entry.
+ * `receive` on to, both with the call args as job_args (CC-t and CC-22 `base.go` Transfer, which
+ * differ only in MoveToken: versions.ts). A future unlockdate makes the credit a separate locked
+ * entry.
  */
 export const transferJob: Job = {
   fcn: 'transfer',
@@ -57,28 +56,8 @@ export const transferJob: Job = {
     const fromWallet = getAddressInfo(stub, from);
     const toWallet = getAddressInfo(stub, to);
     nonceCheck(stub, fromWallet, nonce);
-    moveToken(stub, fromWallet, toWallet, tokenId, amount, lock);
+    mrc010Steps(stub.chaincode).moveToken(stub, fromWallet, toWallet, tokenId, amount, lock);
     setAddressInfo(stub, fromWallet, MRC010.transfer, args);
     setAddressInfo(stub, toWallet, MRC010.receive, args);
   },
 };
-
-/** CC-t `base.go` MoveToken, with Transfer's rewording of the shortfall error. */
-export function moveToken(
-  stub: Stub,
-  from: Wallet,
-  to: Wallet,
-  tokenId: string,
-  amount: string,
-  unlockdate: number,
-): void {
-  try {
-    mrc010Subtract(stub, from, tokenId, amount, 'normal');
-  } catch (error) {
-    if (error instanceof ChaincodeError && error.message.startsWith('5000,')) {
-      throw new ChaincodeError('5001,The balance of fromuser is insufficient');
-    }
-    throw error;
-  }
-  mrc010Add(stub, to, tokenId, amount, unlockdate);
-}

@@ -5,12 +5,12 @@ import { createStub } from '../../../world/stub.ts';
 import { createWorld, type World } from '../../../world/world.ts';
 import type { Call, Job } from '../../../jobs/job.ts';
 import { newWalletJob } from '../newwallet.ts';
+import { tokenIncreaseJob } from '../token-supply.ts';
+import { transferJob } from '../transfer.ts';
 import { exchangeJob } from './exchange.ts';
 import { mrc100LogJob } from './mrc100-log.ts';
 import { tokenAddLoggerJob } from './token-logger.ts';
-import { legacyTokenIncreaseJob } from './token-supply.ts';
 import { tokenRemoveTargetJob } from './token-target.ts';
-import { legacyTransferJob } from './transfer.ts';
 
 const NOW = 1_600_000_000;
 // CRC-valid addresses (metacoin-chain.md §5; real-samples).
@@ -103,7 +103,7 @@ describe('legacy transfer (CC-22 MoveToken)', () => {
       ],
       [B]: [[0, '0']],
     });
-    const fx = run(world, legacyTransferJob, transfer(world, A, B, '10'));
+    const fx = run(world, transferJob, transfer(world, A, B, '10'));
     for (const key of [A, B]) {
       expect(fx.value(key)).not.toHaveProperty('id');
       for (const e of fx.value(key).balance as object[])
@@ -123,7 +123,7 @@ describe('legacy transfer (CC-22 MoveToken)', () => {
       ],
       [B]: [[0, '0']],
     });
-    const fx = run(world, legacyTransferJob, transfer(world, A, B, '30'));
+    const fx = run(world, transferJob, transfer(world, A, B, '30'));
     expect(fx.value(A).balance).toEqual([
       { balance: '100', token: 0, unlockdate: 0 },
       { balance: '0', token: 5, unlockdate: 0 },
@@ -139,7 +139,7 @@ describe('legacy transfer (CC-22 MoveToken)', () => {
       ],
       [B]: [[0, '0']],
     });
-    const fx = run(world, legacyTransferJob, transfer(world, A, B, '20'));
+    const fx = run(world, transferJob, transfer(world, A, B, '20'));
     expect(fx.value(A).balance).toEqual([
       { balance: '100', token: 0, unlockdate: 0 },
       { balance: '20', token: 5, unlockdate: 0 },
@@ -156,7 +156,7 @@ describe('legacy tokenIncrease', () => {
       ],
     });
     const call: Call = { fcn: 'tokenIncrease', args: ['5', '70', 'sig', nonceOf(world, A)] };
-    const fx = run(world, legacyTokenIncreaseJob, call);
+    const fx = run(world, tokenIncreaseJob, call);
     expect(fx.value(A)).toMatchObject({ job_type: 'ownerIncrease', job_args: JSON.stringify(call.args) });
     expect(fx.value('TOKEN_DATA_5')).toMatchObject({ job_type: 'tokenIncrease', totalsupply: '1070' });
     expect(fx.value('TOKEN_DATA_5')).not.toHaveProperty('id');

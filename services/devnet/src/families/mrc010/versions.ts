@@ -1,0 +1,47 @@
+import type { Stub } from '../../world/stub.ts';
+import { mrc010Add, mrc010Subtract, moveToken } from './balance.ts';
+import { isLegacy, type ChaincodeVersion } from './codec.ts';
+import { moveToken22, mrc010Add22, mrc010Subtract22 } from './legacy/cc22.ts';
+import type { Wallet } from './records.ts';
+
+/**
+ * The MRC-010 functions both chaincodes have (transfer, multitransfer, tokenIncrease,
+ * tokenBurning) are one job each; what the legacy chaincode (CC-22, every version before v2.3) does
+ * its own way is a row of this table, which the job reads for the version installed.
+ */
+export interface Mrc010Steps {
+  /** MoveToken: CC-22's keeps an entry spent to exactly "0" and writes three-field entries (cc22.ts). */
+  moveToken(stub: Stub, from: Wallet, to: Wallet, tokenId: string, amount: string, unlockdate: number): void;
+  /** MRC010Add as tokenIncrease credits the owner (unlocked). */
+  increase(stub: Stub, owner: Wallet, tokenId: string, amount: string): void;
+  /** MRC010Subtract as tokenBurning debits the owner. */
+  burn(stub: Stub, owner: Wallet, tokenId: string, amount: string): void;
+  /**
+   * Whether tokenIncrease and tokenBurning take a memo (CC-t's five args; CC-22's four, which are
+   * also the job_args of both writes) and read the token before parsing the amount (CC-t) or after.
+   */
+  readonly supplyMemo: boolean;
+  /** Whether a multitransfer list item also unmarshals a `tokenid` (CC-22's MultiTransferList). */
+  readonly listTokenId: boolean;
+}
+
+const CURRENT: Mrc010Steps = {
+  moveToken,
+  increase: (stub, owner, tokenId, amount) => mrc010Add(stub, owner, tokenId, amount, 0),
+  burn: (stub, owner, tokenId, amount) => mrc010Subtract(stub, owner, tokenId, amount, 'normal'),
+  supplyMemo: true,
+  listTokenId: false,
+};
+
+const LEGACY: Mrc010Steps = {
+  moveToken: (stub, from, to, tokenId, amount, unlockdate) => moveToken22(stub, from, to, tokenId, amount, unlockdate),
+  increase: (stub, owner, tokenId, amount) => mrc010Add22(stub, owner, tokenId, amount, 0),
+  burn: mrc010Subtract22,
+  supplyMemo: false,
+  listTokenId: true,
+};
+
+/** The steps of the chaincode `version` (default: the current one). */
+export function mrc010Steps(version: ChaincodeVersion | undefined): Mrc010Steps {
+  return version !== undefined && isLegacy(version) ? LEGACY : CURRENT;
+}
