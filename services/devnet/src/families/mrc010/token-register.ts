@@ -4,6 +4,8 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import type { Rng } from '../../rng.ts';
 import type { Mrc010Token, TokenReserve, TokenTier } from './records.ts';
 import { TOKEN_MAX_NO, tokenKey } from './records.ts';
+import { encodeToken } from './codec.ts';
+import { mrc010Steps } from './versions.ts';
 import { capitalise, fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
@@ -69,7 +71,7 @@ export const tokenRegisterJob: Job = {
       3,
       '1000,tokenRegister must include one arguments : tokeninfo, sign, tkey',
     );
-    const token = decodeClientToken(data);
+    const token = decodeClientToken(data, mrc010Steps(stub.chaincode).tokenId);
     if (token.symbol.length < 1) throw new ChaincodeError('1002,Symbol is empty');
     if (token.name.length < 1) throw new ChaincodeError('1001,Name is empty');
     if (token.decimal < 0) throw new ChaincodeError('1003,The decimal number must be bigger then 0');
@@ -87,8 +89,9 @@ export const tokenRegisterJob: Job = {
     token.createdate = stub.now;
     token.job_type = MRC010.tokenRegister;
     token.id = String(id);
-    token.job_args = JSON.stringify(token);
-    stub.putState(tokenKey(id), token);
+    // The legacy struct has no id: neither the record nor its job_args carries one (codec.ts).
+    token.job_args = JSON.stringify(encodeToken(token, stub.chaincode));
+    stub.putState(tokenKey(id), encodeToken(token, stub.chaincode));
 
     const supply = parsePositive(token.totalsupply, '1101,TotalSupply is not positive integer');
     for (const r of token.reserve ?? []) {
@@ -161,10 +164,11 @@ function randomSymbol(rng: Rng): string {
 }
 
 /**
- * json.Unmarshal of the client's token into a zero TMRC010: known fields in struct order, absent ones
- * at their Go zero value (nil slices and maps become null), a wrongly typed one fails the call.
+ * json.Unmarshal of the client's token into a zero TMRC010 (or CC-22 Token, without `id`, held in the
+ * current shape): known fields in struct order, absent ones at their Go zero value (nil slices and
+ * maps become null), a wrongly typed one fails the call.
  */
-function decodeClientToken(text: string): Mrc010Token {
+function decodeClientToken(text: string, withId: boolean): Mrc010Token {
   const fail = () => new ChaincodeError('4105,Invalid token Data format');
   let raw: unknown;
   try {
@@ -211,7 +215,7 @@ function decodeClientToken(text: string): Mrc010Token {
   };
 
   return {
-    id: str('id'),
+    id: withId ? str('id') : '',
     owner: str('owner'),
     symbol: str('symbol'),
     createdate: int('createdate'),

@@ -6,7 +6,7 @@ import type { Wallet } from './records.ts';
 
 /**
  * The MRC-010 functions both chaincodes have (transfer, multitransfer, tokenIncrease,
- * tokenBurning) are one job each; what the legacy chaincode (CC-22, every version before v2.3) does
+ * tokenBurning, tokenRegister's execution) are one job each; what the legacy chaincode (CC-22, every version before v2.3) does
  * its own way is a row of this table, which the job reads for the version installed.
  */
 export interface Mrc010Steps {
@@ -23,6 +23,8 @@ export interface Mrc010Steps {
   readonly supplyMemo: boolean;
   /** Whether a multitransfer list item also unmarshals a `tokenid` (CC-22's MultiTransferList). */
   readonly listTokenId: boolean;
+  /** Whether tokenRegister reads the client's `id` (CC-22's Token struct has none). */
+  readonly tokenId: boolean;
 }
 
 const CURRENT: Mrc010Steps = {
@@ -31,6 +33,7 @@ const CURRENT: Mrc010Steps = {
   burn: (stub, owner, tokenId, amount) => mrc010Subtract(stub, owner, tokenId, amount, 'normal'),
   supplyMemo: true,
   listTokenId: false,
+  tokenId: true,
 };
 
 const LEGACY: Mrc010Steps = {
@@ -39,6 +42,7 @@ const LEGACY: Mrc010Steps = {
   burn: mrc010Subtract22,
   supplyMemo: false,
   listTokenId: true,
+  tokenId: false,
 };
 
 /** The steps of the chaincode `version` (default: the current one). */
