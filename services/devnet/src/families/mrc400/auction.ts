@@ -23,7 +23,6 @@ import type { Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature } from '../../jobs/client.ts';
-import { planPlatform } from '../dex010/plan.ts';
 import { payment, type PaymentInfo } from '../dex/dex.ts';
 import {
   auctionFate,
@@ -39,27 +38,17 @@ import {
 } from '../dex/auctions.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { assignPlatform, MAX_PRICE } from './create.ts';
-import {
-  allowedTokens,
-  collectionOfItem,
-  findPayer,
-  free,
-  layoutOf,
-  movable,
-  pickItem,
-  pickToken,
-  planPrice,
-} from './plan.ts';
+import { collectionOfItem, findPayer, free, layoutOf, pickItem, pickToken, planPrice } from './plan.ts';
 import {
   clearPlatform,
   expectHeld,
   getListed,
   idList,
   lastCollection,
-  moreItems,
   noDuplicate,
   payees,
-  pickSeller,
+  planItemPlatform,
+  planListing,
   unlister,
 } from './sell.ts';
 import { mrc401DexProcess } from './settle.ts';
@@ -114,16 +103,9 @@ export const mrc401AuctionJob: Job = {
   plan(ctx) {
     if (layoutOf(ctx) !== 'new') return null;
     const { world, rng, now } = ctx;
-    const first = pickItem(ctx, world.mrc400.idle, (item) => movable(ctx, item));
-    if (!first) return null;
-    const c = collectionOfItem(ctx, first);
-    const seller = pickSeller(ctx, c, first, 'new');
-    if (seller === null) return null;
-    const items = [
-      first,
-      ...moreItems(ctx, world.mrc400.idle, c, first, (item) => item.owner === first.owner && movable(ctx, item)),
-    ];
-    const tokens = allowedTokens(ctx, c, 'new');
+    const listing = planListing(ctx, 'new');
+    if (!listing) return null;
+    const { seller, items, tokens } = listing;
     const list = items.map((item) => {
       const token = pickToken(ctx, tokens);
       const start = planPrice(rng, world.token(token)!.decimal);
@@ -135,8 +117,7 @@ export const mrc401AuctionJob: Job = {
           : '0';
       const { delay, duration } = planAuctionTimes(ctx, MRC401_AUCTIONS, 0.2);
       const startDate = delay > 0 ? now + delay : 0;
-      let [name, url, address, commission] = planPlatform(ctx, seller);
-      if (isMtAddress(address) && !free(ctx, address)) [name, url, address, commission] = ['', '', '', ''];
+      const platform = planItemPlatform(ctx, seller);
       return {
         id: item.id,
         token: String(token),
@@ -145,10 +126,7 @@ export const mrc401AuctionJob: Job = {
         auction_buynow_price: buyNow,
         auction_start_date: startDate,
         auction_end_date: duration === null ? 0 : (startDate === 0 ? now : startDate) + duration,
-        platform_name: name,
-        platform_url: url,
-        platform_address: address,
-        platform_commission: commission,
+        ...platform,
       };
     });
     const nonce = world.wallet(seller)!.nonce;

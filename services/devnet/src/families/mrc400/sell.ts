@@ -75,31 +75,14 @@ export const mrc401SellJob: Job = {
     const layout = layoutOf(ctx);
     if (layout === null) return null;
     const { world, rng } = ctx;
-    const first = pickItem(ctx, world.mrc400.idle, (item) => movable(ctx, item));
-    if (!first) return null;
-    const c = collectionOfItem(ctx, first);
-    const seller = pickSeller(ctx, c, first, layout);
-    if (seller === null) return null;
-    const items = [
-      first,
-      ...moreItems(ctx, world.mrc400.idle, c, first, (item) => item.owner === first.owner && movable(ctx, item)),
-    ];
-    const tokens = allowedTokens(ctx, c, layout);
+    const listing = planListing(ctx, layout);
+    if (!listing) return null;
+    const { c, seller, items, tokens } = listing;
     const list = items.map((item) => {
       const token = pickToken(ctx, tokens);
       const price = planPrice(rng, world.token(token)!.decimal).toString();
       if (layout === 'old') return { id: item.id, amount: price, token: String(token) };
-      let [name, url, address, commission] = planPlatform(ctx, seller);
-      if (isMtAddress(address) && !free(ctx, address)) [name, url, address, commission] = ['', '', '', ''];
-      return {
-        id: item.id,
-        amount: price,
-        token: String(token),
-        platform_name: name,
-        platform_url: url,
-        platform_address: address,
-        platform_commission: commission,
-      };
+      return { id: item.id, amount: price, token: String(token), ...planItemPlatform(ctx, seller) };
     });
     const nonce = world.wallet(seller)!.nonce;
     const itemData = JSON.stringify(list);
@@ -439,6 +422,28 @@ export function lastCollection(stub: Stub): (item: Mrc401Item) => Mrc400Collecti
     if (last === null || last.id !== item.mrc400) last = getMrc400(stub, item.mrc400);
     return last;
   };
+}
+
+/**
+ * What a seller lists at once (mrc401sell, mrc401auction): idle items of one owner and collection,
+ * the first drawn, and the tokens they may be priced in; null when nobody is free to list them.
+ */
+export function planListing(ctx: PlanContext, layout: 'old' | 'new') {
+  const { idle } = ctx.world.mrc400;
+  const first = pickItem(ctx, idle, (item) => movable(ctx, item));
+  if (!first) return null;
+  const c = collectionOfItem(ctx, first);
+  const seller = pickSeller(ctx, c, first, layout);
+  if (seller === null) return null;
+  const more = moreItems(ctx, idle, c, first, (item) => item.owner === first.owner && movable(ctx, item));
+  return { c, seller, items: [first, ...more], tokens: allowedTokens(ctx, c, layout) };
+}
+
+/** A listed item's platform fields (CC-t), none when its fee address is busy in this block. */
+export function planItemPlatform(ctx: PlanContext, seller: string) {
+  let [name, url, address, commission] = planPlatform(ctx, seller);
+  if (isMtAddress(address) && !free(ctx, address)) [name, url, address, commission] = ['', '', '', ''];
+  return { platform_name: name, platform_url: url, platform_address: address, platform_commission: commission };
 }
 
 /**
