@@ -1,5 +1,5 @@
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
-import { getAddressInfo, parsePositive } from '../../chaincode/base.ts';
+import { getAddressInfo, nonceCheck, parsePositive } from '../../chaincode/base.ts';
 import {
   dex010Status,
   getDex010,
@@ -9,11 +9,11 @@ import {
   type Dex010Status,
 } from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { dataAssign, MIN_TRADE_UNITS, numericDataCheck } from '../../chaincode/util.ts';
+import { dataAssign, MIN_TRADE_UNITS, numericDataCheck, tradePriceCalc } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Stub } from '../../world/stub.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import type { Dex010Order } from '../mrc010/records.ts';
+import type { Dex010Order, Wallet } from '../mrc010/records.ts';
 import { getMrc010 } from '../mrc010/token.ts';
 import { DEX010_AUCTIONS } from '../dex/auctions.ts';
 import type { DexFamily } from '../dex/dex.ts';
@@ -111,6 +111,43 @@ export function expectStatus(status: Dex010Status, ...wanted: Dex010Status[]): v
     auction_finish: '3004,DEX Item is already finished',
   };
   throw new ChaincodeError(messages[status] ?? `3004,DEX Item status is ${status}, not ${wanted.join(' or ')}`);
+}
+
+/** How a trade against an order of one kind (a sell order, a request to sell) is checked. */
+export interface TakeRule {
+  /** The job types the order may last have been written with, and the message for another. */
+  readonly types: readonly [string, string];
+  readonly wrongType: string;
+  readonly status: Dex010Status;
+  /** The message for the order's own party trading against it. */
+  readonly selfTrade: string;
+}
+
+/**
+ * What mrc010buy and mrc010acceptreqsell check alike (CC-t `token.go`): the order's last write and
+ * status, a counterparty (`address`) other than the order's party (`own`) whose nonce is right, and
+ * an amount of at most remain_amount, which it lowers. Returns the counterparty's wallet, the amount
+ * and its price at the order's unit price `unitPrice` (per min_trade_unit units).
+ */
+export function takeFromOrder(
+  stub: Stub,
+  dex: Dex010Order,
+  rule: TakeRule,
+  own: string,
+  unitPrice: string,
+  [address, amount, nonce]: readonly [string, string, string],
+): { wallet: Wallet; amount: bigint; price: bigint } {
+  if (dex.job_type !== rule.types[0] && dex.job_type !== rule.types[1]) throw new ChaincodeError(rule.wrongType);
+  expectStatus(dex010Status(dex, stub.now), rule.status);
+  if (own === address) throw new ChaincodeError(rule.selfTrade);
+  const wallet = getAddressInfo(stub, address);
+  nonceCheck(stub, wallet, nonce);
+  const traded = parsePositive(amount, `1101, ${amount} is not integer string`);
+  const remain = parsePositive(dex.remain_amount, `1101, ${dex.remain_amount} is not integer string`);
+  if (remain < traded) throw new ChaincodeError(`3004,The quantity available for purchase is ${remain} pieces.`);
+  dex.remain_amount = (remain - traded).toString();
+  const unit = parsePositive(unitPrice, `1101, ${unitPrice} is not integer string`);
+  return { wallet, amount: traded, price: tradePriceCalc(dex.min_trade_unit, unit, traded) };
 }
 
 /**

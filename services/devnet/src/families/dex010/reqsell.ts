@@ -9,7 +9,7 @@ import type { Dex010Order } from '../mrc010/records.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { pickFundedWallet, portion } from '../../jobs/job.ts';
-import { assignMinTradeUnit, assignPlatform, expectStatus, newOrder } from './order.ts';
+import { assignMinTradeUnit, assignPlatform, expectStatus, newOrder, takeFromOrder, type TakeRule } from './order.ts';
 import { findHolder, hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, upTo } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import { settleRequest } from './settle.ts';
@@ -171,21 +171,14 @@ export const mrc010AcceptReqSellJob: Job = {
       '1000,mrc010unsell operation must include four arguments : dexid, seller, amount, signature, nonce',
     );
     const dex = getDex010(stub, dexid);
-    if (dex.job_type !== DEX010.reqsell && dex.job_type !== DEX010.acceptreqsell) {
-      throw new ChaincodeError('3004,DEX Item is not request to buy item');
-    }
-    expectStatus(dex010Status(dex, stub.now), 'buy');
-    if (dex.buyer === sellerAddress) throw new ChaincodeError("3004,Buyer is don't sell");
-    const seller = getAddressInfo(stub, sellerAddress);
-    nonceCheck(stub, seller, nonce);
-    const sellAmount = parsePositive(amount, `1101, ${amount} is not integer string`);
-    const remain = parsePositive(dex.remain_amount, `1101, ${dex.remain_amount} is not integer string`);
-    if (remain < sellAmount) {
-      throw new ChaincodeError(`3004,The quantity available for purchase is ${remain} pieces.`);
-    }
-    dex.remain_amount = (remain - sellAmount).toString();
-    const unitPrice = parsePositive(dex.buy_price, `1101, ${dex.buy_price} is not integer string`);
-    const sendPrice = tradePriceCalc(dex.min_trade_unit, unitPrice, sellAmount);
+    const rule: TakeRule = {
+      types: [DEX010.reqsell, DEX010.acceptreqsell],
+      wrongType: '3004,DEX Item is not request to buy item',
+      status: 'buy',
+      selfTrade: "3004,Buyer is don't sell",
+    };
+    const taken = takeFromOrder(stub, dex, rule, dex.buyer, dex.buy_price, [sellerAddress, amount, nonce]);
+    const { wallet: seller, amount: sellAmount, price: sendPrice } = taken;
     if (sendPrice <= 0n) throw new ChaincodeError('3004,The payment amount is too low to purchase');
 
     dex.seller = sellerAddress;

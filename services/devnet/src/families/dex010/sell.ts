@@ -4,11 +4,19 @@ import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { dex010Status, getDex010, mrc010SubtractSubBalance, newDex010Id, setDex010 } from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { getMrc010 } from '../mrc010/token.ts';
-import { numericDataCheck, tradePriceCalc } from '../../chaincode/util.ts';
+import { numericDataCheck } from '../../chaincode/util.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { assignMinTradeUnit, assignPlatform, DEX010_FAMILY, expectStatus, newOrder } from './order.ts';
+import {
+  assignMinTradeUnit,
+  assignPlatform,
+  DEX010_FAMILY,
+  expectStatus,
+  newOrder,
+  takeFromOrder,
+  type TakeRule,
+} from './order.ts';
 import {
   findHolder,
   hasOpenEntry,
@@ -177,21 +185,14 @@ export const mrc010BuyJob: Job = {
       '1000,mrc010unsell operation must include four arguments : dexid, buyer, amount, signature, nonce',
     );
     const dex = getDex010(stub, dexid);
-    if (dex.job_type !== DEX010.sell && dex.job_type !== DEX010.buy) {
-      throw new ChaincodeError('3004,DEX Item is not request to sell item');
-    }
-    expectStatus(dex010Status(dex, stub.now), 'sell');
-    if (dex.seller === buyerAddress) throw new ChaincodeError('3004,Cross-trading is not allowed');
-    const buyer = getAddressInfo(stub, buyerAddress);
-    nonceCheck(stub, buyer, nonce);
-    const buyAmount = parsePositive(amount, `1101, ${amount} is not integer string`);
-    const remain = parsePositive(dex.remain_amount, `1101, ${dex.remain_amount} is not integer string`);
-    if (remain < buyAmount) {
-      throw new ChaincodeError(`3004,The quantity available for purchase is ${remain} pieces.`);
-    }
-    dex.remain_amount = (remain - buyAmount).toString();
-    const unitPrice = parsePositive(dex.sell_price, `1101, ${dex.sell_price} is not integer string`);
-    const paymentPrice = tradePriceCalc(dex.min_trade_unit, unitPrice, buyAmount);
+    const rule: TakeRule = {
+      types: [DEX010.sell, DEX010.buy],
+      wrongType: '3004,DEX Item is not request to sell item',
+      status: 'sell',
+      selfTrade: '3004,Cross-trading is not allowed',
+    };
+    const taken = takeFromOrder(stub, dex, rule, dex.seller, dex.sell_price, [buyerAddress, amount, nonce]);
+    const { wallet: buyer, amount: buyAmount, price: paymentPrice } = taken;
 
     dex.buyer = buyerAddress;
     const payments = [
