@@ -41,6 +41,30 @@ function assign(
   );
 }
 
+/** The string fields of a collection that util.DataAssign sets. */
+type TextField =
+  | 'owner'
+  | 'name'
+  | 'url'
+  | 'image_url'
+  | 'allow_token'
+  | 'item_url'
+  | 'item_image_url'
+  | 'category'
+  | 'description'
+  | 'socialmedia'
+  | 'data';
+
+/** One assign, as data: [field, argument, kind, min, max, allowEmpty, message]. */
+type Assignment = readonly [TextField, string, 'address' | 'url' | 'text', number, number, boolean, string];
+
+/** The assigns of a call, in the Go code's order: the first failing one names the error. */
+function assignAll(c: Mrc400Collection, assignments: readonly Assignment[]): void {
+  for (const [field, src, kind, min, max, allowEmpty, message] of assignments) {
+    c[field] = assign(c[field], src, kind, min, max, allowEmpty, message);
+  }
+}
+
 function emptyCollection(now: number): Mrc400Collection {
   return {
     id: '',
@@ -180,48 +204,18 @@ function createOld(stub: Stub, args: readonly string[]): void {
       '1000,mrc400create operation must include four arguments : owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey, args',
     );
   const c = emptyCollection(stub.now);
-  c.owner = assign(c.owner, owner, 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long');
-  c.name = assign(c.name, name, 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long');
-  c.url = assign(c.url, url, 'text', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL');
-  c.image_url = assign(
-    c.image_url,
-    imageurl,
-    'url',
-    1,
-    256,
-    false,
-    '3005,ImageURL must be 1 to 1024 characters long URL',
-  );
-  c.category = assign(c.category, category, 'text', 1, 64, false, '3005,Category must be 1 to 64 characters long');
-  c.description = assign(
-    c.description,
-    description,
-    'text',
-    1,
-    4096,
-    false,
-    '3005,Description must be 1 to 4096 characters long',
-  );
-  c.item_url = assign(c.item_url, itemurl, 'url', 1, 256, false, '3005,ItemURL must be 1 to 1024 characters long URL');
-  c.item_image_url = assign(
-    c.item_image_url,
-    itemimageurl,
-    'url',
-    1,
-    256,
-    false,
-    '3005,ItemImageURL must be 1 to 1024 characters long URL',
-  );
-  c.allow_token = assign(
-    c.allow_token,
-    allowtoken,
-    'text',
-    1,
-    128,
-    false,
-    '3005,AllowToken must be 1 to 128 characters long',
-  );
-  c.data = assign(c.data, data, 'text', 0, 4096, false, '3005,Data must be 0 to 4096 characters long');
+  assignAll(c, [
+    ['owner', owner, 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long'],
+    ['name', name, 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
+    ['url', url, 'text', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
+    ['image_url', imageurl, 'url', 1, 256, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
+    ['category', category, 'text', 1, 64, false, '3005,Category must be 1 to 64 characters long'],
+    ['description', description, 'text', 1, 4096, false, '3005,Description must be 1 to 4096 characters long'],
+    ['item_url', itemurl, 'url', 1, 256, false, '3005,ItemURL must be 1 to 1024 characters long URL'],
+    ['item_image_url', itemimageurl, 'url', 1, 256, false, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
+    ['allow_token', allowtoken, 'text', 1, 128, false, '3005,AllowToken must be 1 to 128 characters long'],
+    ['data', data, 'text', 0, 4096, false, '3005,Data must be 0 to 4096 characters long'],
+  ]);
   checkAllowToken(stub, allowtoken);
   const wallet = getAddressInfo(stub, owner);
   checkNonce(stub, wallet, nonce);
@@ -260,10 +254,12 @@ function createNew(stub: Stub, args: readonly string[]): void {
   c.allow_token = '0';
   const creator = getAddressInfo(stub, a[0]);
   checkNonce(stub, creator, a[13]);
-  c.owner = assign(c.owner, a[0], 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long');
-  c.name = assign(c.name, a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long');
-  c.url = assign(c.url, a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL');
-  c.image_url = assign(c.image_url, a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL');
+  assignAll(c, [
+    ['owner', a[0], 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long'],
+    ['name', a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
+    ['url', a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
+    ['image_url', a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
+  ]);
   if (a[4] !== '') {
     checkAllowToken(stub, a[4]);
     c.allow_token = assign(
@@ -301,26 +297,12 @@ function createNew(stub: Stub, args: readonly string[]): void {
  */
 function assignItemDefaults(c: Mrc400Collection, a: readonly string[], create: boolean): void {
   const min = create ? 1 : 0;
-  c.item_url = assign(c.item_url, a[5]!, 'url', min, 255, create, '3005,ItemURL must be 1 to 1024 characters long URL');
-  c.item_image_url = assign(
-    c.item_image_url,
-    a[6]!,
-    'url',
-    min,
-    255,
-    create,
-    '3005,ItemImageURL must be 1 to 1024 characters long URL',
-  );
-  c.category = assign(c.category, a[7]!, 'text', min, 64, create, '3005,Category must be 1 to 64 characters long');
-  c.description = assign(
-    c.description,
-    a[8]!,
-    'text',
-    min,
-    40960,
-    create,
-    '3005,Description must be 1 to 40960 characters long',
-  );
+  assignAll(c, [
+    ['item_url', a[5]!, 'url', min, 255, create, '3005,ItemURL must be 1 to 1024 characters long URL'],
+    ['item_image_url', a[6]!, 'url', min, 255, create, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
+    ['category', a[7]!, 'text', min, 64, create, '3005,Category must be 1 to 64 characters long'],
+    ['description', a[8]!, 'text', min, 40960, create, '3005,Description must be 1 to 40960 characters long'],
+  ]);
 }
 
 /**
@@ -411,47 +393,17 @@ function updateOld(stub: Stub, args: readonly string[]): void {
       '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey',
     );
   const c = getMrc400(stub, id);
-  c.name = assign(c.name, name, 'text', 1, 128, true, '3005,Name must be 1 to 128 characters long');
-  c.url = assign(c.url, url, 'url', 1, 255, true, '3005,Url must be 1 to 1024 characters long URL');
-  c.image_url = assign(
-    c.image_url,
-    imageurl,
-    'url',
-    1,
-    255,
-    true,
-    '3005,ImageURL must be 1 to 1024 characters long URL',
-  );
-  c.category = assign(c.category, category, 'text', 1, 64, true, '3005,Category must be 1 to 64 characters long');
-  c.description = assign(
-    c.description,
-    description,
-    'text',
-    1,
-    4096,
-    true,
-    '3005,Description must be 1 to 4096 characters long',
-  );
-  c.item_url = assign(c.item_url, itemurl, 'url', 1, 255, true, '3005,ItemURL must be 1 to 1024 characters long URL');
-  c.item_image_url = assign(
-    c.item_image_url,
-    itemimageurl,
-    'url',
-    1,
-    255,
-    true,
-    '3005,ItemImageURL must be 1 to 1024 characters long URL',
-  );
-  c.allow_token = assign(
-    c.allow_token,
-    allowtoken,
-    'text',
-    1,
-    128,
-    false,
-    '3005,AllowToken must be 1 to 128 characters long',
-  );
-  c.data = assign(c.data, data, 'text', 1, 4096, true, '3005,Data must be 1 to 4096 characters long');
+  assignAll(c, [
+    ['name', name, 'text', 1, 128, true, '3005,Name must be 1 to 128 characters long'],
+    ['url', url, 'url', 1, 255, true, '3005,Url must be 1 to 1024 characters long URL'],
+    ['image_url', imageurl, 'url', 1, 255, true, '3005,ImageURL must be 1 to 1024 characters long URL'],
+    ['category', category, 'text', 1, 64, true, '3005,Category must be 1 to 64 characters long'],
+    ['description', description, 'text', 1, 4096, true, '3005,Description must be 1 to 4096 characters long'],
+    ['item_url', itemurl, 'url', 1, 255, true, '3005,ItemURL must be 1 to 1024 characters long URL'],
+    ['item_image_url', itemimageurl, 'url', 1, 255, true, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
+    ['allow_token', allowtoken, 'text', 1, 128, false, '3005,AllowToken must be 1 to 128 characters long'],
+    ['data', data, 'text', 1, 4096, true, '3005,Data must be 1 to 4096 characters long'],
+  ]);
   checkAllowToken(stub, allowtoken);
   const owner = getAddressInfo(stub, c.owner);
   checkNonce(stub, owner, nonce);
@@ -487,9 +439,11 @@ function updateNew(stub: Stub, args: readonly string[]): void {
   const c = getMrc400(stub, a[0]);
   const owner = getAddressInfo(stub, c.owner);
   checkNonce(stub, owner, a[13]);
-  c.name = assign(c.name, a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long');
-  c.url = assign(c.url, a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL');
-  c.image_url = assign(c.image_url, a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL');
+  assignAll(c, [
+    ['name', a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
+    ['url', a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
+    ['image_url', a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
+  ]);
   if (a[4] !== '') {
     checkAllowToken(stub, a[4]);
     c.allow_token = assign(
