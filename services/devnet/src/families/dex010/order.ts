@@ -1,5 +1,5 @@
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
-import { getAddressInfo, nonceCheck, parsePositive } from '../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import {
   dex010Status,
   getDex010,
@@ -111,6 +111,60 @@ export function expectStatus(status: Dex010Status, ...wanted: Dex010Status[]): v
     auction_finish: '3004,DEX Item is already finished',
   };
   throw new ChaincodeError(messages[status] ?? `3004,DEX Item status is ${status}, not ${wanted.join(' or ')}`);
+}
+
+/**
+ * What mrc010sell and mrc010reqsell check alike (CC-t `token.go`) before their escrow: the calling
+ * party (seller or buyer), the amount, the token traded, the per-unit price (kept as sell_price or
+ * buy_price), a pay token other than it, the platform and min_trade_unit, and the party's nonce.
+ */
+export function openOrder(
+  stub: Stub,
+  side: 'sell' | 'buy',
+  args: readonly string[],
+  message: string,
+): { dex: Dex010Order; wallet: Wallet; amount: bigint; unitPrice: bigint } {
+  const [address, amountArg, tokenId, price, payTokenId, name, url, platform, commission, unit, , nonce] = expectArgs(
+    args,
+    12,
+    message,
+  );
+  const wallet = getAddressInfo(stub, address);
+  const amount = parsePositive(amountArg, `1107,${amountArg} is not positive integer`);
+  const { token } = getMrc010(stub, tokenId);
+  const sell = side === 'sell';
+  const dex = newOrder({
+    mrc010: token.id,
+    [sell ? 'seller' : 'buyer']: wallet.id,
+    amount: amount.toString(),
+    remain_amount: amount.toString(),
+    [sell ? 'sell_token' : 'buy_token']: payTokenId,
+    min_trade_unit: '1',
+  });
+  dex[sell ? 'sell_price' : 'buy_price'] = numericDataCheck(price, '1', '', 0, false)!;
+  const unitPrice = parsePositive(price, `1101, ${price} is not integer string`);
+  const { token: payToken } = getMrc010(stub, payTokenId);
+  if (token.id === payToken.id) {
+    throw new ChaincodeError('3005,The sale token must be different from the payment token');
+  }
+  assignPlatform(stub, dex, [name, url, platform, commission]);
+  assignMinTradeUnit(dex, unit, amount);
+  nonceCheck(stub, wallet, nonce);
+  return { dex, wallet, amount, unitPrice };
+}
+
+/** A new order written with its id (md5 of the call args plus a retry digit): [dexid, …the 12 args]. */
+export function writeNewOrder(
+  stub: Stub,
+  dex: Dex010Order,
+  wallet: Wallet,
+  args: readonly string[],
+  [orderType, walletType]: readonly [string, string],
+): void {
+  dex.dexid = newDex010Id(stub, args);
+  const params = [dex.dexid, ...args.slice(0, 12)];
+  setDex010(stub, dex, orderType, params);
+  setAddressInfo(stub, wallet, walletType, params);
 }
 
 /** How a trade against an order of one kind (a sell order, a request to sell) is checked. */

@@ -1,15 +1,14 @@
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import { dex010Status, dexFeeCalc, getDex010, mrc010SubtractSubBalance, newDex010Id, setDex010 } from './chaincode.ts';
+import { dex010Status, dexFeeCalc, getDex010, mrc010SubtractSubBalance, setDex010 } from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { getMrc010 } from '../mrc010/token.ts';
-import { numericDataCheck, tradePriceCalc } from '../../chaincode/util.ts';
+import { tradePriceCalc } from '../../chaincode/util.ts';
 import type { Dex010Order } from '../mrc010/records.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { pickFundedWallet, portion } from '../../jobs/job.ts';
-import { assignMinTradeUnit, assignPlatform, expectStatus, newOrder, takeFromOrder, type TakeRule } from './order.ts';
+import { expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
 import { findHolder, hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, upTo } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import { settleRequest } from './settle.ts';
@@ -55,42 +54,18 @@ export const mrc010ReqSellJob: Job = {
     };
   },
   execute(stub, { args }) {
-    const [buyerAddress, amountArg, tokenId, price, payTokenId, name, url, platform, commission, unit, , nonce] =
-      expectArgs(
-        args,
-        12,
-        '1000,mrc010requestsell operation must include four arguments : seller, amount, mrc010id, buyPrice, buytoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit,signature, nonce',
-      );
-    const buyer = getAddressInfo(stub, buyerAddress);
-    const amount = parsePositive(amountArg, `1107,${amountArg} is not positive integer`);
-    const { token } = getMrc010(stub, tokenId);
-    const dex = newOrder({
-      mrc010: token.id,
-      buyer: buyer.id,
-      amount: amount.toString(),
-      remain_amount: amount.toString(),
-      buy_token: payTokenId,
-      min_trade_unit: '1',
-    });
-    dex.buy_price = numericDataCheck(price, '1', '', 0, false)!;
-    const unitPrice = parsePositive(price, `1101, ${price} is not integer string`);
-    const { token: payToken } = getMrc010(stub, dex.buy_token);
-    if (token.id === payToken.id) {
-      throw new ChaincodeError('3005,The sale token must be different from the payment token');
-    }
-    assignPlatform(stub, dex, [name, url, platform, commission]);
-    assignMinTradeUnit(dex, unit, amount);
-    nonceCheck(stub, buyer, nonce);
+    const { dex, wallet, amount, unitPrice } = openOrder(
+      stub,
+      'buy',
+      args,
+      '1000,mrc010requestsell operation must include four arguments : seller, amount, mrc010id, buyPrice, buytoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit,signature, nonce',
+    );
     let total = tradePriceCalc(dex.min_trade_unit, unitPrice, amount);
     if (total < 1n) throw new ChaincodeError('3005,The total purchase amount is too low');
     total += dexFeeCalc(total, dex.platform_commission);
     dex.buy_price_total = total.toString();
-    mrc010Subtract(stub, buyer, dex.buy_token, total.toString(), 'sell');
-
-    dex.dexid = newDex010Id(stub, args);
-    const params = [dex.dexid, ...args.slice(0, 12)];
-    setDex010(stub, dex, DEX010.reqsell, params);
-    setAddressInfo(stub, buyer, DEX010.walletReqsell, params);
+    mrc010Subtract(stub, wallet, dex.buy_token, total.toString(), 'sell');
+    writeNewOrder(stub, dex, wallet, args, [DEX010.reqsell, DEX010.walletReqsell]);
   },
 };
 

@@ -1,22 +1,12 @@
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, nonceCheck, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import { dex010Status, getDex010, mrc010SubtractSubBalance, newDex010Id, setDex010 } from './chaincode.ts';
+import { dex010Status, getDex010, mrc010SubtractSubBalance, setDex010 } from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { getMrc010 } from '../mrc010/token.ts';
-import { numericDataCheck } from '../../chaincode/util.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import {
-  assignMinTradeUnit,
-  assignPlatform,
-  DEX010_FAMILY,
-  expectStatus,
-  newOrder,
-  takeFromOrder,
-  type TakeRule,
-} from './order.ts';
+import { DEX010_FAMILY, expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
 import {
   findHolder,
   hasOpenEntry,
@@ -69,38 +59,14 @@ export const mrc010SellJob: Job = {
     };
   },
   execute(stub, { args }) {
-    const [sellerAddress, amountArg, tokenId, price, payTokenId, name, url, platform, commission, unit, , nonce] =
-      expectArgs(
-        args,
-        12,
-        '1000,mrc010sell operation must include four arguments : seller, amount, mrc010id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit, signature, nonce',
-      );
-    const seller = getAddressInfo(stub, sellerAddress);
-    const amount = parsePositive(amountArg, `1107,${amountArg} is not positive integer`);
-    const { token } = getMrc010(stub, tokenId);
-    const dex = newOrder({
-      mrc010: token.id,
-      seller: seller.id,
-      amount: amount.toString(),
-      remain_amount: amount.toString(),
-      sell_token: payTokenId,
-      min_trade_unit: '1',
-    });
-    dex.sell_price = numericDataCheck(price, '1', '', 0, false)!;
-    parsePositive(price, `1101, ${price} is not integer string`);
-    const { token: payToken } = getMrc010(stub, dex.sell_token);
-    if (token.id === payToken.id) {
-      throw new ChaincodeError('3005,The sale token must be different from the payment token');
-    }
-    assignPlatform(stub, dex, [name, url, platform, commission]);
-    assignMinTradeUnit(dex, unit, amount);
-    nonceCheck(stub, seller, nonce);
-    mrc010Subtract(stub, seller, token.id, amount.toString(), 'sell');
-
-    dex.dexid = newDex010Id(stub, args);
-    const params = [dex.dexid, ...args.slice(0, 12)];
-    setDex010(stub, dex, DEX010.sell, params);
-    setAddressInfo(stub, seller, DEX010.walletSell, params);
+    const { dex, wallet, amount } = openOrder(
+      stub,
+      'sell',
+      args,
+      '1000,mrc010sell operation must include four arguments : seller, amount, mrc010id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit, signature, nonce',
+    );
+    mrc010Subtract(stub, wallet, dex.mrc010, amount.toString(), 'sell');
+    writeNewOrder(stub, dex, wallet, args, [DEX010.sell, DEX010.walletSell]);
   },
 };
 
