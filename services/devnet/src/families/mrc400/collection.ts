@@ -260,18 +260,7 @@ function createNew(stub: Stub, args: readonly string[]): void {
     ['url', a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
     ['image_url', a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
   ]);
-  if (a[4] !== '') {
-    checkAllowToken(stub, a[4]);
-    c.allow_token = assign(
-      c.allow_token,
-      a[4],
-      'text',
-      1,
-      128,
-      false,
-      '3005,AllowToken must be 1 to 128 characters long',
-    );
-  }
+  assignAllowToken(stub, c, a[4]);
   assignItemDefaults(c, a, true);
   c.socialmedia = assign(
     c.socialmedia,
@@ -289,6 +278,24 @@ function createNew(stub: Stub, args: readonly string[]): void {
   const params = [c.id, ...a.slice(0, 14)];
   setMrc400(stub, c, MRC400.create, params);
   setAddressInfo(stub, creator, MRC400.walletCreate, params);
+}
+
+/** CC-t's allow_token argument: "" leaves "0" (any token), else a token that must exist. */
+function assignAllowToken(stub: Stub, c: Mrc400Collection, token: string): void {
+  if (token === '') {
+    c.allow_token = '0';
+    return;
+  }
+  checkAllowToken(stub, token);
+  c.allow_token = assign(
+    c.allow_token,
+    token,
+    'text',
+    1,
+    128,
+    false,
+    '3005,AllowToken must be 1 to 128 characters long',
+  );
 }
 
 /**
@@ -444,20 +451,7 @@ function updateNew(stub: Stub, args: readonly string[]): void {
     ['url', a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
     ['image_url', a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
   ]);
-  if (a[4] !== '') {
-    checkAllowToken(stub, a[4]);
-    c.allow_token = assign(
-      c.allow_token,
-      a[4],
-      'text',
-      1,
-      128,
-      false,
-      '3005,AllowToken must be 1 to 128 characters long',
-    );
-  } else {
-    c.allow_token = '0';
-  }
+  assignAllowToken(stub, c, a[4]);
   assignItemDefaults(c, a, false);
   c.socialmedia = assign(
     c.socialmedia,
