@@ -5,7 +5,7 @@ import { scriptedBlock } from '../jobs/genesis.ts';
 import type { Call, Job } from '../jobs/job.ts';
 import { jobFor, pickJob } from '../jobs/registry.ts';
 import type { Rng } from '../rng.ts';
-import { isLegacy, type ChaincodeVersion } from '../families/mrc010/codec.ts';
+import { isLegacy, type ChaincodeVersion } from '../chaincode/versions.ts';
 import { createStub, type TxEffects } from '../world/stub.ts';
 import type { Write } from '../world/state.ts';
 import type { World } from '../world/world.ts';

@@ -1,4 +1,4 @@
-import type { ChaincodeVersion } from '../families/mrc010/codec.ts';
+import type { ChaincodeVersion } from '../chaincode/versions.ts';
 
 /** From height `from` on (until the next era), chaincode `version` is installed. */
 export interface ChaincodeEra {

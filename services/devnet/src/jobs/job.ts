@@ -1,9 +1,7 @@
 import type { Rng } from '../rng.ts';
 import type { Stub } from '../world/stub.ts';
 import type { World } from '../world/world.ts';
-import { spendable } from '../families/mrc010/balance.ts';
-import type { Wallet } from '../families/mrc010/records.ts';
-import type { ChaincodeVersion } from '../families/mrc010/codec.ts';
+import type { ChaincodeVersion } from '../chaincode/versions.ts';
 
 /** A chaincode invocation as a client sends it: Fabric's `fcn` and its string arguments. */
 export interface Call {
@@ -104,34 +102,6 @@ export function pickActiveWallet(ctx: PlanContext, zipfShare = 0.8): string {
 }
 
 /**
- * An active wallet with something spendable, the token picked, and how much of it the client puts in
- * play (`available`): its spendable balance, capped by a payment size drawn log-uniformly between a
- * hundred-millionth and a hundredth of the token's supply. What a payment is for, not how rich its
- * payer is, sets its size, so large holders keep most of their holdings while moving most of the value. Most
- * payments are in MTC; the rest favour the tokens the wallet got first (Zipf over its spendable
- * tokens), so early tokens become popular ones with many holders.
- */
-export function pickFundedWallet(
-  ctx: PlanContext,
-  attempts = 12,
-): { wallet: Wallet; token: number; available: bigint } | null {
-  const { world, rng, now } = ctx;
-  if (world.wallets.length === 0) return null;
-  for (let i = 0; i < attempts; i++) {
-    const wallet = world.wallet(pickActiveWallet(ctx));
-    if (!wallet) continue;
-    const tokens = heldTokens(wallet, now);
-    if (tokens.length === 0) continue;
-    const token = tokens.includes(0) && rng.chance(0.5) ? 0 : pickPopular(rng, tokens);
-    const supply = BigInt(world.token(token)?.totalsupply || '0');
-    const cap = (supply * BigInt(Math.round(1e8 * 10 ** (-2 - 6 * rng.next())))) / 100_000_000n;
-    const held = spendable(wallet, token, now);
-    return { wallet, token, available: cap > 0n && cap < held ? cap : held };
-  }
-  return null;
-}
-
-/**
  * A wallet other than those in `exclude` (or `busy`), or null after a few misses. Short recipient
  * lists go to active wallets (70 % by age rank, 30 % new users: many small payments reach small
  * wallets); a long list (≥ 8 picked so far, an airdrop-style multitransfer) is drawn from the whole
@@ -146,29 +116,6 @@ export function pickOtherWallet(ctx: PlanContext, exclude: ReadonlySet<string>):
     if (!exclude.has(address) && !ctx.busy?.has(address)) return address;
   }
   return null;
-}
-
-/** spendableTokens in one pass: a whale's balance array holds hundreds of entries. */
-function heldTokens(wallet: Wallet, now: number): number[] {
-  const seen = new Set<number>();
-  const out: number[] = [];
-  for (const e of wallet.balance) {
-    if (now >= e.unlockdate && e.balance !== '0' && e.balance !== '' && !seen.has(e.token)) {
-      seen.add(e.token);
-      out.push(e.token);
-    }
-  }
-  return out;
-}
-
-/**
- * One of `ids` with weight ≈ 1/(rank + 1) by position. A wallet's balance array lists tokens in the
- * order it first got them, which follows their age closely enough, so no sort is needed.
- */
-function pickPopular(rng: Rng, ids: readonly number[]): number {
-  if (ids.length === 1) return ids[0]!;
-  const rank = Math.floor(Math.exp(rng.next() * Math.log(ids.length + 1))) - 1;
-  return ids[Math.min(Math.max(rank, 0), ids.length - 1)]!;
 }
 
 /** Between minPct and maxPct per cent of `amount`, at least 1 (for amount ≥ 1). */

@@ -1,5 +1,5 @@
 import type { Rng } from '../rng.ts';
-import type { ChaincodeVersion } from '../families/mrc010/codec.ts';
+import type { ChaincodeVersion } from '../chaincode/versions.ts';
 import type { StateValue, Write } from './state.ts';
 import type { World } from './world.ts';
 

@@ -1,18 +1,8 @@
 import type { BalanceEntry, Mrc010Token, Wallet } from './records.ts';
+import { isLegacy, type ChaincodeVersion } from '../../chaincode/versions.ts';
 
 /**
- * The chaincode versions whose wallet and token records differ in shape, oldest first, as the
- * metacoin-chaincode history shows them (metacoin-chain.md §3.1, §7.2; CC-22 = 756ee17):
- *
- * | version       | source                                  | wallet JSON (struct order)                                                 |
- * | ------------- | --------------------------------------- | -------------------------------------------------------------------------- |
- * | `v1`          | none public; BR's `token`→`balance` rename | regdate … jobdate, **token** (the balance list), pending (inferred)     |
- * | `v2.0`        | b62bff9 (2020-10) MetaWallet            | regdate, password, addinfo, job_type, job_args, jobdate, balance, pending  |
- * | `v2.1`        | 3e80fc0 (2020-11) MetaWallet            | … balance, pending, nonce                                                  |
- * | `v2.1-mrc800` | 3c7d18c (2021-05) MetaWallet            | … balance, mrc800, pending, nonce                                          |
- * | `v2.2`        | 4ee896f (2022-06) … 756ee17 (CC-22)     | … balance, mrc402, mrc800, pending, nonce                                  |
- * | `v2.3`        | 1ccf224 (2022-09) … CC-m 0e78fc1        | id, … balance, mrc010, mrc402, mrc800, pending, nonce                      |
- * | `current`     | … CC-t 569b17e (2023-09 …)              | as v2.3                                                                    |
+ * How the MRC-010 records of each chaincode version (chaincode/versions.ts) look on the chain.
  *
  * Every legacy balance entry is `{balance, token, unlockdate}` (BalanceInfo); none has `id`, and no
  * legacy token record (`Token`) has `id`. The one-month 6b6d1e1 layout (id but 3-field entries and no
@@ -23,18 +13,6 @@ import type { BalanceEntry, Mrc010Token, Wallet } from './records.ts';
  * sale/auction amounts, "" nonce, null maps) plus CC-t's GetAddressInfo/GetMRC010 filling an empty
  * id from the key; writing it is json.Marshal of the writing version's struct.
  */
-export type ChaincodeVersion = 'v1' | 'v2.0' | 'v2.1' | 'v2.1-mrc800' | 'v2.2' | 'v2.3' | 'current';
-
-export const LEGACY_VERSIONS: readonly ChaincodeVersion[] = ['v1', 'v2.0', 'v2.1', 'v2.1-mrc800', 'v2.2'];
-
-/**
- * Whether the legacy chaincode (CC-22 and older) is installed. `v2.3` (CC-m, mainnet until the
- * MRC-401 upgrade) writes every record as `current` does and runs the same functions, except
- * MRC-400/401 with their old argument layouts (metacoin-chain.md §4.3).
- */
-export function isLegacy(version: ChaincodeVersion): boolean {
-  return LEGACY_VERSIONS.includes(version);
-}
 
 /** A balance entry as the legacy chaincode writes it (CC-22 `mtc.go` BalanceInfo). */
 export interface LegacyBalanceEntry {

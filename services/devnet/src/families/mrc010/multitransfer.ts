@@ -5,7 +5,8 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from './token.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
-import { pickFundedWallet, pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
+import { pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
+import { pickFundedWallet } from './plan.ts';
 import { mrc010Steps } from './versions.ts';
 
 /** One recipient of a multitransfer, as the client writes it (every field a string). */

@@ -6,7 +6,8 @@ import { mrc010Id } from './token.ts';
 import { mrc010Steps } from './versions.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
-import { pickFundedWallet, pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
+import { pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
+import { pickFundedWallet } from './plan.ts';
 
 /**
  * `transfer` (from, to, amount, tokenId, sig, unlockdate, tag, memo, nonce) → `transfer` on from and

@@ -1,6 +1,6 @@
 import type { Stub } from '../../world/stub.ts';
 import { mrc010Add, mrc010Subtract, moveToken } from './balance.ts';
-import { isLegacy, type ChaincodeVersion } from './codec.ts';
+import { isLegacy, type ChaincodeVersion } from '../../chaincode/versions.ts';
 import { moveToken22, mrc010Add22, mrc010Subtract22 } from './legacy/cc22.ts';
 import type { Wallet } from './records.ts';
 

@@ -1,5 +1,5 @@
 import type { Stub } from '../../world/stub.ts';
-import type { ChaincodeVersion } from '../mrc010/codec.ts';
+import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import {
   cloneCollection,

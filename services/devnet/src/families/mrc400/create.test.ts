@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChaincodeVersion } from '../mrc010/codec.ts';
+import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import { mrc401CreateJob, mrc401CreateTradeJob, mrc401UpdateJob } from './create.ts';
 import { mrc401SellJob } from './sell.ts';
 import { mrc401MeltJob } from './transfer.ts';

@@ -1,7 +1,7 @@
 import { spendable } from '../mrc010/balance.ts';
 import { isOldLayout } from './chaincode.ts';
 import type { Rng } from '../../rng.ts';
-import { isLegacy } from '../mrc010/codec.ts';
+import { isLegacy } from '../../chaincode/versions.ts';
 import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import { capitalise, fakeWords } from '../../jobs/client.ts';

@@ -1,4 +1,4 @@
-import type { ChaincodeVersion } from '../mrc010/codec.ts';
+import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import { createIdList } from '../../world/id-list.ts';
 import type { StateValue } from '../../world/state.ts';
 

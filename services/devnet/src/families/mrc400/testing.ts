@@ -1,5 +1,5 @@
 import { createRng } from '../../rng.ts';
-import type { ChaincodeVersion } from '../mrc010/codec.ts';
+import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
 import { tokenKey, type Wallet } from '../mrc010/records.ts';
 import { createStub } from '../../world/stub.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChaincodeVersion } from '../mrc010/codec.ts';
+import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import { mrc401MeltJob, mrc401TransferJob } from './transfer.ts';
 import {
   attempt,

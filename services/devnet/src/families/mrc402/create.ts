@@ -17,7 +17,8 @@ import { keepsGoOrder, MRC402_PREFIX, newMrc402, sortedEntries, withHolding, typ
 import { capitalise, fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
-import { pickFundedWallet, pickOtherWallet } from '../../jobs/job.ts';
+import { pickOtherWallet } from '../../jobs/job.ts';
+import { pickFundedWallet } from '../mrc010/plan.ts';
 import { creatorWallet, pickMrc402, planPercent } from './plan.ts';
 
 /** The largest totalsupply the chaincode accepts (create and mint). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRng } from '../../rng.ts';
-import type { ChaincodeVersion } from '../mrc010/codec.ts';
+import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import type { Dex402Order, Mrc402Token } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import { tokenKey } from '../mrc010/records.ts';

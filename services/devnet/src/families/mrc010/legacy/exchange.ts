@@ -7,7 +7,8 @@ import { isMtAddress } from '../../../world/address.ts';
 import type { Wallet } from '../records.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../../jobs/client.ts';
 import type { Job } from '../../../jobs/job.ts';
-import { pickActiveWallet, pickFundedWallet, pickOtherWallet, portion } from '../../../jobs/job.ts';
+import { pickActiveWallet, pickOtherWallet, portion } from '../../../jobs/job.ts';
+import { pickFundedWallet } from '../plan.ts';
 import { moveToken22 } from './cc22.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../rng.ts';
-import type { ChaincodeVersion, LegacyWallet } from '../codec.ts';
+import type { LegacyWallet } from '../codec.ts';
+import type { ChaincodeVersion } from '../../../chaincode/versions.ts';
 import { createStub } from '../../../world/stub.ts';
 import { createWorld, type World } from '../../../world/world.ts';
 import type { Call, Job } from '../../../jobs/job.ts';
