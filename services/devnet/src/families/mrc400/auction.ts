@@ -1,3 +1,4 @@
+import { perVersion, stepOf, type PerVersion } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
@@ -8,7 +9,6 @@ import {
   getMrc400,
   getMrc401,
   guard,
-  isOldLayout,
   ordinal,
   parsePositiveAmount,
   percentOf,
@@ -132,13 +132,10 @@ export const mrc401AuctionJob: Job = {
     const nonce = world.wallet(seller)!.nonce;
     return { fcn: 'mrc401auction', args: [seller, JSON.stringify(list), fakeSignature(rng), nonce] };
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) auctionOld(stub, args);
-    else auctionNew(stub, args);
-  },
+  execute: perVersion({ 'v2.3': auctionCCm, current: auctionCCt }),
 };
 
-function auctionOld(stub: Stub, args: readonly string[]): void {
+function auctionCCm(stub: Stub, args: readonly string[]): void {
   const [seller, mrc400id, itemData, , nonce] = expectArgs(
     args,
     5,
@@ -160,7 +157,7 @@ function auctionOld(stub: Stub, args: readonly string[]): void {
   throw new ChaincodeError(`3004,MRC400 [${item.mrc400}] is in the wrong data`);
 }
 
-function auctionNew(stub: Stub, args: readonly string[]): void {
+function auctionCCt(stub: Stub, args: readonly string[]): void {
   const a = expectArgs(
     args,
     4,
@@ -230,6 +227,24 @@ function auctionNew(stub: Stub, args: readonly string[]): void {
   setAddressInfo(stub, seller, MRC400.walletItemAuction, [a[1], a[0], a[2], a[3]]);
 }
 
+/** Mrc401Unauction's arguments: seller, CC-m's mrc400id (null under CC-t), itemData, sig, nonce. */
+const UNAUCTION_ARGS: PerVersion<(args: readonly string[]) => [string, string | null, string, string, string]> = {
+  'v2.3': (args) =>
+    expectArgs(
+      args,
+      5,
+      '1000,mrc401unauction operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
+    ),
+  current: (args) => {
+    const [seller, itemData, sig, nonce] = expectArgs(
+      args,
+      4,
+      '1000,mrc401unsell operation must include four arguments : seller, itemData, sign, tkey',
+    );
+    return [seller, null, itemData, sig, nonce];
+  },
+};
+
 /**
  * `mrc401unauction` → each item written `mrc401_unauction` [itemId, seller, sig, nonce] with its
  * auction cleared; the caller's wallet `mrc401unauction` [item list, seller, sig, nonce]; refused
@@ -265,21 +280,7 @@ export const mrc401UnauctionJob: Job = {
     };
   },
   execute(stub, { args }) {
-    let seller: string, mrc400id: string | null, itemData: string, sig: string, nonce: string;
-    if (isOldLayout(stub.chaincode)) {
-      [seller, mrc400id, itemData, sig, nonce] = expectArgs(
-        args,
-        5,
-        '1000,mrc401unauction operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
-      );
-    } else {
-      mrc400id = null;
-      [seller, itemData, sig, nonce] = expectArgs(
-        args,
-        4,
-        '1000,mrc401unsell operation must include four arguments : seller, itemData, sign, tkey',
-      );
-    }
+    const [seller, mrc400id, itemData, sig, nonce] = stepOf(stub, UNAUCTION_ARGS)(args);
     // CC-m reads the list before the wallet, CC-t after checking the nonce.
     const early = mrc400id !== null ? idList(itemData, 100, 'unauction') : null;
     const wallet = getAddressInfo(stub, seller);
@@ -385,13 +386,10 @@ export const mrc401BidJob: Job = {
         : [bidder.id, item.id, price.toString(), sig, bidder.nonce];
     return { fcn: 'mrc401bid', args };
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) bidOld(stub, args);
-    else bidNew(stub, args);
-  },
+  execute: perVersion({ 'v2.3': bidCCm, current: bidCCt }),
 };
 
-function bidOld(stub: Stub, args: readonly string[]): void {
+function bidCCm(stub: Stub, args: readonly string[]): void {
   const [bidderAddress, id, amount, token, sig, nonce] = expectArgs(
     args,
     6,
@@ -459,7 +457,7 @@ function bidOld(stub: Stub, args: readonly string[]): void {
   setMrc401(stub, id, item, MRC400.itemAuctionbid, [id, bidderAddress, JSON.stringify(payments), sig, nonce]);
 }
 
-function bidNew(stub: Stub, args: readonly string[]): void {
+function bidCCt(stub: Stub, args: readonly string[]): void {
   const [bidderAddress, id, amount, sig, nonce] = expectArgs(
     args,
     5,
@@ -535,12 +533,11 @@ export const mrc401AuctionFinishJob: Job = {
   execute(stub, { args }) {
     const [id] = expectArgs(args, 1, '1000,mrc401auctionfinish operation must include four arguments : mrc401id');
     const item = getMrc401(stub, id);
-    if (isOldLayout(stub.chaincode)) finishOld(stub, id, item);
-    else finishNew(stub, id, item);
+    stepOf(stub, { 'v2.3': finishCCm, current: finishCCt })(stub, id, item);
   },
 };
 
-function finishOld(stub: Stub, id: string, item: Mrc401Item): void {
+function finishCCm(stub: Stub, id: string, item: Mrc401Item): void {
   if (item.auction_end > stub.now) throw new ChaincodeError(`3004,MRC401 [${id}] is under auction.`);
   const seller = item.owner;
   const winner = item.auction_current_bidder;
@@ -578,7 +575,7 @@ function finishOld(stub: Stub, id: string, item: Mrc401Item): void {
   setMrc401(stub, id, item, MRC400.itemAuctionwinning, [id, winner, JSON.stringify(payments), '', '']);
 }
 
-function finishNew(stub: Stub, id: string, item: Mrc401Item): void {
+function finishCCt(stub: Stub, id: string, item: Mrc401Item): void {
   if (item.auction_date === 0 || item.auction_end === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not auction`);
   if (item.auction_end > stub.now) throw new ChaincodeError('3004,It cannot be closed while the auction is pending');
   if (item.auction_current_bidder === '') {

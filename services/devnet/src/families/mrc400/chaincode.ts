@@ -1,5 +1,5 @@
 import type { Stub } from '../../world/stub.ts';
-import type { ChaincodeVersion } from '../../chaincode/versions.ts';
+import { mrc400Version } from './versions.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import {
   cloneCollection,
@@ -25,11 +25,6 @@ import { generateKey } from '../../chaincode/util.ts';
  * bits of util.go and encoding/json the item functions lean on. Records are read and written in
  * the CC-t shape and encoded per version (records.ts).
  */
-
-/** Whether `version` runs CC-m's MRC-400/401 (old layouts). Legacy versions never run them. */
-export function isOldLayout(version: ChaincodeVersion): boolean {
-  return version !== 'current';
-}
 
 /** GetMRC400 (the same in both versions): a private copy, id filled from the key when empty. */
 export function getMrc400(stub: Stub, id: string): Mrc400Collection {
@@ -62,9 +57,10 @@ export function setMrc400(stub: Stub, c: Mrc400Collection, jobType: string, args
  * and also checks that the id starts with its 40-character collection id.
  */
 export function setMrc401(stub: Stub, key: string, item: Mrc401Item, jobType: string, args: readonly string[]): void {
-  const target = isOldLayout(stub.chaincode) ? key : item.id;
+  const { ownItemKey } = mrc400Version(stub.chaincode);
+  const target = ownItemKey ? item.id : key;
   if (!isItemKey(target)) throw new ChaincodeError('6102,invalid MRC401 data address');
-  if (!isOldLayout(stub.chaincode) && (item.mrc400.length !== 40 || !target.startsWith(item.mrc400))) {
+  if (ownItemKey && (item.mrc400.length !== 40 || !target.startsWith(item.mrc400))) {
     throw new ChaincodeError('6102,invalid MRC401 ID');
   }
   item.job_type = jobType;
@@ -154,7 +150,8 @@ export function checkNonce(stub: Stub, wallet: Wallet, nonce: string): void {
   try {
     nonceCheck(stub, wallet, nonce);
   } catch (error) {
-    if (error instanceof ChaincodeError && isOldLayout(stub.chaincode)) throw new ChaincodeError('1102,nonce error');
+    if (error instanceof ChaincodeError && mrc400Version(stub.chaincode).plainNonceError)
+      throw new ChaincodeError('1102,nonce error');
     throw error;
   }
 }

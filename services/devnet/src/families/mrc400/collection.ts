@@ -1,3 +1,4 @@
+import { perVersion } from './versions.ts';
 import { MRC400 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
@@ -5,7 +6,6 @@ import {
   checkNonce,
   getMrc400,
   guard,
-  isOldLayout,
   mapEntries,
   newMrc400Id,
   ordinal,
@@ -190,13 +190,10 @@ export const mrc400CreateJob: Job = {
       ],
     };
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) createOld(stub, args);
-    else createNew(stub, args);
-  },
+  execute: perVersion({ 'v2.3': createCCm, current: createCCt }),
 };
 
-function createOld(stub: Stub, args: readonly string[]): void {
+function createCCm(stub: Stub, args: readonly string[]): void {
   const [owner, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, sig, nonce] =
     expectArgs(
       args,
@@ -244,7 +241,7 @@ function createOld(stub: Stub, args: readonly string[]): void {
   setAddressInfo(stub, wallet, MRC400.walletCreate, params);
 }
 
-function createNew(stub: Stub, args: readonly string[]): void {
+function createCCt(stub: Stub, args: readonly string[]): void {
   const a = expectArgs(
     args,
     14,
@@ -337,15 +334,12 @@ export const mrc400UpdateJob: Job = {
     const c = pickCollection(ctx, (c) => free(ctx, c.owner));
     if (!c) return null;
     const owner = ctx.world.wallet(c.owner)!;
-    return layout === 'old' ? planUpdateOld(ctx, c, owner.nonce) : planUpdateNew(ctx, c, owner.nonce);
+    return layout === 'old' ? planUpdateCCm(ctx, c, owner.nonce) : planUpdateCCt(ctx, c, owner.nonce);
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) updateOld(stub, args);
-    else updateNew(stub, args);
-  },
+  execute: perVersion({ 'v2.3': updateCCm, current: updateCCt }),
 };
 
-function planUpdateOld(ctx: PlanContext, c: Mrc400Collection, nonce: string): Call {
+function planUpdateCCm(ctx: PlanContext, c: Mrc400Collection, nonce: string): Call {
   const { rng } = ctx;
   const keep = () => rng.chance(0.6);
   return {
@@ -367,7 +361,7 @@ function planUpdateOld(ctx: PlanContext, c: Mrc400Collection, nonce: string): Ca
   };
 }
 
-function planUpdateNew(ctx: PlanContext, c: Mrc400Collection, nonce: string): Call | null {
+function planUpdateCCt(ctx: PlanContext, c: Mrc400Collection, nonce: string): Call | null {
   const { rng } = ctx;
   const partners = rng.chance(0.7) ? '' : planPartners(ctx, c.owner);
   if (partners === null) return null;
@@ -392,7 +386,7 @@ function planUpdateNew(ctx: PlanContext, c: Mrc400Collection, nonce: string): Ca
   };
 }
 
-function updateOld(stub: Stub, args: readonly string[]): void {
+function updateCCm(stub: Stub, args: readonly string[]): void {
   const [id, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, sig, nonce] =
     expectArgs(
       args,
@@ -437,7 +431,7 @@ function updateOld(stub: Stub, args: readonly string[]): void {
   setAddressInfo(stub, owner, MRC400.walletUpdate, params);
 }
 
-function updateNew(stub: Stub, args: readonly string[]): void {
+function updateCCt(stub: Stub, args: readonly string[]): void {
   const a = expectArgs(
     args,
     14,

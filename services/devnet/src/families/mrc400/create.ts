@@ -1,3 +1,4 @@
+import { mrc400Version, perVersion } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Subtract, spendable } from '../mrc010/balance.ts';
@@ -7,7 +8,6 @@ import {
   getMrc400,
   getMrc401,
   guard,
-  isOldLayout,
   mapEntries,
   newItem,
   NO_ITEM,
@@ -89,13 +89,10 @@ export const mrc401CreateJob: Job = {
       layout === 'old' ? [c.id, itemData, sig, creator.nonce] : [c.id, creator.id, itemData, sig, creator.nonce];
     return { fcn: 'mrc401create', args };
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) createOld(stub, args);
-    else createNew(stub, args);
-  },
+  execute: perVersion({ 'v2.3': createCCm, current: createCCt }),
 };
 
-function createOld(stub: Stub, args: readonly string[]): void {
+function createCCm(stub: Stub, args: readonly string[]): void {
   const [mrc400id, itemData, sig, nonce] = expectArgs(
     args,
     4,
@@ -132,7 +129,7 @@ function createOld(stub: Stub, args: readonly string[]): void {
   setAddressInfo(stub, owner, MRC400.walletItemCreate, [mrc400id, c.owner, JSON.stringify(log), sig, nonce]);
 }
 
-function createNew(stub: Stub, args: readonly string[]): void {
+function createCCt(stub: Stub, args: readonly string[]): void {
   const a = expectArgs(
     args,
     5,
@@ -300,7 +297,7 @@ export const mrc401CreateTradeJob: Job = {
     };
   },
   execute(stub, { fcn, args }) {
-    if (isOldLayout(stub.chaincode)) throw new ChaincodeError(`Unsupported operation [${fcn}]`);
+    if (!mrc400Version(stub.chaincode).createTrade) throw new ChaincodeError(`Unsupported operation [${fcn}]`);
     const a = expectArgs(
       args,
       14,
@@ -436,23 +433,24 @@ export const mrc401UpdateJob: Job = {
       layout === 'old' ? [c.id, itemData, sig, updater.nonce] : [c.id, updater.id, itemData, sig, updater.nonce];
     return { fcn: 'mrc401update', args };
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) {
+  execute: perVersion({
+    'v2.3': (stub, args) => {
       const a = expectArgs(
         args,
         4,
         '1000,mrc401update operation must include four arguments : mrc400id, itemData, sign, tkey',
       );
       updateItems(stub, a[0], null, a[1], a[2], a[3]);
-    } else {
+    },
+    current: (stub, args) => {
       const a = expectArgs(
         args,
         5,
         '1000,mrc401update operation must include four arguments : mrc400id, updater, itemData, signature, nonce',
       );
       updateItems(stub, a[0], a[1], a[2], a[3], a[4]);
-    }
-  },
+    },
+  }),
 };
 
 /** Mrc401Update of both versions; `updaterArg` is CC-t's updater argument (null under CC-m). */

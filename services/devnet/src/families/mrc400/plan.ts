@@ -1,5 +1,5 @@
 import { spendable } from '../mrc010/balance.ts';
-import { isOldLayout } from './chaincode.ts';
+import { mrc400Version } from './versions.ts';
 import type { Rng } from '../../rng.ts';
 import { isLegacy } from '../../chaincode/versions.ts';
 import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
@@ -17,7 +17,7 @@ import type { PlanContext } from '../../jobs/job.ts';
 export function layoutOf(ctx: PlanContext): 'old' | 'new' | null {
   const version = ctx.chaincode ?? 'current';
   if (isLegacy(version)) return null;
-  return isOldLayout(version) ? 'old' : 'new';
+  return mrc400Version(version).layout;
 }
 
 /** None of `keys` was written by an earlier transaction of the block. */

@@ -1,4 +1,5 @@
 import type { ChaincodeVersion } from '../../chaincode/versions.ts';
+import { mrc400Version } from './versions.ts';
 import { createIdList } from '../../world/id-list.ts';
 import type { StateValue } from '../../world/state.ts';
 
@@ -155,7 +156,7 @@ export function encodeCollection(
   c: Mrc400Collection,
   version: ChaincodeVersion,
 ): Mrc400Collection | Mrc400CollectionV23 {
-  if (version !== 'v2.3') return { ...c, partner: sortedMap(c.partner) };
+  if (mrc400Version(version).name === 'current') return { ...c, partner: sortedMap(c.partner) };
   return {
     id: c.id,
     owner: c.owner,
@@ -176,7 +177,7 @@ export function encodeCollection(
 }
 
 export function encodeItem(item: Mrc401Item, version: ChaincodeVersion): Mrc401Item | Mrc401ItemV23 {
-  if (version !== 'v2.3') return { ...item, shareholder: sortedMap(item.shareholder) };
+  if (mrc400Version(version).name === 'current') return { ...item, shareholder: sortedMap(item.shareholder) };
   const {
     creator: _creator,
     last_worker: _lastWorker,

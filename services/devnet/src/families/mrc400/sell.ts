@@ -1,3 +1,4 @@
+import { perVersion, stepOf } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
@@ -8,7 +9,6 @@ import {
   getMrc400,
   getMrc401,
   guard,
-  isOldLayout,
   mapEntries,
   ordinal,
   permissionCheck,
@@ -92,13 +92,10 @@ export const mrc401SellJob: Job = {
       args: layout === 'old' ? [seller, c.id, itemData, sig, nonce] : [seller, itemData, sig, nonce],
     };
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) sellOld(stub, args);
-    else sellNew(stub, args);
-  },
+  execute: perVersion({ 'v2.3': sellCCm, current: sellCCt }),
 };
 
-function sellOld(stub: Stub, args: readonly string[]): void {
+function sellCCm(stub: Stub, args: readonly string[]): void {
   const [seller, mrc400id, itemData, sig, nonce] = expectArgs(
     args,
     5,
@@ -140,7 +137,7 @@ function sellOld(stub: Stub, args: readonly string[]): void {
   setAddressInfo(stub, wallet, MRC400.walletItemSell, [JSON.stringify(log), seller, sig, nonce]);
 }
 
-function sellNew(stub: Stub, args: readonly string[]): void {
+function sellCCt(stub: Stub, args: readonly string[]): void {
   const a = expectArgs(args, 4, '1000,mrc401sell operation must include four arguments : seller, itemData, sign, tkey');
   const list = unmarshalOr(
     () => unmarshalList(a[1], NEW_SELL_FIELDS, 'TMRC401Sell'),
@@ -216,8 +213,8 @@ export const mrc401UnsellJob: Job = {
       args: layout === 'old' ? [caller, c.id, ids, sig, nonce] : [caller, ids, sig, nonce],
     };
   },
-  execute(stub, { args }) {
-    if (isOldLayout(stub.chaincode)) {
+  execute: perVersion({
+    'v2.3': (stub, args) => {
       const [seller, mrc400id, itemData, sig, nonce] = expectArgs(
         args,
         5,
@@ -228,7 +225,8 @@ export const mrc401UnsellJob: Job = {
       const wallet = getAddressInfo(stub, seller);
       checkNonce(stub, wallet, nonce);
       unsell(stub, wallet, seller, mrc400id, ids, sig, nonce);
-    } else {
+    },
+    current: (stub, args) => {
       const [seller, itemData, sig, nonce] = expectArgs(
         args,
         4,
@@ -237,8 +235,8 @@ export const mrc401UnsellJob: Job = {
       const wallet = getAddressInfo(stub, seller);
       checkNonce(stub, wallet, nonce);
       unsell(stub, wallet, seller, null, idList(itemData, 1000, 'unsell'), sig, nonce);
-    }
-  },
+    },
+  }),
 };
 
 /** The item id list of an unsell or unauction, within `limit`. */
@@ -320,22 +318,22 @@ export const mrc401BuyJob: Job = {
       4,
       '1000,mrc401buy operation must include four arguments : buyer, mrc401id, sign, tkey',
     );
-    if (isOldLayout(stub.chaincode)) {
-      buyOld(stub, buyerAddress, id, sig, nonce);
-      return;
-    }
-    const buyer = getAddressInfo(stub, buyerAddress);
-    checkNonce(stub, buyer, nonce);
-    const item = getMrc401(stub, id);
-    if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not for sale`);
-    if (buyer.id === item.owner) throw new ChaincodeError('3004,You cannot purchase items sold by yourself');
-    const c = getMrc400(stub, item.mrc400);
-    const payments = [payment(buyer.id, item.id, item.sell_price, item.sell_token, '', '', PAY.buy)];
-    mrc401DexProcess(stub, c, item, null, buyer, payments, 'buy', sig, nonce);
+    stepOf(stub, { 'v2.3': buyCCm, current: buyCCt })(stub, buyerAddress, id, sig, nonce);
   },
 };
 
-function buyOld(stub: Stub, buyerAddress: string, id: string, sig: string, nonce: string): void {
+function buyCCt(stub: Stub, buyerAddress: string, id: string, sig: string, nonce: string): void {
+  const buyer = getAddressInfo(stub, buyerAddress);
+  checkNonce(stub, buyer, nonce);
+  const item = getMrc401(stub, id);
+  if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not for sale`);
+  if (buyer.id === item.owner) throw new ChaincodeError('3004,You cannot purchase items sold by yourself');
+  const c = getMrc400(stub, item.mrc400);
+  const payments = [payment(buyer.id, item.id, item.sell_price, item.sell_token, '', '', PAY.buy)];
+  mrc401DexProcess(stub, c, item, null, buyer, payments, 'buy', sig, nonce);
+}
+
+function buyCCm(stub: Stub, buyerAddress: string, id: string, sig: string, nonce: string): void {
   const item = getMrc401(stub, id);
   if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not for sale`);
   if (buyerAddress === item.owner) throw new ChaincodeError('3004,You cannot purchase items sold by yourself');

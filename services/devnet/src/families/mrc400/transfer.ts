@@ -2,11 +2,12 @@ import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { checkNonce, getMrc400, getMrc401, isOldLayout, percentOf, setMrc401 } from './chaincode.ts';
+import { checkNonce, getMrc400, getMrc401, percentOf, setMrc401 } from './chaincode.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import { MELTED, type Mrc401Item } from './records.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import { payment, type PaymentInfo } from '../dex/dex.ts';
+import { mrc400Version } from './versions.ts';
 import type { Job } from '../../jobs/job.ts';
 import { pickOtherWallet, wants } from '../../jobs/job.ts';
 import { collectionOfItem, free, layoutOf, movable, pickItem } from './plan.ts';
@@ -50,7 +51,8 @@ export const mrc401TransferJob: Job = {
     getAddressInfo(stub, to);
     checkNonce(stub, owner, nonce);
     item.owner = to;
-    if (!isOldLayout(stub.chaincode) && item.last_trade_type === '') item.last_trade_type = 'Transfer';
+    if (mrc400Version(stub.chaincode).transferTradeType && item.last_trade_type === '')
+      item.last_trade_type = 'Transfer';
     setMrc401(stub, id, item, MRC400.itemTransfer, args);
     setAddressInfo(stub, owner, MRC400.walletItemTransfer, [id, from, to, sig, nonce]);
   },
@@ -99,7 +101,7 @@ export const mrc401MeltJob: Job = {
       3,
       '1000,mrc401melt operation must include four arguments : mrc401id, sign, tkey',
     );
-    const old = isOldLayout(stub.chaincode);
+    const old = !mrc400Version(stub.chaincode).meltCcT;
     const item = getMrc401(stub, id);
     if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
     if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
