@@ -42,13 +42,16 @@ export function getMrc401(stub: Stub, id: string): Mrc401Item {
   return cloneItem(readItem(id, raw as object));
 }
 
-/** setMRC400: stamps the job fields and writes the record under its id. */
-export function setMrc400(stub: Stub, c: Mrc400Collection, jobType: string, args: readonly string[]): void {
-  if (!isCollectionKey(c.id)) throw new ChaincodeError('6102,invalid MRC401 data address');
+/**
+ * setMRC400: stamps the job fields and writes the record under its id, or under `key` (CC-m's
+ * Mrc400Create, whose record keeps an empty id).
+ */
+export function setMrc400(stub: Stub, c: Mrc400Collection, jobType: string, args: readonly string[], key = c.id): void {
+  if (!isCollectionKey(key)) throw new ChaincodeError('6102,invalid MRC401 data address');
   c.job_type = jobType;
   c.jobdate = stub.now;
   c.job_args = JSON.stringify(args);
-  stub.putState(c.id, encodeCollection(c, stub.chaincode));
+  stub.putState(key, encodeCollection(c, stub.chaincode));
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 } from './chaincode.ts';
 import { getMrc010 } from '../mrc010/token.ts';
 import { dataAssign } from '../../chaincode/util.ts';
-import { encodeCollection, type Mrc400Collection } from './records.ts';
+import type { Mrc400Collection } from './records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Call, Job, PlanContext } from '../../jobs/job.ts';
@@ -194,7 +194,7 @@ export const mrc400CreateJob: Job = {
 };
 
 function createCCm(stub: Stub, args: readonly string[]): void {
-  const [owner, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, sig, nonce] =
+  const [owner, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, _sig, nonce] =
     expectArgs(
       args,
       12,
@@ -218,26 +218,9 @@ function createCCm(stub: Stub, args: readonly string[]): void {
   checkNonce(stub, wallet, nonce);
 
   const id = newMrc400Id(stub, [owner, name, url, imageurl, category, itemurl, itemimageurl, data, nonce]);
-  const params = [
-    id,
-    owner,
-    name,
-    url,
-    imageurl,
-    allowtoken,
-    category,
-    description,
-    itemurl,
-    itemimageurl,
-    data,
-    sig,
-    nonce,
-  ];
-  c.job_type = MRC400.create;
-  c.jobdate = stub.now;
-  c.job_args = JSON.stringify(params);
-  // Written with PutState under the new id, the record's `id` left "".
-  stub.putState(id, encodeCollection(c, stub.chaincode));
+  const params = [id, ...args.slice(0, 12)];
+  // Written under the new id, the record's `id` left "".
+  setMrc400(stub, c, MRC400.create, params, id);
   setAddressInfo(stub, wallet, MRC400.walletCreate, params);
 }
 
@@ -387,7 +370,7 @@ function planUpdateCCt(ctx: PlanContext, c: Mrc400Collection, nonce: string): Ca
 }
 
 function updateCCm(stub: Stub, args: readonly string[]): void {
-  const [id, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, sig, nonce] =
+  const [id, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, _sig, nonce] =
     expectArgs(
       args,
       12,
@@ -409,25 +392,8 @@ function updateCCm(stub: Stub, args: readonly string[]): void {
   const owner = getAddressInfo(stub, c.owner);
   checkNonce(stub, owner, nonce);
 
-  const params = [
-    id,
-    c.owner,
-    name,
-    url,
-    imageurl,
-    allowtoken,
-    category,
-    description,
-    itemurl,
-    itemimageurl,
-    data,
-    sig,
-    nonce,
-  ];
-  c.job_type = MRC400.update;
-  c.jobdate = stub.now;
-  c.job_args = JSON.stringify(params);
-  stub.putState(id, encodeCollection(c, stub.chaincode));
+  const params = [id, c.owner, ...args.slice(1, 12)];
+  setMrc400(stub, c, MRC400.update, params, id);
   setAddressInfo(stub, owner, MRC400.walletUpdate, params);
 }
 
