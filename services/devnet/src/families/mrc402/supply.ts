@@ -7,6 +7,7 @@ import { dataAssign, decimalOrZero, numericDataCheck } from '../../chaincode/uti
 import { sortedEntries, type Mrc402Token } from './records.ts';
 import { fakeMemo, fakeSignature } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
+import type { Stub } from '../../world/stub.ts';
 import { portion } from '../../jobs/job.ts';
 import { MAX_SUPPLY } from './create.ts';
 import { creatorWallet, heldUnits, pickHolding, pickMrc402 } from './plan.ts';
@@ -42,33 +43,16 @@ export const mrc402MintJob: Job = {
     };
   },
   execute(stub, { args }) {
-    const [id, amount, memo, sig, nonce] = expectArgs(
-      args,
-      5,
-      '1000,mrc402burning operation must include four arguments : MRC402ID, amount, memo, Signature, Nonce',
-    );
-    const token = getMrc402(stub, id);
-    const mint = parsePositive(amount, '1206,The amount must be an integer');
-    const creator = getAddressInfo(stub, token.creator);
-    checkMemo(memo);
-    nonceCheck(stub, creator, nonce);
+    const { token, creator, units: mint, params } = readSupplyCall(stub, args);
     mrc402Add(stub, creator, token.id, mint.toString(), 'normal');
-    try {
-      token.totalsupply = numericDataCheck(
-        (decimalOrZero(token.totalsupply) + mint).toString(),
-        '1',
-        '99999999',
-        0,
-        false,
-      )!;
-    } catch (error) {
-      if (!(error instanceof ChaincodeError)) throw error;
-      throw new ChaincodeError('3005,After the mint, the value of TotalSupply is less than 99999999');
-    }
+    token.totalsupply = checkedSupply(
+      decimalOrZero(token.totalsupply) + mint,
+      '1',
+      '3005,After the mint, the value of TotalSupply is less than 99999999',
+    );
     forEachReserve(stub, token.initialreserve, (tokenId, perUnit) =>
       mrc010Subtract(stub, creator, tokenId, (mint * perUnit).toString(), 'normal'),
     );
-    const params = [token.id, token.creator, amount, memo, sig, nonce];
     setMrc402(stub, token, MRC402.mint, params);
     setAddressInfo(stub, creator, MRC402.walletMint, params);
   },
@@ -103,28 +87,17 @@ export const mrc402BurnJob: Job = {
     };
   },
   execute(stub, { args }) {
-    const [id, amount, memo, sig, nonce] = expectArgs(
-      args,
-      5,
-      '1000,mrc402burning operation must include four arguments : MRC402ID, amount, memo, Signature, Nonce',
-    );
-    const token = getMrc402(stub, id);
-    const burn = parsePositive(amount, '1206,The amount must be an integer');
-    const creator = getAddressInfo(stub, token.creator);
-    checkMemo(memo);
-    nonceCheck(stub, creator, nonce);
+    const { token, creator, units: burn, params } = readSupplyCall(stub, args);
     mrc402Subtract(stub, creator, token.id, burn.toString(), 'normal');
     const burnableAmount = decimalOrZero(token.totalsupply) - decimalOrZero(token.meltedamount);
-    try {
-      token.totalsupply = numericDataCheck((burnableAmount - burn).toString(), '0', '99999999', 0, false)!;
-    } catch (error) {
-      if (!(error instanceof ChaincodeError)) throw error;
-      throw new ChaincodeError(`3005,The maximum amount that can be burn is ${burnableAmount}`);
-    }
+    token.totalsupply = checkedSupply(
+      burnableAmount - burn,
+      '0',
+      `3005,The maximum amount that can be burn is ${burnableAmount}`,
+    );
     forEachReserve(stub, token.initialreserve, (tokenId, perUnit) =>
       mrc010Add(stub, creator, tokenId, (burn * perUnit).toString(), 0),
     );
-    const params = [token.id, token.creator, amount, memo, sig, nonce];
     setMrc402(stub, token, MRC402.burn, params);
     setAddressInfo(stub, creator, MRC402.walletBurn, params);
   },
@@ -185,6 +158,35 @@ function burnable(token: Mrc402Token): boolean {
 /** The record's reserve as [tokenId, per-unit amount] (what the chaincode moves per NFT unit). */
 function reserveOf(token: Mrc402Token): [string, bigint][] {
   return sortedEntries(token.initialreserve).map(([id, amount]) => [id, decimalOrZero(amount)] as [string, bigint]);
+}
+
+/**
+ * What mint and burn check first, in this order: the arguments, the record, the amount, the
+ * creator's wallet, the memo, the creator's nonce. Their params are [id, creator, amount, memo,
+ * sig, nonce].
+ */
+function readSupplyCall(stub: Stub, args: readonly string[]) {
+  const [id, amount, memo, sig, nonce] = expectArgs(
+    args,
+    5,
+    '1000,mrc402burning operation must include four arguments : MRC402ID, amount, memo, Signature, Nonce',
+  );
+  const token = getMrc402(stub, id);
+  const units = parsePositive(amount, '1206,The amount must be an integer');
+  const creator = getAddressInfo(stub, token.creator);
+  checkMemo(memo);
+  nonceCheck(stub, creator, nonce);
+  return { token, creator, units, params: [token.id, token.creator, amount, memo, sig, nonce] };
+}
+
+/** A new totalsupply, if an integer in [min, 99,999,999]; else the call fails with `message`. */
+function checkedSupply(supply: bigint, min: string, message: string): string {
+  try {
+    return numericDataCheck(supply.toString(), min, '99999999', 0, false)!;
+  } catch (error) {
+    if (!(error instanceof ChaincodeError)) throw error;
+    throw new ChaincodeError(message);
+  }
 }
 
 /** The memo check of mint and burn: up to 1,024 bytes. */
