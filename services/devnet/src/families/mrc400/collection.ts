@@ -234,25 +234,8 @@ function createCCt(stub: Stub, args: readonly string[]): void {
   c.allow_token = '0';
   const creator = getAddressInfo(stub, a[0]);
   checkNonce(stub, creator, a[13]);
-  assignAll(c, [
-    ['owner', a[0], 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long'],
-    ['name', a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
-    ['url', a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
-    ['image_url', a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
-  ]);
-  assignAllowToken(stub, c, a[4]);
-  assignItemDefaults(c, a, true);
-  c.socialmedia = assign(
-    c.socialmedia,
-    a[9],
-    'text',
-    0,
-    40960,
-    true,
-    '3005,SocialMedia must be 0 to 40960 characters long',
-  );
-  assignPartners(stub, c, a[10]);
-  c.data = assign(c.data, a[11], 'text', 0, 40960, false, '3005,Data must be 0 to 40960 characters long');
+  assignAll(c, [['owner', a[0], 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long']]);
+  assignFieldsCCt(stub, c, a, true);
 
   c.id = newMrc400Id(stub, args);
   const params = [c.id, ...a.slice(0, 14)];
@@ -279,17 +262,27 @@ function assignAllowToken(stub: Stub, c: Mrc400Collection, token: string): void 
 }
 
 /**
- * CC-t's item URL, item image URL, category and description arguments (5–8): at create "" leaves
- * them empty (allowEmpty), at update "" clears them (minimum length 0).
+ * CC-t's arguments 1–11 (name … data), the same at create and update, in the Go code's order. The
+ * item URL, item image URL, category, description and social media: at create "" leaves them empty
+ * (allowEmpty), at update "" clears them (minimum length 0).
  */
-function assignItemDefaults(c: Mrc400Collection, a: readonly string[], create: boolean): void {
+function assignFieldsCCt(stub: Stub, c: Mrc400Collection, a: readonly string[], create: boolean): void {
+  assignAll(c, [
+    ['name', a[1]!, 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
+    ['url', a[2]!, 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
+    ['image_url', a[3]!, 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
+  ]);
+  assignAllowToken(stub, c, a[4]!);
   const min = create ? 1 : 0;
   assignAll(c, [
     ['item_url', a[5]!, 'url', min, 255, create, '3005,ItemURL must be 1 to 1024 characters long URL'],
     ['item_image_url', a[6]!, 'url', min, 255, create, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
     ['category', a[7]!, 'text', min, 64, create, '3005,Category must be 1 to 64 characters long'],
     ['description', a[8]!, 'text', min, 40960, create, '3005,Description must be 1 to 40960 characters long'],
+    ['socialmedia', a[9]!, 'text', 0, 40960, create, '3005,SocialMedia must be 0 to 40960 characters long'],
   ]);
+  assignPartners(stub, c, a[10]!);
+  c.data = assign(c.data, a[11]!, 'text', 0, 40960, false, '3005,Data must be 0 to 40960 characters long');
 }
 
 /**
@@ -406,24 +399,7 @@ function updateCCt(stub: Stub, args: readonly string[]): void {
   const c = getMrc400(stub, a[0]);
   const owner = getAddressInfo(stub, c.owner);
   checkNonce(stub, owner, a[13]);
-  assignAll(c, [
-    ['name', a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
-    ['url', a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
-    ['image_url', a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
-  ]);
-  assignAllowToken(stub, c, a[4]);
-  assignItemDefaults(c, a, false);
-  c.socialmedia = assign(
-    c.socialmedia,
-    a[9],
-    'text',
-    0,
-    40960,
-    false,
-    '3005,SocialMedia must be 0 to 40960 characters long',
-  );
-  assignPartners(stub, c, a[10]);
-  c.data = assign(c.data, a[11], 'text', 0, 40960, false, '3005,Data must be 0 to 40960 characters long');
+  assignFieldsCCt(stub, c, a, false);
 
   const params = [c.id, ...a.slice(0, 14)];
   setMrc400(stub, c, MRC400.update, params);
