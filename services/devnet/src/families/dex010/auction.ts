@@ -1,3 +1,4 @@
+import { findHolder } from '../mrc010/plan.ts';
 import { DEX010 } from '@mtc/domain';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
@@ -15,7 +16,7 @@ import {
 import { DEX010_PREFIX, type Dex010Order } from '../mrc010/records.ts';
 import { dex010Status } from './chaincode.ts';
 import { DEX010_FAMILY } from './order.ts';
-import { findHolder, hasOpenEntry, pickOrder, pickPayToken, pickSeller } from './plan.ts';
+import { hasOpenEntry, pickOrder, pickPayToken, pickSeller } from './plan.ts';
 
 /**
  * `mrc010auction` → an MRC-010 auction (CC-t `token.go` Mrc010Auction; dex/auction.ts openAuction),

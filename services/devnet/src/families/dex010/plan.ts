@@ -27,33 +27,6 @@ export function pickOrder(
   return null;
 }
 
-/**
- * A wallet outside `exclude` that can spend at least `min` of `token` now: random wallets first,
- * then the token's owner (who often holds its reserve, so rare tokens still find a counterparty).
- */
-export function findHolder(
-  ctx: PlanContext,
-  token: number,
-  min: bigint,
-  exclude: ReadonlySet<string>,
-  attempts = 16,
-): { wallet: Wallet; available: bigint } | null {
-  const { world, rng, now } = ctx;
-  if (world.wallets.length === 0) return null;
-  const candidates: string[] = [];
-  for (let i = 0; i < attempts; i++) candidates.push(rng.pick(world.wallets));
-  const owner = world.token(token)?.owner;
-  if (owner) candidates.push(owner);
-  for (const address of candidates) {
-    if (exclude.has(address)) continue;
-    const wallet = world.wallet(address);
-    if (!wallet) continue;
-    const available = spendable(wallet, token, now);
-    if (available >= min && available > 0n) return { wallet, available };
-  }
-  return null;
-}
-
 /** A wallet with something spendable, mostly of a token other than MTC (what gets listed for sale). */
 export function pickSeller(
   ctx: PlanContext,

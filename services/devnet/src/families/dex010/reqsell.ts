@@ -1,3 +1,4 @@
+import { findHolder } from '../mrc010/plan.ts';
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
@@ -10,7 +11,7 @@ import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from '../mrc010/plan.ts';
 import { expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
-import { findHolder, hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, upTo } from './plan.ts';
+import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, upTo } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import { settleRequest } from './settle.ts';
 

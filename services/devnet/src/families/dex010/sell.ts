@@ -1,3 +1,4 @@
+import { findHolder } from '../mrc010/plan.ts';
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
@@ -8,7 +9,6 @@ import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { DEX010_FAMILY, expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
 import {
-  findHolder,
   hasOpenEntry,
   pickOrder,
   pickPayToken,

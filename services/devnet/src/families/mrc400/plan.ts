@@ -1,4 +1,4 @@
-import { spendable } from '../mrc010/balance.ts';
+import { findHolder } from '../mrc010/plan.ts';
 import { mrc400Version } from './versions.ts';
 import type { Rng } from '../../rng.ts';
 import { isLegacy } from '../../chaincode/versions.ts';
@@ -88,10 +88,7 @@ export function planPrice(rng: Rng, decimals: number): bigint {
   return BigInt(rng.int(1, 999)) * 10n ** BigInt(rng.int(Math.max(0, decimals - 6), Math.max(0, decimals - 2)));
 }
 
-/**
- * A wallet outside `exclude` and not busy that can spend at least `min` of `token` now, looked for
- * among random wallets and the token's owner (who often holds its reserve).
- */
+/** findHolder among wallets no earlier transaction of the block touched. */
 export function findPayer(
   ctx: PlanContext,
   token: number,
@@ -99,18 +96,7 @@ export function findPayer(
   exclude: ReadonlySet<string>,
   attempts = 16,
 ): Wallet | null {
-  const { world, rng, now } = ctx;
-  if (world.wallets.length === 0) return null;
-  const candidates: string[] = [];
-  for (let i = 0; i < attempts; i++) candidates.push(rng.pick(world.wallets));
-  const owner = world.token(token)?.owner;
-  if (owner) candidates.push(owner);
-  for (const address of candidates) {
-    if (exclude.has(address) || !free(ctx, address)) continue;
-    const wallet = world.wallet(address);
-    if (wallet && spendable(wallet, token, now) >= min) return wallet;
-  }
-  return null;
+  return findHolder(ctx, token, min, exclude, attempts, (address) => free(ctx, address))?.wallet ?? null;
 }
 
 /** A collection or item name of a few capitalised words. */

@@ -1,3 +1,4 @@
+import { findHolder } from '../mrc010/plan.ts';
 import { MRC402 } from '@mtc/domain';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
@@ -10,7 +11,7 @@ import {
   planDexBid,
   withdraws,
 } from '../dex/auctions.ts';
-import { findHolder, pickPayToken } from '../dex010/plan.ts';
+import { pickPayToken } from '../dex010/plan.ts';
 import type { Dex402Order } from './records.ts';
 import { dex402Status } from './chaincode.ts';
 import { DEX402_FAMILY } from './order.ts';

@@ -1,3 +1,4 @@
+import { findHolder } from '../mrc010/plan.ts';
 import { MRC402, MRC402_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
@@ -15,7 +16,7 @@ import { mrc010Id } from '../mrc010/token.ts';
 import { numericDataCheck } from '../../chaincode/util.ts';
 import { DEX402_PREFIX, newDex402 } from './records.ts';
 import { fakeSignature } from '../../jobs/client.ts';
-import { findHolder, pickPayToken, planPlatform, planPrice, upTo } from '../dex010/plan.ts';
+import { pickPayToken, planPlatform, planPrice, upTo } from '../dex010/plan.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { assignPlatform, DEX402_FAMILY, expectStatus, STATUS_MESSAGES } from './order.ts';
