@@ -1,6 +1,4 @@
 import type { ChaincodeVersion } from '../../chaincode/versions.ts';
-import type { Call } from '../../jobs/job.ts';
-import type { Stub } from '../../world/stub.ts';
 
 /**
  * The MRC-400/401 chaincodes as one table: CC-m 0e78fc1 (`v2.3`, mainnet until the MRC-401
@@ -58,12 +56,20 @@ export function mrc400Version(version: ChaincodeVersion): Mrc400Version {
 /** One step per MRC-400 chaincode version. */
 export type PerVersion<T> = Readonly<Record<Mrc400VersionName, T>>;
 
+/**
+ * What a step needs of the stub, as a shape rather than the Stub type: records.ts reads this table
+ * and the stub's module reads records.ts, so importing Stub here would close a circle.
+ */
+interface Installed {
+  readonly chaincode: ChaincodeVersion;
+}
+
 /** The step of the installed chaincode. */
-export function stepOf<T>(stub: Stub, steps: PerVersion<T>): T {
+export function stepOf<T>(stub: Installed, steps: PerVersion<T>): T {
   return steps[mrc400Version(stub.chaincode).name];
 }
 
 /** A job's execution as one step per version, each reading the call's arguments its own way. */
-export function perVersion(steps: PerVersion<(stub: Stub, args: readonly string[], call: Call) => void>) {
-  return (stub: Stub, call: Call): void => stepOf(stub, steps)(stub, call.args, call);
+export function perVersion<S extends Installed>(steps: PerVersion<(stub: S, args: readonly string[]) => void>) {
+  return (stub: S, call: { readonly args: readonly string[] }): void => stepOf(stub, steps)(stub, call.args);
 }
