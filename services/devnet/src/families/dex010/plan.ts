@@ -75,9 +75,13 @@ export function planPrice(rng: Rng, decimals: number): bigint {
   return BigInt(rng.int(1, 999)) * 10n ** BigInt(rng.int(Math.max(0, decimals - 5), decimals));
 }
 
-/** A random amount in [1, max] (max ≥ 1), spread over its whole range. */
-export function upTo(rng: Rng, max: bigint): bigint {
-  return portion(rng, max, 1, 100);
+/**
+ * How many of the `remain` units a taker takes: all of them with probability `allShare` when it
+ * can afford them, else an amount spread over [1, what it can afford and what remains].
+ */
+export function planFill(rng: Rng, remain: bigint, affordable: bigint, allShare: number): bigint {
+  if (affordable >= remain && rng.chance(allShare)) return remain;
+  return portion(rng, remain < affordable ? remain : affordable, 1, 100);
 }
 
 // prettier-ignore

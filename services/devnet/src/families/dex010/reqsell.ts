@@ -11,7 +11,7 @@ import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from '../mrc010/plan.ts';
 import { expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
-import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, upTo } from './plan.ts';
+import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, planFill } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import { settleRequest } from './settle.ts';
 
@@ -132,10 +132,7 @@ export const mrc010AcceptReqSellJob: Job = {
     const seller = findHolder(ctx, Number(order.mrc010), unit, new Set([order.buyer]));
     if (!seller) return null;
     const affordable = seller.available / unit;
-    const units =
-      affordable >= remainUnits && rng.chance(0.5)
-        ? remainUnits
-        : upTo(rng, affordable < remainUnits ? affordable : remainUnits);
+    const units = planFill(rng, remainUnits, affordable, 0.5);
     return {
       fcn: 'mrc010acceptreqsell',
       args: [order.dexid, seller.wallet.id, (units * unit).toString(), fakeSignature(rng), seller.wallet.nonce],

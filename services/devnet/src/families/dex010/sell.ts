@@ -16,7 +16,7 @@ import {
   planMinTradeUnit,
   planPlatform,
   planPrice,
-  upTo,
+  planFill,
 } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import { settleTrade } from '../dex/settle.ts';
@@ -138,7 +138,7 @@ export const mrc010BuyJob: Job = {
     const buyer = findHolder(ctx, Number(order.sell_token), price, new Set([order.seller]));
     if (!buyer) return null;
     const affordable = buyer.available / price;
-    const units = affordable >= remainUnits && rng.chance(0.4) ? remainUnits : upTo(rng, min(remainUnits, affordable));
+    const units = planFill(rng, remainUnits, affordable, 0.4);
     return {
       fcn: 'mrc010buy',
       args: [order.dexid, buyer.wallet.id, (units * unit).toString(), fakeSignature(rng), buyer.wallet.nonce],
@@ -168,5 +168,3 @@ export const mrc010BuyJob: Job = {
     settleTrade(stub, DEX010_FAMILY, dex, buyer, payments, 'sell', paymentPrice, buyAmount.toString(), sig, nonce);
   },
 };
-
-const min = (a: bigint, b: bigint) => (a < b ? a : b);

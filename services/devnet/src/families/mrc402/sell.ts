@@ -16,7 +16,7 @@ import { mrc010Id } from '../mrc010/token.ts';
 import { numericDataCheck } from '../../chaincode/util.ts';
 import { DEX402_PREFIX, newDex402 } from './records.ts';
 import { fakeSignature } from '../../jobs/client.ts';
-import { pickPayToken, planPlatform, planPrice, upTo } from '../dex010/plan.ts';
+import { pickPayToken, planPlatform, planPrice, planFill } from '../dex010/plan.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { assignPlatform, DEX402_FAMILY, expectStatus, STATUS_MESSAGES } from './order.ts';
@@ -146,8 +146,7 @@ export const mrc402BuyJob: Job = {
     const buyer = findHolder(ctx, Number(order.sell_token), price, new Set([order.seller]));
     if (!buyer || anyBusy(ctx, [buyer.wallet.id])) return null;
     const affordable = buyer.available / price;
-    const units =
-      affordable >= remain && rng.chance(0.4) ? remain : upTo(rng, remain < affordable ? remain : affordable);
+    const units = planFill(rng, remain, affordable, 0.4);
     return {
       fcn: 'mrc402buy',
       args: [order.dexid, buyer.wallet.id, units.toString(), fakeSignature(rng), buyer.wallet.nonce],
