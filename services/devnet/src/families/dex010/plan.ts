@@ -2,7 +2,9 @@ import { spendable, spendableTokens } from '../mrc010/balance.ts';
 import type { Rng } from '../../rng.ts';
 import type { Dex010Order, Wallet } from '../mrc010/records.ts';
 import type { Dex010Kind } from '../../world/world.ts';
-import type { PlanContext } from '../../jobs/job.ts';
+import type { Call, PlanContext } from '../../jobs/job.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import { findHolder } from '../mrc010/plan.ts';
 import { portion } from '../../jobs/job.ts';
 
 /**
@@ -73,6 +75,27 @@ export function planMinTradeUnit(rng: Rng, decimals: number): string {
 /** A price in base units of a token with `decimals`: 1–999 units of 10^k, k up to the decimals. */
 export function planPrice(rng: Rng, decimals: number): bigint {
   return BigInt(rng.int(1, 999)) * 10n ** BigInt(rng.int(Math.max(0, decimals - 5), decimals));
+}
+
+/**
+ * A taker's call on `order` (a buy of a sale, a fill of a request): a wallet other than `maker`
+ * that can pay `perUnit` of `token` for each min_trade_unit takes part or all of what remains
+ * (all of it with probability `allShare` when it can afford that).
+ */
+export function planTake(
+  ctx: PlanContext,
+  fcn: string,
+  order: Dex010Order,
+  [token, perUnit]: [number, bigint],
+  maker: string,
+  allShare: number,
+): Call | null {
+  const unit = BigInt(order.min_trade_unit || '1');
+  const taker = findHolder(ctx, token, perUnit, new Set([maker]));
+  if (!taker) return null;
+  const units = planFill(ctx.rng, BigInt(order.remain_amount) / unit, taker.available / perUnit, allShare);
+  const amount = (units * unit).toString();
+  return { fcn, args: [order.dexid, taker.wallet.id, amount, fakeSignature(ctx.rng), taker.wallet.nonce] };
 }
 
 /**

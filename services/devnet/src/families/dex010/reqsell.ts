@@ -1,4 +1,3 @@
-import { findHolder } from '../mrc010/plan.ts';
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
@@ -11,7 +10,7 @@ import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from '../mrc010/plan.ts';
 import { expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
-import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, planFill } from './plan.ts';
+import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, planTake } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import { settleRequest } from './settle.ts';
 
@@ -124,19 +123,10 @@ export const mrc010AcceptReqSellJob: Job = {
   weight: 2,
   writes: [DEX010.acceptreqsell, DEX010.transferSell, DEX010.receiveBuy, DEX010.receiveFee],
   plan(ctx) {
-    const { rng } = ctx;
     const order = pickOrder(ctx, 'reqsell', (o) => acceptsRequestCall(ctx, o));
     if (!order) return null;
     const unit = BigInt(order.min_trade_unit || '1');
-    const remainUnits = BigInt(order.remain_amount) / unit;
-    const seller = findHolder(ctx, Number(order.mrc010), unit, new Set([order.buyer]));
-    if (!seller) return null;
-    const affordable = seller.available / unit;
-    const units = planFill(rng, remainUnits, affordable, 0.5);
-    return {
-      fcn: 'mrc010acceptreqsell',
-      args: [order.dexid, seller.wallet.id, (units * unit).toString(), fakeSignature(rng), seller.wallet.nonce],
-    };
+    return planTake(ctx, 'mrc010acceptreqsell', order, [Number(order.mrc010), unit], order.buyer, 0.5);
   },
   execute(stub, { args }) {
     const [dexid, sellerAddress, amount, sig, nonce] = expectArgs(

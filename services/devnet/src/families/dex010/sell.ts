@@ -1,4 +1,3 @@
-import { findHolder } from '../mrc010/plan.ts';
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
@@ -16,7 +15,7 @@ import {
   planMinTradeUnit,
   planPlatform,
   planPrice,
-  planFill,
+  planTake,
 } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import { settleTrade } from '../dex/settle.ts';
@@ -125,24 +124,14 @@ export const mrc010BuyJob: Job = {
   weight: 3,
   writes: [DEX010.buy, DEX010.transferBuy, DEX010.receiveSell, DEX010.receiveFee],
   plan(ctx) {
-    const { world, rng, now } = ctx;
+    const { world, now } = ctx;
     const order = pickOrder(
       ctx,
       'sell',
       (o) => dex010Status(o, now) === 'sell' && hasOpenEntry(world.wallet(o.seller), Number(o.mrc010)),
     );
     if (!order) return null;
-    const unit = BigInt(order.min_trade_unit || '1');
-    const price = BigInt(order.sell_price);
-    const remainUnits = BigInt(order.remain_amount) / unit;
-    const buyer = findHolder(ctx, Number(order.sell_token), price, new Set([order.seller]));
-    if (!buyer) return null;
-    const affordable = buyer.available / price;
-    const units = planFill(rng, remainUnits, affordable, 0.4);
-    return {
-      fcn: 'mrc010buy',
-      args: [order.dexid, buyer.wallet.id, (units * unit).toString(), fakeSignature(rng), buyer.wallet.nonce],
-    };
+    return planTake(ctx, 'mrc010buy', order, [Number(order.sell_token), BigInt(order.sell_price)], order.seller, 0.4);
   },
   execute(stub, { args }) {
     const [dexid, buyerAddress, amount, sig, nonce] = expectArgs(
