@@ -7,7 +7,7 @@
  * does not know. It stops after MAX_MESSAGES messages, on Ctrl-C, or at the first message that
  * breaks the contract (its offset is not committed, so a rerun meets it again).
  *
- *   KAFKA_BROKERS=127.0.0.1:9092 node examples/topic-consumer/consume.ts
+ *   KAFKA_BROKERS=127.0.0.1:9092 ./node_modules/.bin/node examples/topic-consumer/consume.ts
  *
  * It uses kafkajs directly: it is an example for consumers, outside the product (whose services
  * reach Kafka only through the EventLog port).
