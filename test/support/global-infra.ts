@@ -1,13 +1,19 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { InfraKey } from '@mtc/adapters/contract';
-import { chooseTestInfra } from './test-infra.ts';
+import { readEnvFile } from '@mtc/runtime';
+import { chooseTestInfra, serversAnswer } from './test-infra.ts';
 
 /**
  * vitest globalSetup of the tiers that need real servers (`*.int.test.ts`, `test/e2e/`; see
  * vitest.config.ts). With Docker (test-infra.ts decides) it starts Kafka, MongoDB and Redis once
  * for the run and hands their addresses to the test workers, and to the services those spawn,
- * through the environment; otherwise it leaves the environment alone and the tests read the local
- * servers as before (packages/adapters/src/contract/infra.ts). Either way it sets TEST_INFRA to
- * the choice made, `docker` or `local`, which infra.ts reads.
+ * through the environment; otherwise the tests read the local servers from the environment or
+ * .infra/env (packages/adapters/src/contract/infra.ts), and when none are named and answering it
+ * starts them with infra/up.sh (its progress shown) and stops them with infra/down.sh at teardown,
+ * so `npm test` alone runs every tier. Either way it sets TEST_INFRA to the choice made, `docker` or
+ * `local`, which infra.ts reads.
  *
  * The containers go at teardown; a run killed before it leaves them to testcontainers' reaper
  * container, which removes them once this process is gone.
@@ -19,7 +25,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   process.env['TEST_INFRA'] = choice.infra;
   if (choice.infra === 'local') {
     console.log(`test servers: local, from the environment or .infra/env (${choice.reason})`);
-    return undefined;
+    return startLocalServersIfNone();
   }
   const started = Date.now();
   const servers = await startContainers();
@@ -99,4 +105,42 @@ async function startContainers(): Promise<Containers> {
     },
     stop,
   };
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const INFRA_ENV = `${ROOT}.infra/env`;
+const SERVER_KEYS = ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL', 'MONGO_FERRETDB_URL'] as const;
+
+/**
+ * Local servers for the run: those the environment names, else those .infra/env names when they
+ * all answer, else the ones infra/up.sh installs (once) and starts. Returns the teardown that
+ * stops what this run started, and nothing when it started nothing.
+ */
+async function startLocalServersIfNone(): Promise<(() => Promise<void>) | undefined> {
+  if (['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'].every((k) => process.env[k])) return undefined;
+  const hadEnvFile = existsSync(INFRA_ENV);
+  const named = readEnvFile(INFRA_ENV);
+  if (hadEnvFile && (await serversAnswer(SERVER_KEYS.map((k) => named[k] ?? '')))) return undefined;
+  const started = Date.now();
+  console.log('test servers: none answering, starting them with infra/up.sh (installs them the first time)');
+  await run('infra/up.sh');
+  console.log(`test servers: up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (hadEnvFile) {
+    console.log('test servers: some were running before this run, so they are left running after it');
+    return undefined;
+  }
+  return async () => {
+    console.log('test servers: stopping what this run started (infra/down.sh)');
+    await run('infra/down.sh');
+  };
+}
+
+/** Runs an infra script with its output shown; asynchronously, so the test pool is served meanwhile. */
+async function run(script: string): Promise<void> {
+  const child = spawn('bash', [script], { cwd: ROOT, stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`test servers: bash ${script} failed (exit ${String(code)})`);
 }

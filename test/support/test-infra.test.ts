@@ -6,7 +6,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseTestInfra, type DockerProbeResult, type TestInfraChoice } from './test-infra.ts';
+import { chooseTestInfra, serversAnswer, type DockerProbeResult, type TestInfraChoice } from './test-infra.ts';
 
 const MODULE = new URL('./test-infra.ts', import.meta.url).href;
 
@@ -201,5 +201,35 @@ describe('chooseTestInfra with testcontainers looking for an engine', () => {
       reason: 'TEST_INFRA=auto, no Docker engine (Could not find a working container runtime strategy)',
     });
     expect((await choose({ TEST_INFRA: 'docker' })).error).toMatch(/^TEST_INFRA=docker, but no Docker engine answered/);
+  });
+});
+
+describe('serversAnswer', () => {
+  let server: ReturnType<typeof createTcpServer>;
+  let port = 0;
+  beforeAll(async () => {
+    server = createTcpServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('is true when every address of every form answers', async () => {
+    const forms = [
+      `127.0.0.1:${port},127.0.0.1:${port}`,
+      `mongodb://127.0.0.1:${port}/db?x=1`,
+      `redis://:pw@127.0.0.1:${port}`,
+    ];
+    expect(await serversAnswer(forms)).toBe(true);
+  });
+
+  it('is false when one does not answer, or is missing or unreadable', async () => {
+    const closed = createTcpServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    expect(await serversAnswer([`127.0.0.1:${port}`, `redis://127.0.0.1:${closedPort}`])).toBe(false);
+    expect(await serversAnswer([`127.0.0.1:${port}`, ''])).toBe(false);
+    expect(await serversAnswer([`mongodb://127.0.0.1/db`])).toBe(false);
   });
 });

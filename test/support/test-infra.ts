@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -83,4 +84,34 @@ export async function probeDocker(timeoutMs = DOCKER_PROBE_TIMEOUT_MS): Promise<
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * True when every address answers a TCP connect within timeoutMs: Kafka's `host:port[,…]` (each
+ * broker) and `scheme://[user@]host:port/…` URLs. An empty or unreadable address answers false.
+ */
+export async function serversAnswer(addresses: readonly string[], timeoutMs = 1_000): Promise<boolean> {
+  const endpoints = addresses.flatMap((address) => address.split(',').map(endpointOf));
+  if (endpoints.some((e) => e === null)) return false;
+  const answers = await Promise.all(endpoints.map((e) => connects(e!, timeoutMs)));
+  return answers.every(Boolean);
+}
+
+function endpointOf(address: string): { host: string; port: number } | null {
+  const match = /^(?:[a-z+]+:\/\/(?:[^@/]*@)?)?(\[[^\]]+\]|[^:/,]+):(\d+)/i.exec(address.trim());
+  if (!match) return null;
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+}
+
+function connects(endpoint: { host: string; port: number }, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(endpoint);
+    const done = (answered: boolean): void => {
+      socket.destroy();
+      resolve(answered);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }
