@@ -39,8 +39,11 @@ USER 1000:1000
 ENV DATA_DIR=/app/data \
     HOST=0.0.0.0 \
     PORT=3000 \
+    OPS_PORT=9100 \
+    OPS_HOST=0.0.0.0 \
     NODE_OPTIONS="--disable-warning=ExperimentalWarning --disable-warning=TimeoutNegativeWarning"
-EXPOSE 3000
+# 3000: the API; 9100: the default command's /metrics (and /healthz, /readyz) for Prometheus.
+EXPOSE 3000 9100
 # Liveness of the default command (the API's /healthz); compose sets one per service.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -113,10 +113,13 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export async function startOpsServer(options: {
   port: number;
   host?: string;
-  registry: Registry;
+  /** What /metrics serves: a registry, or one built at each scrape (e.g. aggregated over threads). */
+  registry: Registry | (() => Promise<Registry>);
   readiness: (limits: { withinMs: number }) => Promise<Readiness>;
   /** `/readyz` answers within this many ms (default READINESS_BUDGET_MS). */
   readinessBudgetMs?: number;
+  /** Once aborted (the shutdown's signal), `/readyz` answers 503 without asking `readiness`. */
+  stopping?: AbortSignal;
 }): Promise<OpsServer> {
   const budgetMs = options.readinessBudgetMs ?? READINESS_BUDGET_MS;
   const server: Server = createServer((req, res) => {
@@ -128,6 +131,8 @@ export async function startOpsServer(options: {
     if (req.method !== 'GET') return reply(405, { error: { code: 'method_not_allowed', message: 'GET only' } });
     if (path === '/healthz') return reply(200, { status: 'ok' });
     if (path === '/readyz') {
+      if (options.stopping?.aborted)
+        return reply(503, { error: { code: 'unavailable', message: 'stopping: finishing the work in hand' } });
       const check = () => options.readiness({ withinMs: probeBudget(budgetMs) });
       answerWithin('the readiness check', budgetMs, check).then(
         (r) =>
@@ -142,8 +147,13 @@ export async function startOpsServer(options: {
       return;
     }
     if (path === '/metrics') {
-      options.registry.metrics().then(
-        (text) => reply(200, text, options.registry.contentType),
+      const { registry } = options;
+      const scrape = async (): Promise<[string, string]> => {
+        const current = typeof registry === 'function' ? await registry() : registry;
+        return [await current.metrics(), current.contentType];
+      };
+      scrape().then(
+        ([text, type]) => reply(200, text, type),
         () => reply(500, { error: { code: 'internal', message: 'metrics unavailable' } }),
       );
       return;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ConfigError, parseConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createShutdown, type Shutdown } from './shutdown.ts';
+import { createShutdown, ShutdownConfigSchema, type Shutdown } from './shutdown.ts';
 
 /**
  * The one context a service's `main` builds and passes down: config, logger and shutdown. Config
@@ -22,8 +22,10 @@ export function createServiceContext<S extends z.ZodType>(
   env: Record<string, string | undefined> = process.env,
 ): ServiceContext<Readonly<z.infer<S>>> {
   let config: Readonly<z.infer<S>>;
+  let timeoutMs: number;
   try {
     config = parseConfig(schema, env);
+    timeoutMs = parseConfig(ShutdownConfigSchema, env).SHUTDOWN_TIMEOUT_MS;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`${name}: ${error.message}`);
@@ -31,7 +33,7 @@ export function createServiceContext<S extends z.ZodType>(
   }
   const level = (config as { LOG_LEVEL?: string }).LOG_LEVEL ?? 'info';
   const logger = createLogger({ level, name });
-  const shutdown = createShutdown(logger);
+  const shutdown = createShutdown(logger, { timeoutMs });
   shutdown.installSignalHandlers();
   return {
     config,

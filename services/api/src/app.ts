@@ -5,6 +5,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { openModels } from '@mtc/read-models';
+import { withAccessLog, type OnResponse } from './access-log.ts';
 import { createConsistentReads } from './consistent.ts';
 import { createHeadReader, type ApiDeps, type ApiState, type AppContext } from './context.ts';
 import type { Head } from './head.ts';
@@ -56,7 +57,9 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       logger,
     }),
     images: deps.images,
+    stopping: deps.stopping ?? new AbortController().signal,
   };
+  const onResponse = withAccessLog(deps.config, deps.logger, deps.onResponse);
 
   // Behind API_PROXY_HOPS proxies, the client is the address the outermost one appended.
   const app = new Koa<ApiState>({ proxy: deps.config.API_PROXY_HOPS > 0, maxIpsCount: deps.config.API_PROXY_HOPS });
@@ -106,7 +109,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
     return (name === undefined ? undefined : budgets.get(name)) ?? deps.config.API_REQUEST_TIMEOUT_MS;
   };
 
-  app.use(requestScope(logger, () => heads.current(), deps.onResponse));
+  app.use(requestScope(logger, () => heads.current(), onResponse));
   app.use(corsMiddleware());
   app.use(errorMiddleware());
   app.use(requestGate(deps.config));
@@ -142,7 +145,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
         answers,
         head: () => heads.peek(),
         maxUrlBytes: deps.config.API_MAX_URL_BYTES,
-        onResponse: deps.onResponse,
+        onResponse,
       });
   return Object.assign(app, {
     streams,
@@ -158,7 +161,7 @@ export function createApiApp(deps: ApiDeps): ApiApp {
 function requestScope(
   logger: Logger,
   readHead: () => Promise<Head>,
-  onResponse: ApiDeps['onResponse'],
+  onResponse: OnResponse | undefined,
 ): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -176,8 +179,13 @@ function requestScope(
     try {
       await next();
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      onResponse?.({ method: ctx.method, route: ctx.state.route ?? 'unmatched', status: ctx.status, seconds });
+      if (onResponse) {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const header = ctx.response.get('X-Indexed-Height');
+        const height = header === '' ? undefined : Number(header);
+        const route = ctx.state.route ?? 'unmatched';
+        onResponse({ method: ctx.method, route, status: ctx.status, seconds, url: ctx.url, height, requestId });
+      }
     }
   };
 }
@@ -226,10 +234,27 @@ export async function startApi(
     async close() {
       // Streams never end by themselves: end them first, or the server would wait on them for ever.
       await app.streams?.close();
-      await new Promise<void>((resolve, reject) => {
+      // No new connections; the requests in flight (a long export) get API_DRAIN_TIMEOUT_MS to end.
+      const closed = new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
       });
+      // A keep-alive connection goes idle once its request is answered: closed then, not at its timeout.
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'deadline'>((resolve) => {
+        timer = setTimeout(() => resolve('deadline'), deps.config.API_DRAIN_TIMEOUT_MS);
+      });
+      if ((await Promise.race([closed, deadline])) === 'deadline') {
+        logger.warn(
+          { drainTimeoutMs: deps.config.API_DRAIN_TIMEOUT_MS },
+          'requests still in flight at the drain deadline: closing their connections',
+        );
+        server.closeAllConnections();
+        await closed;
+      }
+      clearTimeout(timer);
+      clearInterval(idle);
       await app.close();
     },
   };

@@ -109,6 +109,19 @@ export const ApiConfigSchema = z.object({
     .default(16 * 1024),
   API_MAX_URL_BYTES: z.coerce.number().int().min(256).max(65_536).default(4096),
   API_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
+  /**
+   * On a stop (SIGTERM), /readyz answers 503 at once and the server takes no new connections; the
+   * requests in flight (a long export) may finish within API_DRAIN_TIMEOUT_MS, then their
+   * connections are closed and the process exits.
+   */
+  API_DRAIN_TIMEOUT_MS: nonNegativeInt.max(600_000).default(10_000),
+  /**
+   * The access log (one JSON line per request logged: method, route, url, status, ms, height,
+   * requestId): this share of requests, drawn at random, and every 5xx and every request slower than
+   * ACCESS_LOG_SLOW_MS (0: no slow ones).
+   */
+  ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(0.01),
+  ACCESS_LOG_SLOW_MS: nonNegativeInt.max(600_000).default(1000),
   TOKEN_LOCKS_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
   /**
    * NFT images (the image fetcher of @mtc/adapters, nft-images.ts). Hosts fetched whatever address they resolve to, such as

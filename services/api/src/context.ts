@@ -1,4 +1,5 @@
 import type { ChainSource, Counters, EventLog, ImageFetcher, ReadStore } from '@mtc/ports';
+import type { OnResponse } from './access-log.ts';
 import type { Models } from '@mtc/read-models';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.ts';
@@ -20,7 +21,12 @@ export interface ApiDeps {
   /** Wall clock in unix milliseconds (default: CLOCK_NOW_UNIX when set, else the system clock); tests pin it. */
   now?: () => number;
   /** Told of every finished request, e.g. for a latency histogram; `route` is the route pattern. */
-  onResponse?: (info: { method: string; route: string; status: number; seconds: number }) => void;
+  onResponse?: OnResponse;
+  /**
+   * Aborted when the process begins to stop (the shutdown's signal): /readyz answers 503 from then
+   * on, while the requests in flight drain.
+   */
+  stopping?: AbortSignal;
   /** The block log the live stream (/api/stream) reads; without it the stream answers 503. */
   events?: { log: EventLog; blockTopic: string };
   /** Where rate-limit buckets live when RATE_LIMIT_ENABLED (Redis, shared by replicas); default: this process's memory. */
@@ -56,6 +62,8 @@ export interface AppContext {
   mainnet: MainnetHeight;
   /** NFT images from the URLs on chain, guarded and kept in the store; closed with the app. */
   images: ImageFetcher;
+  /** Aborted once the process is stopping (ApiDeps.stopping). */
+  stopping: AbortSignal;
 }
 
 /**

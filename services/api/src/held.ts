@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPOSED_HEADERS } from './cors.ts';
+import type { OnResponse } from './access-log.ts';
 import type { Head } from './head.ts';
 import { CACHE, etagOf, knownEncoding, type ResponseCache } from './http-cache.ts';
 
@@ -27,7 +28,7 @@ export function createHeldAnswers(deps: {
   /** The shared head if it is fresh enough to use without a store read. */
   head: () => Head | undefined;
   maxUrlBytes: number;
-  onResponse?: (info: { method: string; route: string; status: number; seconds: number }) => void;
+  onResponse?: OnResponse;
 }): HeldAnswers {
   let served = 0;
   return {
@@ -76,7 +77,8 @@ export function createHeldAnswers(deps: {
       served++;
       if (deps.onResponse) {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        deps.onResponse({ method: 'GET', route: answer.route ?? 'unmatched', status: 200, seconds });
+        const route = answer.route ?? 'unmatched';
+        deps.onResponse({ method: 'GET', route, status: 200, seconds, url, height, requestId });
       }
       return true;
     },

@@ -6,3 +6,5 @@ export { buildOpenApiDocument, OPENAPI_PATH, openApiJson } from './openapi.ts';
 export { allRoutes } from './routes/index.ts';
 export { headMemory } from './head-cell.ts';
 export { createNftImageFetcher } from './nft-images.ts';
+export { apiMetrics } from './metrics.ts';
+export { withAccessLog, type OnResponse, type ResponseInfo } from './access-log.ts';

@@ -17,10 +17,10 @@ import {
   startOpsServer,
   storeBudgetMetrics,
 } from '@mtc/runtime';
-import { Gauge, Histogram } from 'prom-client';
 import { z } from 'zod';
 import { startApi } from './app.ts';
 import { ApiConfigSchema } from './config.ts';
+import { apiMetrics } from './metrics.ts';
 import { createNftImageFetcher } from './nft-images.ts';
 
 /** The API on its own: read models → HTTP. Stateless: run as many as traffic needs. */
@@ -48,13 +48,7 @@ const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).extend({
 const ctx = createServiceContext('api', Config);
 const { config, logger, shutdown } = ctx;
 const registry = createMetricsRegistry('api');
-const latency = new Histogram({
-  name: 'mtc_api_request_duration_seconds',
-  help: 'API request latency by route and status',
-  labelNames: ['method', 'route', 'status'],
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-  registers: [registry],
-});
+const metrics = apiMetrics(registry);
 
 const storeBudgets = storeBudgetMetrics(registry);
 
@@ -93,22 +87,15 @@ const api = await startApi({
   reusePort: config.API_REUSE_PORT,
   rateLimitBuckets,
   events: { log, blockTopic: topicsOf(config).blocks },
-  onResponse: ({ method, route, status, seconds }) =>
-    latency.observe({ method, route, status: String(status) }, seconds),
+  onResponse: metrics.onResponse,
+  stopping: shutdown.signal,
 });
-shutdown.add('api', () => api.close());
-new Gauge({
-  name: 'mtc_api_stream_connections',
-  help: 'Open live-stream (/api/stream) connections',
-  registers: [registry],
-  collect() {
-    this.set(api.streamConnections());
-  },
-});
+metrics.countStreams(() => api.streamConnections());
 const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
   registry,
+  stopping: shutdown.signal,
   // The API's own /readyz answers within the same budget, naming what does not answer.
   readiness: async () => {
     const res = await fetch(`${api.url}/readyz`, { signal: AbortSignal.timeout(READINESS_BUDGET_MS) });
@@ -117,5 +104,7 @@ const ops = await startOpsServer({
   },
 });
 shutdown.add('ops', () => ops.close());
+// Hooks run newest first: the API drains while the ops port still answers /readyz (503, stopping).
+shutdown.add('api', () => api.close());
 logger.info({ api: api.url, ops: ops.url }, 'api started');
 console.log(`Explorer API: ${api.url}/api/chain`);

@@ -6,7 +6,7 @@ import { servePart } from './part-thread.ts';
  * on the main thread's port (SO_REUSEPORT, so the kernel spreads connections over the threads) and
  * answering from the head the threads share.
  */
-await servePart<ApiData, null>('api', async (data, shutdown, logger) => {
-  await serveApi(data, shutdown, logger);
+await servePart<ApiData, null>('api', async (data, shutdown, logger, registry) => {
+  await serveApi(data, shutdown, logger, registry);
   return { value: null };
 });

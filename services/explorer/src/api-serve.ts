@@ -1,5 +1,6 @@
 import { createHttpChainSource, openCounters, openEventLog, openReadStore, topicsOf } from '@mtc/adapters';
-import { createNftImageFetcher, startApi, type RunningApi } from '@mtc/api';
+import { apiMetrics, createNftImageFetcher, startApi, type RunningApi } from '@mtc/api';
+import type { Registry } from 'prom-client';
 import type { Logger, Shutdown } from '@mtc/runtime';
 import type { ExplorerConfig } from './config.ts';
 
@@ -18,13 +19,19 @@ export type ApiData = ExplorerConfig & {
  * store, the counters and the log (which it reads for the live stream, as the indexer's threads
  * write it), each closed by `shutdown` after the API.
  */
-export async function serveApi(data: ApiData, shutdown: Shutdown, logger: Logger): Promise<RunningApi> {
+export async function serveApi(
+  data: ApiData,
+  shutdown: Shutdown,
+  logger: Logger,
+  registry: Registry,
+): Promise<RunningApi> {
   const store = await openReadStore(data);
   shutdown.add('store', () => store.close());
   const counters = await openCounters(data);
   shutdown.add('counters', () => counters.close());
   const log = await openEventLog(data, logger);
   shutdown.add('event log', () => log.close());
+  const metrics = apiMetrics(registry);
   const api = await startApi({
     config: data,
     logger,
@@ -38,7 +45,10 @@ export async function serveApi(data: ApiData, shutdown: Shutdown, logger: Logger
     sharedHead: data.sharedHead,
     ...(data.sharedAnswers === undefined ? {} : { sharedAnswers: data.sharedAnswers }),
     events: { log, blockTopic: topicsOf(data).blocks },
+    stopping: shutdown.signal,
+    onResponse: metrics.onResponse,
   });
+  metrics.countStreams(() => api.streamConnections());
   shutdown.add('api', () => api.close());
   return api;
 }

@@ -1,7 +1,7 @@
 import { AdapterConfigSchema } from '@mtc/adapters';
 import { ApiConfigSchema } from '@mtc/api';
 import { DevnetFaultConfigSchema } from '@mtc/devnet';
-import { port } from '@mtc/runtime';
+import { port, ShutdownConfigSchema } from '@mtc/runtime';
 import { z } from 'zod';
 
 /**
@@ -44,7 +44,15 @@ export const ExplorerConfigSchema = z
       .transform((s) => (s === '' ? [] : s.split(',').map(Number))),
     PROFILE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
     PROFILE_DIR: z.string().min(1).default('profiles'),
+    /**
+     * An ops port beside the API's: /healthz, /readyz and /metrics (Prometheus: every part's
+     * metrics, the follower's, the projector's and each API thread's, and the process's own).
+     * Unset: none (the API port serves /healthz and /readyz itself).
+     */
+    OPS_PORT: port.optional(),
+    OPS_HOST: z.string().min(1).default('127.0.0.1'),
   })
+  .extend(ShutdownConfigSchema.shape)
   // The built-in devnet's fault injector (DEVNET_FAULT_*), to drill retries; off by default.
   .extend(DevnetFaultConfigSchema.shape)
   .extend(ApiConfigSchema.shape)

@@ -77,8 +77,9 @@ describe('the all-in-one API threads', () => {
       (answered: number) => expect(answered).toBe(0),
     ],
   ])('%s: answers while the main thread is busy only with a second thread', async (_, env, check) => {
-    const { apiUrl } = await start(env);
+    const { apiUrl, opsUrl } = await start(env);
     check(await answeredWhileBlocked(`${apiUrl}/api/chain`));
+    expect(opsUrl).toBeUndefined(); // no ops port unless OPS_PORT is set
   });
 
   it('fails at start when the port is taken, even by a socket that would share it (another explorer)', async () => {
@@ -90,5 +91,35 @@ describe('the all-in-one API threads', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('serves /metrics on OPS_PORT with every part: the follower, the projector and both API threads', async () => {
+    const { apiUrl, opsUrl } = await start({ API_THREADS: '2', OPS_PORT: '0' });
+    expect(opsUrl).toBeDefined();
+    // Each on its own connection, so the kernel spreads them over both API threads.
+    const requests = 40;
+    const heights = await Promise.all(
+      Array.from({ length: requests }, async () => {
+        const res = await fetch(`${apiUrl}/api/blocks?limit=1`, { headers: { Connection: 'close' } });
+        await res.arrayBuffer();
+        return Number(res.headers.get('X-Indexed-Height'));
+      }),
+    );
+    const text = await (await fetch(`${opsUrl}/metrics`)).text();
+    const value = (series: string): number => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      if (line === undefined) throw new Error(`no ${series} in /metrics`);
+      return Number(line.slice(series.length + 1));
+    };
+    const labels = '{method="GET",route="/api/blocks",status="200",service="explorer"}';
+    expect(value(`mtc_api_request_duration_seconds_count${labels}`)).toBe(requests);
+    // The devnet has its history only, so the index settles at its head.
+    expect(value('mtc_projector_height{service="explorer"}')).toBe(Math.max(...heights));
+    expect(value('mtc_follower_published_height{service="explorer"}')).toBeGreaterThanOrEqual(Math.max(...heights));
+    expect(value('mtc_node_height{service="explorer"}')).toBe(
+      value('mtc_follower_published_height{service="explorer"}'),
+    );
+    expect(value('process_resident_memory_bytes{service="explorer"}')).toBeGreaterThan(0);
+    expect((await fetch(`${opsUrl}/readyz`)).status).toBe(200);
   });
 });

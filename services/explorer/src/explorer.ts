@@ -4,12 +4,21 @@ import { access, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { headMemory } from '@mtc/api';
-import { createShutdown, type Logger, type Shutdown } from '@mtc/runtime';
+import { AggregatorRegistry } from 'prom-client';
+import {
+  createMetricsRegistry,
+  createShutdown,
+  READINESS_BUDGET_MS,
+  startOpsServer,
+  type Logger,
+  type OpsServer,
+  type Shutdown,
+} from '@mtc/runtime';
 import { serveApi, type ApiData } from './api-serve.ts';
 import type { ExplorerConfig } from './config.ts';
 import type { DevnetReady } from './devnet-part.ts';
 import type { IndexerData } from './indexer.ts';
-import { startPart } from './part.ts';
+import { startPart, type RunningPart } from './part.ts';
 
 /**
  * Everything in one process: devnet (unless a node URL is given) → follower → log → projector →
@@ -24,6 +33,8 @@ import { startPart } from './part.ts';
  */
 export interface RunningExplorer {
   apiUrl: string;
+  /** Where /metrics is served (OPS_PORT); undefined without one. */
+  opsUrl: string | undefined;
   nodeUrl: string;
   shutdown: Shutdown;
   /** Rejects when a pipeline part fails in a way retrying cannot mend. */
@@ -31,7 +42,10 @@ export interface RunningExplorer {
 }
 
 export async function startExplorer(config: ExplorerConfig, logger: Logger): Promise<RunningExplorer> {
-  const shutdown = createShutdown(logger);
+  const shutdown = createShutdown(logger, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+  // The main thread's metrics: the process's own (memory, CPU, event loop) and its API's.
+  const registry = createMetricsRegistry('explorer');
+  const parts: RunningPart<unknown>[] = [];
   await mkdir(resolve(config.DATA_DIR), { recursive: true });
   // Fails here with EROFS/EACCES rather than later as SQLite's "unable to open database file".
   await access(resolve(config.DATA_DIR), constants.W_OK);
@@ -46,6 +60,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   if (!nodeUrl) {
     const devnet = await startPart<DevnetReady>('devnet', new URL('./devnet-part.ts', import.meta.url), config, logger);
     shutdown.add('devnet', () => devnet.stop());
+    parts.push(devnet);
     fatals.push(devnet.fatal);
     nodeUrl = devnet.value.nodeUrl;
     // The devnet's NFT images live on loopback, which the API fetches from only when allow-listed;
@@ -68,6 +83,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     logger,
   );
   shutdown.add('projector', () => projector.stop());
+  parts.push(projector);
   fatals.push(projector.fatal);
   const follower = await startPart<null>(
     'follower',
@@ -76,6 +92,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     logger,
   );
   shutdown.add('follower', () => follower.stop());
+  parts.push(follower);
   fatals.push(follower.fatal);
 
   const sharedHead = headMemory();
@@ -84,7 +101,10 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   // Answers built by one API thread are kept by the others: each is built once per process.
   const sharedAnswers = threads > 1 ? { sharedAnswers: `mtc-answers-${randomUUID()}` } : {};
   const data = { ...apiConfig, nodeUrl, sharedHead, ...sharedAnswers };
-  const api = await serveApi({ ...data, port: config.PORT, reusePort: threads > 1 }, shutdown, logger);
+  // Closed after the API has drained (hooks run newest first): /readyz there answers 503 meanwhile.
+  let ops: OpsServer | undefined;
+  shutdown.add('ops', async () => ops?.close());
+  const api = await serveApi({ ...data, port: config.PORT, reusePort: threads > 1 }, shutdown, logger, registry);
   const port = Number(new URL(api.url).port);
   for (let n = 2; n <= threads; n++) {
     const thread = await startPart<null>(
@@ -95,11 +115,28 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     );
     shutdown.add(`api-${n}`, () => thread.stop());
     fatals.push(thread.fatal);
+    parts.push(thread);
+  }
+  if (config.OPS_PORT !== undefined) {
+    ops = await startOpsServer({
+      port: config.OPS_PORT,
+      host: config.OPS_HOST,
+      registry: async () => {
+        const all = await Promise.all([registry.getMetricsAsJSON(), ...parts.map((part) => part.metrics())]);
+        return AggregatorRegistry.aggregate(all);
+      },
+      readiness: async () => {
+        const res = await fetch(`${api.url}/readyz`, { signal: AbortSignal.timeout(READINESS_BUDGET_MS) });
+        const { error, ...detail } = (await res.json()) as { error?: { message?: unknown } } & Record<string, unknown>;
+        return { ready: res.ok, reason: typeof error?.message === 'string' ? error.message : undefined, detail };
+      },
+      stopping: shutdown.signal,
+    });
   }
 
   const fatal = Promise.race(fatals);
   fatal.catch(() => {}); // observed by the caller; never an unhandled rejection here
-  return { apiUrl: api.url, nodeUrl, shutdown, fatal };
+  return { apiUrl: api.url, opsUrl: ops?.url, nodeUrl, shutdown, fatal };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHttpChainSource, openEventLog, topicsOf } from '@mtc/adapters';
-import { createFollower } from '@mtc/follower';
+import { createFollower, followerMetrics } from '@mtc/follower';
 import { trackCatchUp } from '@mtc/runtime';
 import { BACKFILL_MIN_BLOCKS, followerProgress, profilesOf, type IndexerData } from './indexer.ts';
 import { servePart } from './part-thread.ts';
@@ -10,7 +10,7 @@ import { servePart } from './part-thread.ts';
  * how far it has published (for the backfill's progress), and the file log wakes that thread's
  * consumer on each append.
  */
-await servePart<IndexerData, null>('follower', async (config, shutdown, logger) => {
+await servePart<IndexerData, null>('follower', async (config, shutdown, logger, registry) => {
   const log = await openEventLog(config, logger);
   shutdown.add('log', () => log.close());
   const following = trackCatchUp({
@@ -26,6 +26,7 @@ await servePart<IndexerData, null>('follower', async (config, shutdown, logger) 
   const profiles = profilesOf(config, 'follower', logger);
   shutdown.add('cpu profiles', () => profiles.stop());
 
+  const gauges = followerMetrics(registry);
   const follow = createFollower({
     chain: createHttpChainSource({ baseUrl: config.nodeUrl }),
     log,
@@ -37,7 +38,9 @@ await servePart<IndexerData, null>('follower', async (config, shutdown, logger) 
       batchBlocks: config.FOLLOWER_BATCH_BLOCKS,
       pollIntervalMs: config.FOLLOWER_POLL_MS,
     },
-    onProgress: (height, nodeHeight) => {
+    metrics: gauges,
+    onProgress: (height, nodeHeight, count) => {
+      gauges.published(height, nodeHeight, count);
       following.observe(height, nodeHeight);
       profiles.observe(height);
       progress.postMessage(height);

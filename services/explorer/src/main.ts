@@ -16,8 +16,9 @@ async function main(): Promise<void> {
   const dataDir = config.DATA_DIR;
   const running = await startExplorer(config, logger).catch((error: unknown) => stop(logger, error, dataDir));
   running.shutdown.installSignalHandlers();
-  logger.info({ api: `${running.apiUrl}/api/chain`, node: running.nodeUrl }, 'explorer ready');
+  logger.info({ api: `${running.apiUrl}/api/chain`, node: running.nodeUrl, ops: running.opsUrl }, 'explorer ready');
   console.log(`Explorer API: ${running.apiUrl}/api/chain`);
+  if (running.opsUrl) console.log(`Metrics: ${running.opsUrl}/metrics`);
   running.fatal.catch(async (error: unknown) => {
     await running.shutdown.run('fatal');
     stop(logger, error, dataDir);

@@ -1,6 +1,6 @@
-import { topicsOf } from '@mtc/adapters';
-import { createProjector, openProjectorPorts } from '@mtc/projector';
-import { trackCatchUp } from '@mtc/runtime';
+import { observeBudgets, topicsOf } from '@mtc/adapters';
+import { createProjector, openProjectorPorts, projectorMetrics } from '@mtc/projector';
+import { storeBudgetMetrics, trackCatchUp } from '@mtc/runtime';
 import { BACKFILL_MIN_BLOCKS, followerProgress, profilesOf, type IndexerData } from './indexer.ts';
 import { servePart } from './part-thread.ts';
 
@@ -9,8 +9,11 @@ import { servePart } from './part-thread.ts';
  * its commits (synchronous on SQLite) never stall the API's event loop, and its parsing and
  * projecting run beside the follower's thread.
  */
-await servePart<IndexerData, null>('projector', async (config, shutdown, logger) => {
+await servePart<IndexerData, null>('projector', async (config, shutdown, logger, registry) => {
   const { log, store, counters } = await openProjectorPorts({ config, logger, shutdown });
+  const gauges = projectorMetrics(registry);
+  const budgets = storeBudgetMetrics(registry);
+  for (const budgeted of [store, counters]) observeBudgets(budgeted, { logger, ...budgets });
   const projecting = trackCatchUp({
     unit: 'blocks',
     minGap: BACKFILL_MIN_BLOCKS,
@@ -36,7 +39,8 @@ await servePart<IndexerData, null>('projector', async (config, shutdown, logger)
     signal: shutdown.signal,
     topics: topicsOf(config),
     options: { statsUtcOffsetMinutes: config.STATS_UTC_OFFSET_MINUTES, maxBatch: config.PROJECTOR_MAX_BATCH },
-    onProgress: (height) => {
+    onProgress: (height, count) => {
+      gauges.projected(height, count);
       projecting.observe(height, Math.max(published, height));
       profiles.observe(height);
     },

@@ -7,3 +7,4 @@ export {
   type FollowerMetrics,
   type FollowerOptions,
 } from './follower.ts';
+export { followerMetrics, type FollowerGauges } from './metrics.ts';

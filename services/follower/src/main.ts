@@ -1,8 +1,8 @@
 import { AdapterConfigSchema, createHttpChainSource, describeAdapters, openEventLog, topicsOf } from '@mtc/adapters';
 import { createMetricsRegistry, createServiceContext, port, startOpsServer, trackCatchUp } from '@mtc/runtime';
-import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
 import { createFollower } from './follower.ts';
+import { followerMetrics } from './metrics.ts';
 
 /** The follower on its own: node → log. Distributed mode runs exactly one. */
 const Config = AdapterConfigSchema.extend({
@@ -26,40 +26,7 @@ const Config = AdapterConfigSchema.extend({
 const ctx = createServiceContext('follower', Config);
 const { config, logger, shutdown } = ctx;
 const registry = createMetricsRegistry('follower');
-const published = new Gauge({
-  name: 'mtc_follower_published_height',
-  help: 'Newest block published to the log',
-  registers: [registry],
-});
-const nodeHeight = new Gauge({ name: 'mtc_node_height', help: 'Height the node reports', registers: [registry] });
-const lag = new Gauge({
-  name: 'mtc_follower_lag_blocks',
-  help: 'Node height minus published height',
-  registers: [registry],
-});
-const blocks = new Counter({ name: 'mtc_follower_blocks_total', help: 'Blocks published', registers: [registry] });
-const retries = new Counter({
-  name: 'mtc_follower_retries_total',
-  help: 'Node requests tried again, by reason (head_regressed, block_missing, tx_missing, node_behind_log, timeout, network, http_<status>, truncated)',
-  labelNames: ['reason'],
-  registers: [registry],
-});
-const stalls = new Counter({
-  name: 'mtc_follower_stalls_total',
-  help: 'Times no block was published for FOLLOWER_STALL_AFTER_MS while the node was ahead',
-  registers: [registry],
-});
-const stalled = new Gauge({
-  name: 'mtc_follower_stalled',
-  help: '1 while the follower is stalled',
-  registers: [registry],
-});
-const unknownJobTypes = new Counter({
-  name: 'mtc_decoder_unknown_job_types_total',
-  help: 'Node entries whose job type the decoder does not know (published as generic activity)',
-  labelNames: ['job_type'],
-  registers: [registry],
-});
+const gauges = followerMetrics(registry);
 
 const log = await openEventLog(config, logger);
 shutdown.add('log', () => log.close());
@@ -68,9 +35,7 @@ logger.info(describeAdapters(config), 'adapters');
 let last = { published: 0, head: 0, stalled: false };
 const position = (height: number, head: number): void => {
   last = { ...last, published: height, head };
-  published.set(height);
-  nodeHeight.set(head);
-  lag.set(head - height);
+  gauges.heights(height, head);
 };
 // The backfill at start-up (the node far ahead of the log): a bar on a terminal, JSON log lines otherwise.
 const backfill = trackCatchUp({ label: 'follower backfill', unit: 'blocks', minGap: 200, logger });
@@ -89,19 +54,16 @@ const follower = createFollower({
     stallAfterMs: config.FOLLOWER_STALL_AFTER_MS,
   },
   metrics: {
-    retry: (reason) => retries.inc({ reason }),
+    ...gauges,
     stalled: (is) => {
-      if (is) stalls.inc();
-      stalled.set(is ? 1 : 0);
+      gauges.stalled(is);
       last = { ...last, stalled: is };
     },
     heights: position,
-    unknownJobType: (jobType) => unknownJobTypes.inc({ job_type: jobType.slice(0, 64) }),
   },
   onProgress: (height, head, count) => {
-    // Count this batch, not the height: a restarted follower resumes at its log's last block.
-    blocks.inc(count);
-    position(height, head);
+    gauges.published(height, head, count);
+    last = { ...last, published: height, head };
     backfill.observe(height, head);
   },
 });
@@ -109,6 +71,7 @@ const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
   registry,
+  stopping: shutdown.signal,
   readiness: async () => {
     const behind = last.head - last.published;
     const detail = { published: last.published, head: last.head, lag: behind, stalled: last.stalled };

@@ -8,3 +8,4 @@ export {
 } from './projector.ts';
 export { type ProjectionOptions } from './projector.ts';
 export { openProjectorPorts } from './ports.ts';
+export { projectorMetrics, type ProjectorGauges } from './metrics.ts';

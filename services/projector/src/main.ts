@@ -11,7 +11,7 @@ import {
   storeBudgetMetrics,
   trackCatchUp,
 } from '@mtc/runtime';
-import { Counter, Gauge } from 'prom-client';
+import { projectorMetrics } from './metrics.ts';
 import { z } from 'zod';
 import { openProjectorPorts, ProjectorBaseConfig } from './ports.ts';
 import { createProjector, DEFAULT_PROJECTOR_GROUP, projectorLag, totalLag } from './projector.ts';
@@ -39,33 +39,7 @@ const Config = ProjectorBaseConfig.extend({
 const ctx = createServiceContext('projector', Config);
 const { config, logger, shutdown } = ctx;
 const registry = createMetricsRegistry('projector');
-const projected = new Gauge({
-  name: 'mtc_projector_height',
-  help: 'Newest block projected by this process',
-  registers: [registry],
-});
-const events = new Counter({
-  name: 'mtc_projector_blocks_total',
-  help: 'Block events projected',
-  registers: [registry],
-});
-const consumerLag = new Gauge({
-  name: 'mtc_projector_consumer_lag',
-  help: 'Messages not yet committed by the group, per topic partition',
-  labelNames: ['topic', 'partition'],
-  registers: [registry],
-});
-
-const stalls = new Counter({
-  name: 'mtc_projector_stalls_total',
-  help: 'Times a batch stayed in hand for PROJECTOR_STALL_AFTER_MS without its writes done',
-  registers: [registry],
-});
-const stalledGauge = new Gauge({
-  name: 'mtc_projector_stalled',
-  help: '1 while a batch has been in hand for PROJECTOR_STALL_AFTER_MS or longer',
-  registers: [registry],
-});
+const gauges = projectorMetrics(registry);
 const storeBudgets = storeBudgetMetrics(registry);
 
 const ports = await openProjectorPorts(ctx);
@@ -73,11 +47,9 @@ const { store, counters } = ports;
 for (const budgeted of [store, counters]) observeBudgets(budgeted, { logger, ...storeBudgets });
 const watchLog = logger.child({ component: 'stall-watch' });
 const watchdog = watchBatches(ports.log, config.PROJECTOR_STALL_AFTER_MS, (stalled, detail) => {
-  if (stalled) {
-    stalls.inc();
-    watchLog.warn(detail, 'projector stalled: a batch in hand has not been written');
-  } else watchLog.info(detail, 'projector progressing again');
-  stalledGauge.set(stalled ? 1 : 0);
+  if (stalled) watchLog.warn(detail, 'projector stalled: a batch in hand has not been written');
+  else watchLog.info(detail, 'projector progressing again');
+  gauges.stalled(stalled);
 });
 shutdown.add('stall watchdog', async () => watchdog.close());
 const log = watchdog.log;
@@ -106,8 +78,7 @@ const subscription = await createProjector({
   onProgress: (height, count) => {
     backfill.observe(height, Math.max(backfillTarget, height));
     lastHeight = height;
-    projected.set(height);
-    events.inc(count);
+    gauges.projected(height, count);
   },
 }).start();
 shutdown.add('projector', () => subscription.stop());
@@ -115,7 +86,7 @@ const topics = topicsOf(config);
 /** Reads the group's lag per partition into the gauge; the total. */
 const measureLag = async (): Promise<number> => {
   const lags = await projectorLag(log, topics, config.PROJECTOR_GROUP);
-  for (const { topic, partition, lag } of lags) consumerLag.set({ topic, partition: String(partition) }, lag);
+  gauges.consumerLag(lags);
   return totalLag(lags);
 };
 const lagTimer = setInterval(
@@ -132,6 +103,7 @@ const ops = await startOpsServer({
   port: config.OPS_PORT,
   host: config.OPS_HOST,
   registry,
+  stopping: shutdown.signal,
   // Each dependency within the budget, so a hung one is named rather than hanging the probe.
   readiness: async ({ withinMs }) => {
     const { values, failures } = await runProbes(withinMs, {

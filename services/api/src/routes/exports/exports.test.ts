@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { Writable } from 'node:stream';
 import { createMemoryReadStore } from '@mtc/adapters';
 import type { Collection, Doc, Filter, FindOptions, ReadStore } from '@mtc/ports';
@@ -12,6 +13,7 @@ import {
   badChecksum,
   createChain,
   GENESIS_TS,
+  rawRequest,
   startTestApi,
   testConfig,
   type Chain,
@@ -203,6 +205,26 @@ describe('exports', () => {
     const stats = await api.get<{ history: object[] }>('/api/tx-stats?days=3');
     expect(days.rows).toEqual(stats.body.history);
     expect(days.rows.reduce((n, r) => n + (r['count'] as number), 0)).toBe(chain.txCount);
+  });
+
+  it('is gzip-compressed for a client that takes gzip, with the same rows, and plain for one that does not', async () => {
+    const chain = fixture();
+    api = await startTestApi({ fixture: chain, now: () => CLOCK, config: testConfig({ EXPORT_PAGE_ROWS: '3' }) });
+    for (const path of ['/api/export/txs', '/api/export/token/1/holders?format=ndjson']) {
+      const plain = await rawRequest(api.url, path);
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers['vary']).toContain('Accept-Encoding');
+      const gzipped = await rawRequest(api.url, path, { headers: { 'Accept-Encoding': 'br;q=1, gzip;q=0.8' } });
+      expect(gzipped.status).toBe(200);
+      expect(gzipped.headers['content-encoding']).toBe('gzip');
+      expect(gzipped.headers['x-indexed-height']).toBe(plain.headers['x-indexed-height']);
+      const rows = gunzipSync(gzipped.body).toString();
+      expect(rows).toBe(plain.body.toString());
+      expect(rows.split('\n').length).toBeGreaterThan(10);
+      const refused = await rawRequest(api.url, path, { headers: { 'Accept-Encoding': 'gzip;q=0, identity' } });
+      expect(refused.headers['content-encoding']).toBeUndefined();
+    }
   });
 
   it('states the indexed height in a header and in the first line, in both formats', async () => {

@@ -29,11 +29,13 @@ export const readyzRoute = defineRoute({
   tag: 'probes',
   summary: 'Readiness probe',
   description:
-    '503 when the read store or the node does not answer, or the index lags the node by more than READY_MAX_LAG blocks.',
+    '503 when the read store or the node does not answer, the index lags the node by more than READY_MAX_LAG blocks, or the process is stopping (draining the requests in flight).',
   response: Readiness,
   errors: [503],
   cache: 'none',
   async handle({ head }, app) {
+    if (app.stopping.aborted)
+      throw unavailable('the API is stopping: it finishes the requests in flight and takes no new ones');
     const { values, failures } = await runProbes(probeBudget(READINESS_BUDGET_MS), {
       'the read store': head,
       'the counters store': () => app.counters.highestCounted(),
