@@ -3,11 +3,19 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFileEventLog, createHttpChainSource, createKafkaEventLog, topicSpecs } from '@mtc/adapters';
+import {
+  AdapterConfigSchema,
+  createFileEventLog,
+  createHttpChainSource,
+  createKafkaEventLog,
+  kafkaConnection,
+  KafkaSettingsShape,
+  topicSpecs,
+} from '@mtc/adapters';
 import { topicNames } from '@mtc/domain';
 import { createFollower, DEFAULT_FOLLOWER_OPTIONS, type FollowerOptions } from '@mtc/follower';
 import type { EventLog } from '@mtc/ports';
-import { readEnvFile, silentLogger } from '@mtc/runtime';
+import { parseConfig, readEnvFile, silentLogger } from '@mtc/runtime';
 import { z } from 'zod';
 import { DevnetConfigSchema } from '../services/devnet/src/config.ts';
 import { nodeCeiling } from './api-load.ts';
@@ -212,11 +220,17 @@ async function followerChild(): Promise<void> {
     await mkdir(job.log.dir, { recursive: true });
     log = createFileEventLog({ dir: job.log.dir });
   } else {
+    // The run's own brokers and client id; SASL, TLS and the topic layout from the environment, as the services read them.
+    const kafkaEnv = Object.fromEntries(Object.keys(KafkaSettingsShape).map((k) => [k, process.env[k]]));
+    const config = parseConfig(AdapterConfigSchema, {
+      ...kafkaEnv,
+      KAFKA_BROKERS: job.log.brokers.join(','),
+      KAFKA_CLIENT_ID: job.log.prefix,
+      KAFKA_COMPRESSION: 'gzip',
+    });
     log = await createKafkaEventLog({
-      brokers: job.log.brokers,
-      clientId: job.log.prefix,
-      compression: 'gzip',
-      topics: topicSpecs(topics),
+      ...kafkaConnection({ ...config, KAFKA_BROKERS: job.log.brokers }),
+      topics: topicSpecs(topics, config.KAFKA_PARTITIONS),
     });
   }
   const abort = new AbortController();

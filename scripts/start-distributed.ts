@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readEnvFile } from '@mtc/runtime';
+import { AdapterConfigSchema } from '@mtc/adapters';
+import { ConfigError, parseConfig, readEnvFile } from '@mtc/runtime';
 
 /**
  * `npm run start:distributed`: the services as separate processes against Kafka, MongoDB and
@@ -19,6 +20,15 @@ for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL']) {
     console.error(`start:distributed: ${key} is not set (run npm run infra:up, or set it)`);
     process.exit(1);
   }
+}
+// The servers' settings (Kafka's SASL and TLS files among them) are checked once here, as every
+// service will check them: a bad one stops the start instead of restarting each service for ever.
+try {
+  parseConfig(AdapterConfigSchema, env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`start:distributed: ${error.message}`);
+  process.exit(1);
 }
 const projectors = Number(env['PROJECTORS'] ?? '2');
 if (!Number.isInteger(projectors) || projectors < 1 || projectors > 16) {

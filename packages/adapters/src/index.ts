@@ -5,7 +5,21 @@ export { createFileEventLog, type FileEventLogOptions } from './embedded/file-lo
 export { createHttpChainSource, NodeError, type HttpChainSourceOptions } from './http/chain-source.ts';
 export * from './select.ts';
 export { createMongoReadStore, WRITE_LIMITS, type MongoReadStoreOptions } from './mongo/mongo-store.ts';
-export { createKafkaEventLog, type KafkaEventLogOptions, type TopicSpec } from './kafka/kafka-log.ts';
+export {
+  createKafkaEventLog,
+  type KafkaConnectionOptions,
+  type KafkaEventLogOptions,
+  type TopicSpec,
+} from './kafka/kafka-log.ts';
+export {
+  checkKafkaSettings,
+  KAFKA_SASL_MECHANISMS,
+  kafkaConnection,
+  kafkaSettingsIssues,
+  KafkaSettingsShape,
+  type KafkaSettings,
+  type PemFile,
+} from './kafka/kafka-settings.ts';
 export { createRedisCounters, type RedisCountersOptions } from './redis/redis-counters.ts';
 export {
   createRedisRateLimitBuckets,

@@ -24,7 +24,7 @@ import { apiMetrics } from './metrics.ts';
 import { createNftImageFetcher } from './nft-images.ts';
 
 /** The API on its own: read models → HTTP. Stateless: run as many as traffic needs. */
-const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).extend({
+const Config = AdapterConfigSchema.extend(ApiConfigSchema.shape).safeExtend({
   CHAIN_NODE_URL: z.url({ protocol: /^https?$/ }),
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ConnectionOptions } from 'node:tls';
 import type { Logger } from 'pino';
 import {
   CompressionTypes,
@@ -9,6 +10,7 @@ import {
   type Consumer,
   type EachBatchPayload,
   type Producer,
+  type SASLOptions,
 } from 'kafkajs';
 import type { ConsumeOptions, EventLog, LogRecord, OutgoingMessage, ReadOptions, Subscription } from '@mtc/ports';
 import { whileTransient } from './transient.ts';
@@ -26,7 +28,10 @@ import { whileTransient } from './transient.ts';
  *   the next start gets the batch again). kafkajs restarts a consumer that lost its broker by
  *   itself (from the committed offsets); when it gives up instead, `done` rejects too, rather than
  *   leave a subscription that silently consumes nothing.
- * - Topics are created on first use with the declared partitions and retention.
+ * - Topics are created on first use with the declared partitions and retention, and with the
+ *   replication factor and `min.insync.replicas` of the options (else the cluster's defaults).
+ * - SASL and TLS are kafkajs's own (`sasl`, `ssl`); a refused login is not retried: kafkajs fails
+ *   it at once, and so does `createKafkaEventLog`.
  */
 export interface TopicSpec {
   name: string;
@@ -39,16 +44,26 @@ export interface TopicSpec {
 export const KAFKA_COMPRESSIONS = ['gzip', 'none'] as const;
 export type KafkaCompression = (typeof KAFKA_COMPRESSIONS)[number];
 
-export interface KafkaEventLogOptions {
+/** Where the brokers are, how to log in, and how new topics are replicated (kafka-settings.ts builds it). */
+export interface KafkaConnectionOptions {
   brokers: string[];
   clientId?: string;
-  topics: readonly TopicSpec[];
+  /** TLS to every broker: `{}` verifies against the system's CAs; `ca`, `cert`, `key` are PEM text. */
+  ssl?: Pick<ConnectionOptions, 'ca' | 'cert' | 'key'>;
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /** Replicas of each topic created here; unset: the cluster's `default.replication.factor`. */
   replicationFactor?: number;
+  /** `min.insync.replicas` of each topic created here; unset: the cluster's default. */
+  minInsyncReplicas?: number;
   /**
    * Record batches are compressed with this codec (default gzip: built into kafkajs, read by every
    * Kafka client; JSON events shrink several times).
    */
   compression?: KafkaCompression;
+}
+
+export interface KafkaEventLogOptions extends KafkaConnectionOptions {
+  topics: readonly TopicSpec[];
   /** Where kafkajs's own log lines go (as structured fields); default: dropped below WARN. */
   logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
   /**
@@ -91,6 +106,9 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
   const kafka = new Kafka({
     clientId: options.clientId ?? 'mtc-explorer',
     brokers: options.brokers,
+    ...(options.ssl ? { ssl: options.ssl } : {}),
+    // kafkajs types each mechanism apart; ours share one shape (username and password).
+    ...(options.sasl ? { sasl: options.sasl as SASLOptions } : {}),
     logLevel: logLevel.WARN,
     logCreator:
       () =>
@@ -117,18 +135,22 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
           {
             topic: spec.name,
             numPartitions: spec.partitions,
-            replicationFactor: options.replicationFactor ?? 1,
+            // -1: the cluster's default.replication.factor.
+            replicationFactor: options.replicationFactor ?? -1,
             configEntries: [
               { name: 'retention.ms', value: String(spec.retentionMs) },
               { name: 'cleanup.policy', value: spec.cleanupPolicy ?? 'delete' },
               { name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) },
+              ...(options.minInsyncReplicas === undefined
+                ? []
+                : [{ name: 'min.insync.replicas', value: String(options.minInsyncReplicas) }]),
             ],
           },
         ],
       });
     } catch (error) {
       // Another process created it first (services start together): that is what we wanted.
-      if (!(await admin.listTopics()).includes(name)) throw error;
+      if (!(await admin.listTopics()).includes(name)) throw topicCreationError(spec, options, error);
     }
     known.add(name);
   };
@@ -333,6 +355,24 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       await admin.disconnect();
     },
   };
+}
+
+/**
+ * kafkajs reports a refused topic as "Topic creation errors", the reasons inside: the operator
+ * gets the topic, the layout asked for and the broker's reason (an impossible replication factor,
+ * a min.insync.replicas the cluster refuses, a missing ACL) in the message itself.
+ */
+function topicCreationError(spec: TopicSpec, options: KafkaConnectionOptions, error: unknown): Error {
+  const inner = (error as { errors?: unknown }).errors;
+  const reasons = (Array.isArray(inner) ? inner : [error])
+    .map((e: { type?: string; message?: string }) => (e.type ? `${e.type}: ${e.message}` : String(e.message)))
+    .join('; ');
+  const layout = [
+    `${spec.partitions} partition(s)`,
+    `replication factor ${options.replicationFactor ?? "the cluster's default"}`,
+    ...(options.minInsyncReplicas === undefined ? [] : [`min.insync.replicas ${options.minInsyncReplicas}`]),
+  ].join(', ');
+  return new Error(`the broker refused to create topic ${spec.name} (${layout}): ${reasons}`, { cause: error });
 }
 
 /** Consecutive runs of messages whose values add up to at most MAX_REQUEST_BYTES (or one message). */

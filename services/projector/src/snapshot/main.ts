@@ -27,7 +27,7 @@ import { replayToHeight } from './replay.ts';
  * writes the holder files and prints one JSON line: the height, its block time, and per file its
  * path, row count and sha256. Progress goes to stderr. It never touches the configured read store.
  */
-const Config = ProjectorBaseConfig.extend({ LOG_LEVEL: z.string().default('warn') });
+const Config = ProjectorBaseConfig.safeExtend({ LOG_LEVEL: z.string().default('warn') });
 
 /** Ends the command with one sentence on stderr and exit code 1. */
 function refuse(message: string): never {
