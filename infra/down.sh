@@ -25,8 +25,8 @@ main() {
   rm -f "$STATE_DIR/env"
 
   if $purge; then
-    log "purging data: $KAFKA_DATA $KAFKA_CONF_DIR/cluster-id $FERRETDB_DATA $PG_DATA $MONGO_JAVA_DATA"
-    rm -rf "$KAFKA_DATA" "$KAFKA_CONF_DIR/cluster-id" "$FERRETDB_DATA" "$PG_DATA" "$PG_HOME/data.init" "$MONGO_JAVA_DATA"
+    log "purging data: $KAFKA_DATA $KAFKA_CONF_DIR/cluster-id $KAFKA_TLS_DIR $FERRETDB_DATA $PG_DATA $MONGO_JAVA_DATA"
+    rm -rf "$KAFKA_DATA" "$KAFKA_CONF_DIR/cluster-id" "$KAFKA_TLS_DIR" "$FERRETDB_DATA" "$PG_DATA" "$PG_HOME/data.init" "$MONGO_JAVA_DATA"
   fi
 }
 

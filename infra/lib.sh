@@ -23,6 +23,8 @@ RUN_DIR="$INSTANCE_DIR/run"
 
 KAFKA_PORT=${KAFKA_PORT:-9092}
 KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-9093}
+KAFKA_SASL_PORT=${KAFKA_SASL_PORT:-9094}  # shared broker only: SASL_SSL (SCRAM-SHA-512/256, PLAIN)
+KAFKA_TLS_PORT=${KAFKA_TLS_PORT:-9095}    # shared broker only: SSL with client certificates (mutual TLS)
 MONGO_PORT=${MONGO_PORT:-27017}
 REDIS_PORT=${REDIS_PORT:-6379}
 POSTGRES_PORT=${POSTGRES_PORT:-5433}  # private cluster for FerretDB's postgresql backend (not Debian's 5432)
@@ -42,6 +44,8 @@ KAFKA_LIB="$KAFKA_HOME/lib"
 KAFKA_CLASSES="$KAFKA_HOME/classes"
 KAFKA_CONF_DIR="$INSTANCE_DIR/kafka"   # server.properties, cluster-id, data/ (= KAFKA_HOME when shared)
 KAFKA_DATA="$KAFKA_CONF_DIR/data"
+KAFKA_TLS_DIR="$KAFKA_CONF_DIR/tls"    # CA, broker and client certificates, SCRAM password (shared broker)
+KAFKA_SCRAM_USER=mtc
 FERRETDB_BIN="$BIN_DIR/ferretdb"
 FERRETDB_DATA="$INSTANCE_DIR/ferretdb/data"
 REDIS_HOME="$INSTANCE_DIR/redis"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs (if missing) and starts the local test servers on 127.0.0.1, then writes .infra/env:
-#   Kafka 3.9 (KRaft, single node)  KAFKA_PORT=9092 (controller KAFKA_CONTROLLER_PORT=9093)
+#   Kafka 3.9 (KRaft, single node)  KAFKA_PORT=9092 (controller KAFKA_CONTROLLER_PORT=9093), and
+#     on loopback as managed clusters  KAFKA_SASL_PORT=9094 (SASL_SSL: SCRAM-SHA-512/256, PLAIN),
+#     are reached                      KAFKA_TLS_PORT=9095 (SSL with client certificates)
 #   FerretDB 1.24                   MONGO_PORT=27017, MONGO_FERRETDB_URL: a second MongoDB stand-in
 #     on PostgreSQL 15 (default)    POSTGRES_PORT=5433, a private cluster under .infra/postgres
 #     or on SQLite                  FERRETDB_BACKEND=sqlite
@@ -159,26 +161,104 @@ kafka_cluster_id() {
   echo "$id"
 }
 
+# The shared broker also listens as managed clusters do (SASL_SSL, mutual TLS); a private instance
+# (instance.sh) has the PLAINTEXT listener only.
+kafka_secured() { [[ -z $INFRA_INSTANCE ]]; }
+
+# Makes, once, a CA, the broker's certificate (a PKCS12 keystore), a client certificate for mutual
+# TLS, and the passwords of the keystore and of the SASL user. Made in a temporary directory and
+# renamed, so an interrupted run leaves nothing half-made.
+make_kafka_tls() {
+  [[ -f $KAFKA_TLS_DIR/server.p12 ]] && return 0
+  require_tool openssl "install Debian's openssl"
+  local t0 tmp="$KAFKA_TLS_DIR.init" tlslog="$LOG_DIR/kafka-tls.log"
+  t0=$(now)
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  chmod 700 "$tmp"
+  if ! (
+    set -e
+    cd "$tmp"
+    # NAME SUBJECT EXTENSIONS: a key and a certificate signed by the CA.
+    sign() {
+      openssl req -newkey rsa:2048 -nodes -keyout "$1.key" -out "$1.csr" -subj "$2"
+      openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -set_serial "0x$(openssl rand -hex 8)" \
+        -days 3650 -out "$1.pem" -extfile <(printf '%b\n' "$3")
+      rm -f "$1.csr"
+    }
+    openssl rand -hex 16 >keystore-password
+    openssl rand -hex 16 >scram-password
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 3650 \
+      -subj "/CN=mtc-explorer local test CA" \
+      -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+    sign server /CN=127.0.0.1 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth'
+    sign client /CN=mtc-client 'extendedKeyUsage=clientAuth'
+    openssl pkcs12 -export -in server.pem -inkey server.key -certfile ca.pem -name broker \
+      -out server.p12 -passout file:keystore-password
+  ) >"$tlslog" 2>&1; then
+    show_log_tail "$tlslog"
+    die "kafka: making the TLS certificates with openssl failed"
+  fi
+  rm -rf "$KAFKA_TLS_DIR"
+  mv "$tmp" "$KAFKA_TLS_DIR"
+  log "kafka: CA, broker and client certificates made in $KAFKA_TLS_DIR ($(since "$t0"))"
+}
+
 render_kafka_config() {
-  sed -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
-    -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
-    -e "s|@DATA_DIR@|$KAFKA_DATA|g" \
-    "$INFRA_DIR/kafka/server.properties" >"$KAFKA_CONF_DIR/server.properties"
+  local listeners="" protocols=""
+  if kafka_secured; then
+    listeners=",SASL_SSL://127.0.0.1:$KAFKA_SASL_PORT,SSL://127.0.0.1:$KAFKA_TLS_PORT"
+    protocols=",SASL_SSL:SASL_SSL,SSL:SSL"
+  fi
+  {
+    sed -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
+      -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+      -e "s|@DATA_DIR@|$KAFKA_DATA|g" \
+      -e "s|@EXTRA_LISTENERS@|$listeners|g" \
+      -e "s|@EXTRA_PROTOCOLS@|$protocols|g" \
+      "$INFRA_DIR/kafka/server.properties"
+    if kafka_secured; then
+      sed -e "s|@KAFKA_SASL_PORT@|$KAFKA_SASL_PORT|g" \
+        -e "s|@KAFKA_TLS_PORT@|$KAFKA_TLS_PORT|g" \
+        -e "s|@TLS_DIR@|$KAFKA_TLS_DIR|g" \
+        -e "s|@KEYSTORE_PASSWORD@|$(<"$KAFKA_TLS_DIR/keystore-password")|g" \
+        -e "s|@SCRAM_USER@|$KAFKA_SCRAM_USER|g" \
+        -e "s|@SCRAM_PASSWORD@|$(<"$KAFKA_TLS_DIR/scram-password")|g" \
+        "$INFRA_DIR/kafka/security.properties"
+    fi
+  } >"$KAFKA_CONF_DIR/server.properties"
+  chmod 600 "$KAFKA_CONF_DIR/server.properties"
 }
 
 format_kafka_storage() {
-  local id=$1
+  local id=$1 scram=()
   [[ -f $KAFKA_DATA/meta.properties ]] && return 0
   log "kafka: formatting $KAFKA_DATA (cluster id $id)"
   mkdir -p "$KAFKA_DATA"
+  if kafka_secured; then
+    local password mechanism
+    password=$(<"$KAFKA_TLS_DIR/scram-password")
+    for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+      scram+=(--add-scram "$mechanism=[name=$KAFKA_SCRAM_USER,password=$password]")
+    done
+  fi
   kafka_java -Xmx256m -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j-tools.properties" \
-    kafka.tools.StorageTool format -t "$id" -c "$KAFKA_CONF_DIR/server.properties" --ignore-formatted >&2
+    kafka.tools.StorageTool format -t "$id" -c "$KAFKA_CONF_DIR/server.properties" --ignore-formatted "${scram[@]}" >&2
 }
 
+# Ready when node 1 answers with our cluster id; the shared broker's SCRAM user then gets its
+# credentials (again): a data dir formatted before the SASL listener existed has none.
 kafka_ready() {
-  local id=$1 pid=$2
+  local id=$1 pid=$2 user=()
+  if kafka_secured; then user=("$KAFKA_SCRAM_USER" "$(<"$KAFKA_TLS_DIR/scram-password")"); fi
   kafka_java -Xmx128m -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j-tools.properties" \
-    KafkaCheck ready "127.0.0.1:$KAFKA_PORT" "$id" "$READY_TIMEOUT" "$pid"
+    KafkaCheck ready "127.0.0.1:$KAFKA_PORT" "$id" "$READY_TIMEOUT" "$pid" "${user[@]}"
+}
+
+# True when the shared broker's SASL_SSL and SSL listeners accept connections (a broker started
+# before they were added has none until it is restarted).
+kafka_secured_listening() {
+  kafka_secured && port_open "$KAFKA_SASL_PORT" && port_open "$KAFKA_TLS_PORT"
 }
 
 start_kafka() {
@@ -187,12 +267,17 @@ start_kafka() {
   ensure_installed kafka
   mkdir -p "$KAFKA_CONF_DIR"
   id=$(kafka_cluster_id)
+  if kafka_secured; then make_kafka_tls; fi
   render_kafka_config
   if pid=$(running_pid kafka); then
     log "kafka: already running (pid $pid), checking"
   else
     check_port_free kafka "$KAFKA_PORT"
     check_port_free kafka-controller "$KAFKA_CONTROLLER_PORT"
+    if kafka_secured; then
+      check_port_free kafka-sasl "$KAFKA_SASL_PORT"
+      check_port_free kafka-tls "$KAFKA_TLS_PORT"
+    fi
     format_kafka_storage "$id"
     # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS holds several words on purpose
     spawn kafka "$logfile" java $KAFKA_HEAP_OPTS \
@@ -202,7 +287,10 @@ start_kafka() {
     pid=$(running_pid kafka) || fail_start kafka "$logfile" "process exited right after start"
     log "kafka: started pid $pid, waiting for a metadata answer on 127.0.0.1:$KAFKA_PORT"
   fi
-  kafka_ready "$id" "$pid" >&2 || fail_start kafka "$logfile" "no metadata answer"
+  kafka_ready "$id" "$pid" >&2 || fail_start kafka "$logfile" "no metadata answer, or its SCRAM user could not be set (see above)"
+  if kafka_secured && ! kafka_secured_listening; then
+    log "kafka: WARNING the running broker has no SASL_SSL/SSL listeners (started before they were added); restart: infra/down.sh && infra/up.sh"
+  fi
   log "kafka: ready on 127.0.0.1:$KAFKA_PORT ($(since "$t0"))"
 }
 
@@ -541,6 +629,20 @@ REDIS_URL=redis://127.0.0.1:$REDIS_PORT
 MONGO_JAVA_URL=mongodb://127.0.0.1:$MONGO_JAVA_PORT
 MONGO_FERRETDB_URL=mongodb://127.0.0.1:$MONGO_PORT
 EOF
+  # The secured listeners' addresses and credentials, for tests: named apart from the services'
+  # KAFKA_SASL_*/KAFKA_TLS_* settings, so that start:distributed, which reads this file, stays on
+  # the PLAINTEXT listener.
+  if kafka_secured_listening; then
+    cat >>"$INSTANCE_DIR/env.tmp" <<EOF
+KAFKA_SASL_BROKERS=127.0.0.1:$KAFKA_SASL_PORT
+KAFKA_SCRAM_USER=$KAFKA_SCRAM_USER
+KAFKA_SCRAM_PASSWORD=$(<"$KAFKA_TLS_DIR/scram-password")
+KAFKA_TLS_BROKERS=127.0.0.1:$KAFKA_TLS_PORT
+KAFKA_TEST_CA_FILE=$KAFKA_TLS_DIR/ca.pem
+KAFKA_TEST_CLIENT_CERT_FILE=$KAFKA_TLS_DIR/client.pem
+KAFKA_TEST_CLIENT_KEY_FILE=$KAFKA_TLS_DIR/client.key
+EOF
+  fi
   mv -f "$INSTANCE_DIR/env.tmp" "$INSTANCE_DIR/env"
 }
 

@@ -11,6 +11,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -28,8 +31,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * kafka-tools, which the broker classpath does not carry).
  *
  * <pre>
- *   KafkaCheck ready BOOTSTRAP CLUSTER_ID TIMEOUT_SECONDS [BROKER_PID]
- *       retries describeCluster until node 1 answers with the expected cluster id
+ *   KafkaCheck ready BOOTSTRAP CLUSTER_ID TIMEOUT_SECONDS [BROKER_PID [SCRAM_USER SCRAM_PASSWORD]]
+ *       retries describeCluster until node 1 answers with the expected cluster id; then, with a
+ *       user, sets its SCRAM-SHA-256 and SCRAM-SHA-512 credentials (a data dir formatted without
+ *       them gets them here; an existing one gets the password again)
  *   KafkaCheck smoke BOOTSTRAP
  *       creates a scratch topic, produces one record, consumes it with a group, deletes the topic
  * </pre>
@@ -38,11 +43,13 @@ public final class KafkaCheck {
     public static void main(String[] args) throws Exception {
         if (args.length >= 4 && args[0].equals("ready")) {
             long pid = args.length > 4 ? Long.parseLong(args[4]) : -1;
-            System.exit(ready(args[1], args[2], Integer.parseInt(args[3]), pid));
+            int status = ready(args[1], args[2], Integer.parseInt(args[3]), pid);
+            if (status == 0 && args.length == 7) status = scram(args[1], args[5], args[6]);
+            System.exit(status);
         } else if (args.length == 2 && args[0].equals("smoke")) {
             smoke(args[1]);
         } else {
-            System.err.println("usage: KafkaCheck ready BOOTSTRAP CLUSTER_ID TIMEOUT_SECONDS [PID] | smoke BOOTSTRAP");
+            System.err.println("usage: KafkaCheck ready BOOTSTRAP CLUSTER_ID TIMEOUT_SECONDS [PID [USER PASSWORD]] | smoke BOOTSTRAP");
             System.exit(2);
         }
     }
@@ -86,6 +93,25 @@ public final class KafkaCheck {
         }
         System.err.println("kafka not ready after " + timeoutSeconds + "s: " + last);
         return 1;
+    }
+
+    /**
+     * Upserts the user's SCRAM credentials (both mechanisms) through the controller's metadata, one
+     * request per mechanism (a request may alter a user only once).
+     */
+    private static int scram(String bootstrap, String user, String password) throws InterruptedException {
+        try (Admin admin = Admin.create(adminProps(bootstrap))) {
+            for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+                admin.alterUserScramCredentials(List.of(
+                        new UserScramCredentialUpsertion(user, new ScramCredentialInfo(mechanism, 8192), password)))
+                        .all().get(10, TimeUnit.SECONDS);
+            }
+            System.out.println("kafka scram: credentials of " + user + " set (SCRAM-SHA-256, SCRAM-SHA-512)");
+            return 0;
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            System.err.println("kafka scram: setting the credentials of " + user + " failed: " + e);
+            return 1;
+        }
     }
 
     private static void smoke(String bootstrap) throws Exception {

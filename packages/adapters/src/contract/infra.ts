@@ -15,8 +15,25 @@ import { describe } from 'vitest';
  * MONGO_URL is the default stand-in, mongo-java-server (or MongoDB itself in containers), also
  * named MONGO_JAVA_URL; MONGO_FERRETDB_URL is FerretDB, a second stand-in the contract suite holds
  * to the same behaviour.
+ *
+ * The local broker also listens as managed clusters do (infra/up.sh): SASL_SSL on
+ * KAFKA_SASL_BROKERS for the SCRAM/PLAIN user KAFKA_SCRAM_USER, and mutual TLS on KAFKA_TLS_BROKERS
+ * with the client certificate KAFKA_TEST_CLIENT_CERT_FILE; both present certificates of the CA
+ * in KAFKA_TEST_CA_FILE. No container runs those listeners.
  */
-export type InfraKey = 'KAFKA_BROKERS' | 'MONGO_URL' | 'REDIS_URL' | 'MONGO_JAVA_URL' | 'MONGO_FERRETDB_URL';
+export type InfraKey =
+  | 'KAFKA_BROKERS'
+  | 'MONGO_URL'
+  | 'REDIS_URL'
+  | 'MONGO_JAVA_URL'
+  | 'MONGO_FERRETDB_URL'
+  | 'KAFKA_SASL_BROKERS'
+  | 'KAFKA_SCRAM_USER'
+  | 'KAFKA_SCRAM_PASSWORD'
+  | 'KAFKA_TLS_BROKERS'
+  | 'KAFKA_TEST_CA_FILE'
+  | 'KAFKA_TEST_CLIENT_CERT_FILE'
+  | 'KAFKA_TEST_CLIENT_KEY_FILE';
 
 /** The servers test/support/global-infra.ts starts in containers. */
 export const CONTAINER_KEYS: readonly InfraKey[] = ['KAFKA_BROKERS', 'MONGO_URL', 'REDIS_URL'];
