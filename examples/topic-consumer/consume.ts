@@ -2,7 +2,8 @@
  * A downstream consumer of the explorer's topics, written as a third party would write one: it
  * reads `mtc.blocks.v3` (and, if asked, `mtc.state.v1` and `mtc.activity.v1`) with its own consumer
  * group, checks every message value against the published JSON Schemas (docs/schemas/, the
- * contract in docs/topics.md) and prints one line per block and per activity. It skips, without
+ * contract in docs/topics.md), reads it with the types generated from the same schemas
+ * (@mtc/topic-types) and prints one line per block and per activity. It skips, without
  * failing, what the contract lets a newer producer add: an activity or a state write of a `kind` it
  * does not know. It stops after MAX_MESSAGES messages, on Ctrl-C, or at the first message that
  * breaks the contract (its offset is not committed, so a rerun meets it again).
@@ -14,113 +15,53 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import {
+  ACTIVITY_KINDS,
+  STATE_WRITE_KINDS,
+  TOPICS as PUBLISHED,
+  type ActivityEventV1,
+  type BlockEventV3,
+  type KnownActivity,
+  type StateEventV1,
+} from '@mtc/topic-types';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { z } from 'zod';
 
-/** The topics, without the deployment's prefix. */
-export const TOPICS = { blocks: 'mtc.blocks.v3', state: 'mtc.state.v1', activity: 'mtc.activity.v1' } as const;
+/** The topics this example reads, without the deployment's prefix. */
+export const TOPICS = { blocks: PUBLISHED.blocks, state: PUBLISHED.state, activity: PUBLISHED.activity } as const;
 export type TopicKind = keyof typeof TOPICS;
 
 /** Where the published schemas are: `<topic>.json` in this folder. */
 export const DEFAULT_SCHEMA_DIR = new URL('../../docs/schemas/', import.meta.url);
 
-/** The fields of a block message this example reads (the schema describes all of them). */
-export interface BlockMessage {
-  schemaVersion: 3;
-  eventId: string;
-  height: number;
-  hash: string;
-  timestamp: number;
-  firstTxSeq: number;
-  txs: {
-    id: string;
-    valid: boolean;
-    summary: { type: string; from: string; to: string; amount: string; token: string };
-    writes: { key: string; pos: string }[];
-  }[];
-}
-
-/** The fields of a state message this example reads. */
-export interface StateMessage {
-  schemaVersion: 1;
-  eventId: string;
-  height: number;
-  txId: string;
-  write: { kind: string; key: string; pos: string };
-}
-
-/** The activity kinds this example knows (docs/topics.md); newer ones are skipped. */
-export const KNOWN_ACTIVITY_KINDS: ReadonlySet<string> = new Set([
-  'transfer',
-  'walletCreate',
-  'tokenCreate',
-  'tokenReserve',
-  'tokenMint',
-  'tokenBurn',
-  'tokenUpdate',
-  'sell',
-  'sellCancel',
-  'buy',
-  'buyRequest',
-  'buyRequestCancel',
-  'buyRequestAccept',
-  'auction',
-  'auctionCancel',
-  'bid',
-  'auctionFinish',
-  'nftCreate',
-  'nftUpdate',
-  'nftMint',
-  'nftBurn',
-  'nftTransfer',
-  'nftMelt',
-  'nftSell',
-  'nftSellCancel',
-  'nftBuy',
-  'nftAuction',
-  'nftAuctionCancel',
-  'nftBid',
-  'nftAuctionFinish',
-  'other',
-]);
+/**
+ * The activity kinds this example knows: those of the schema its types were generated from
+ * (docs/topics.md); newer ones are skipped.
+ */
+export const KNOWN_ACTIVITY_KINDS: ReadonlySet<string> = new Set(ACTIVITY_KINDS);
 
 /** The state-write kinds this example knows; newer ones are skipped. */
-export const KNOWN_WRITE_KINDS: ReadonlySet<string> = new Set([
-  'wallet',
-  'token',
-  'nftCollection',
-  'nftItem',
-  'mrc402',
-  'other',
-]);
+export const KNOWN_WRITE_KINDS: ReadonlySet<string> = new Set(STATE_WRITE_KINDS);
 
-/** The fields of an activity message this example reads. */
-export interface ActivityMessage {
-  schemaVersion: 1;
-  eventId: string;
-  pos: string;
-  height: number;
-  txId: string;
-  timestamp: number;
-  activity: { kind: string; jobType: string; tokenId?: number; amount?: string; from?: string; to?: string };
-}
+/** An activity message of a kind this example knows: the only ones it hands on. */
+export type KnownActivityMessage = Omit<ActivityEventV1, 'activity'> & { activity: KnownActivity };
 
 type Where = { topic: string; partition: number; offset: string; key: string };
 
 export type ConsumedMessage = Where &
   (
-    | { kind: 'blocks'; value: BlockMessage }
-    | { kind: 'state'; value: StateMessage }
-    | { kind: 'activity'; value: ActivityMessage }
+    | { kind: 'blocks'; value: BlockEventV3 }
+    | { kind: 'state'; value: StateEventV1 }
+    | { kind: 'activity'; value: KnownActivityMessage }
   );
 
 /** A valid message of a kind this example does not know: a newer producer's addition, skipped. */
 export type SkippedMessage = Where & { kind: 'skipped'; topic: string; reason: string };
 
 export interface SchemaValidators {
-  blocks: ValidateFunction<BlockMessage>;
-  state: ValidateFunction<StateMessage>;
-  activity: ValidateFunction<ActivityMessage>;
+  blocks: ValidateFunction<BlockEventV3>;
+  state: ValidateFunction<StateEventV1>;
+  activity: ValidateFunction<ActivityEventV1>;
 }
 
 /** A message that is not valid JSON or does not match its topic's schema. */
@@ -135,9 +76,9 @@ export async function loadValidators(schemaDir: URL = DEFAULT_SCHEMA_DIR): Promi
   // allErrors: report every mismatch of a message, not only the first.
   const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
   return {
-    blocks: ajv.compile<BlockMessage>(await load(TOPICS.blocks)),
-    state: ajv.compile<StateMessage>(await load(TOPICS.state)),
-    activity: ajv.compile<ActivityMessage>(await load(TOPICS.activity)),
+    blocks: ajv.compile<BlockEventV3>(await load(TOPICS.blocks)),
+    state: ajv.compile<StateEventV1>(await load(TOPICS.state)),
+    activity: ajv.compile<ActivityEventV1>(await load(TOPICS.activity)),
   };
 }
 
@@ -174,11 +115,13 @@ export function decodeValue(
     case 'activity':
       if (!validators.activity(value))
         throw new ContractViolation(`${at}: ${describeErrors(validators.activity.errors)}`);
-      if (!KNOWN_ACTIVITY_KINDS.has(value.activity.kind))
-        return { ...where, kind: 'skipped', reason: `activity kind ${value.activity.kind}` };
+      if (!isKnownActivity(value)) return { ...where, kind: 'skipped', reason: `activity kind ${value.activity.kind}` };
       return { ...where, kind, value };
   }
 }
+
+const isKnownActivity = (message: ActivityEventV1): message is KnownActivityMessage =>
+  KNOWN_ACTIVITY_KINDS.has(message.activity.kind);
 
 function kindOf(value: unknown): string | undefined {
   const kind = (value as { kind?: unknown } | null | undefined)?.kind;
@@ -318,7 +261,7 @@ export async function consume(options: ConsumeOptions): Promise<ConsumeResult> {
 }
 
 /** `block 42  2025-06-01T09:30:00Z  3 txs  transfer MTa1b2c3…→MTe5f6a7… 1000 [0]; …; +1 more` */
-export function formatBlock(block: BlockMessage): string {
+export function formatBlock(block: BlockEventV3): string {
   const time = new Date(block.timestamp * 1000).toISOString().replace('.000Z', 'Z');
   const shown = block.txs.slice(0, 3).map((tx) => {
     const { type, from, to, amount, token } = tx.summary;
@@ -333,12 +276,14 @@ export function formatBlock(block: BlockMessage): string {
 }
 
 /** `activity 000000000042:000001:000000  transfer [0] MTa1b2c3…→MTe5f6a7… 1000` */
-export function formatActivity(message: ActivityMessage): string {
-  const { kind, tokenId, from, to, amount } = message.activity;
-  const parts = ['activity', message.pos, '', kind];
-  if (tokenId !== undefined) parts.push(`[${tokenId}]`);
-  if (from && to) parts.push(`${short(from)}→${short(to)}`);
-  if (amount && amount !== '0') parts.push(amount);
+export function formatActivity(message: KnownActivityMessage): string {
+  const { activity } = message;
+  const parts = ['activity', message.pos, '', activity.kind];
+  // Each kind has its own fields: these are printed by the kinds that have them.
+  if ('tokenId' in activity) parts.push(`[${activity.tokenId}]`);
+  if ('from' in activity && 'to' in activity && activity.from && activity.to)
+    parts.push(`${short(activity.from)}→${short(activity.to)}`);
+  if ('amount' in activity && activity.amount && activity.amount !== '0') parts.push(activity.amount);
   return parts.join(' ');
 }
 

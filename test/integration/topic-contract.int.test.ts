@@ -8,15 +8,14 @@ import { activityKey, BlockEvent, chainPos, TOPICS, type ActivityEvent } from '@
 import { createFollower } from '@mtc/follower';
 import type { EventLog } from '@mtc/ports';
 import { silentLogger } from '@mtc/runtime';
+import type { BlockEventV3, StateEventV1 } from '@mtc/topic-types';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   consume,
   DEFAULT_SCHEMA_DIR,
   loadValidators,
-  type BlockMessage,
   type ConsumedMessage,
   type SkippedMessage,
-  type StateMessage,
 } from '../../examples/topic-consumer/consume.ts';
 
 /**
@@ -136,7 +135,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
     expect(expected.size).toBeGreaterThan(0);
     expect(expected.size).toBeLessThan(writes);
 
-    const states: StateMessage[] = [];
+    const states: StateEventV1[] = [];
     const lastPos = new Map<string, string>();
     const result = await consume({
       brokers,
@@ -265,7 +264,7 @@ describeWithInfra('topic contract: follower → Kafka → example consumer', ['K
   it('validates for real: the schemas reject a message that breaks the contract', async () => {
     const validators = await loadValidators();
     const block = blocks.find((b) => b.value.txs.length > 0)!.value;
-    const broken: BlockMessage[] = [
+    const broken: BlockEventV3[] = [
       { ...block, schemaVersion: 2 as 3 },
       { ...block, height: 0 },
       { ...block, txs: [{ ...block.txs[0]!, summary: { ...block.txs[0]!.summary, amount: '1.5' } }] },
