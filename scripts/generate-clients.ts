@@ -60,6 +60,8 @@ async function apiClientTypes(): Promise<string> {
 interface TopicSchema {
   topic: string;
   typeName: string;
+  /** The schema's path from the repository's root. */
+  source: string;
   schema: SchemaNode;
 }
 
@@ -68,13 +70,12 @@ async function topicTypes(): Promise<[string, string][]> {
   for (const [key, topic] of Object.entries(TOPICS) as [keyof typeof TOPICS, string][]) {
     const version = /\.v(\d+)$/.exec(topic)?.[1];
     if (version === undefined) throw new Error(`${topic}: a topic name ends in its version (.v<n>)`);
-    const file = `${SCHEMAS}/${topic}.json`;
-    const schema = JSON.parse(await readFile(new URL(file, ROOT), 'utf8')) as SchemaNode;
-    topics.push({ topic, typeName: `${MESSAGE_TYPES[key]}V${version}`, schema });
+    const source = `${SCHEMAS}/${topic}.json`;
+    const schema = JSON.parse(await readFile(new URL(source, ROOT), 'utf8')) as SchemaNode;
+    topics.push({ topic, typeName: `${MESSAGE_TYPES[key]}V${version}`, source, schema });
   }
   const files: [string, string][] = [];
-  for (const { topic, typeName, schema } of topics) {
-    const source = `${SCHEMAS}/${topic}.json`;
+  for (const { topic, typeName, source, schema } of topics) {
     const prepared = {
       ...toDraft7Tuples(schema),
       // The root type's name; the schema's own title ("<topic> message value") says the same in words.
