@@ -697,7 +697,7 @@ export interface paths {
     };
     /**
      * Readiness probe
-     * @description 503 when the read store or the node does not answer, or the index lags the node by more than READY_MAX_LAG blocks.
+     * @description 503 when the read store or the node does not answer, the index lags the node by more than READY_MAX_LAG blocks, or the process is stopping (draining the requests in flight).
      */
     get: operations['readyz'];
     put?: never;
