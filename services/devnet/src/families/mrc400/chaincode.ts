@@ -2,15 +2,17 @@ import type { Stub } from '../../world/stub.ts';
 import { mrc400Version } from './versions.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import {
-  cloneCollection,
-  cloneItem,
   encodeCollection,
   encodeItem,
   isCollectionKey,
   isItemKey,
   MRC400_PREFIX,
   readCollection,
+  readFields,
   readItem,
+  zeroItem,
+  type FieldKind,
+  type Fields,
   type Mrc400Collection,
   type Mrc401Item,
 } from './records.ts';
@@ -18,6 +20,7 @@ import { isMtAddress } from '../../world/address.ts';
 import { nonceCheck } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { generateKey } from '../../chaincode/util.ts';
+import { getMrc010 } from '../mrc010/token.ts';
 
 /**
  * The MRC-400/401 helpers of `mrc400.go`, CC-m 0e78fc1 (`v2.3`, old argument layouts) and CC-t
@@ -31,7 +34,7 @@ export function getMrc400(stub: Stub, id: string): Mrc400Collection {
   if (!isCollectionKey(id)) throw new ChaincodeError('6102,invalid MRC400 data address');
   const raw = stub.getState(id);
   if (raw === undefined) throw new ChaincodeError(`6004,MRC400 [${id}] not exist`);
-  return cloneCollection(readCollection(id, raw as object));
+  return { ...readCollection(id, raw as object) };
 }
 
 /** GetMRC401 (the same in both versions). */
@@ -39,7 +42,7 @@ export function getMrc401(stub: Stub, id: string): Mrc401Item {
   if (!isItemKey(id)) throw new ChaincodeError('6102,invalid MRC401 data address');
   const raw = stub.getState(id);
   if (raw === undefined) throw new ChaincodeError(`6004,MRC401 [${id}] not exist`);
-  return cloneItem(readItem(id, raw as object));
+  return { ...readItem(id, raw as object) };
 }
 
 /**
@@ -78,44 +81,28 @@ export function setMrc401(stub: Stub, key: string, item: Mrc401Item, jobType: st
  */
 export function newItem(now: number, id: string, mrc400: string, owner: string, creator: string): Mrc401Item {
   return {
+    ...zeroItem(),
     id,
     mrc400,
     owner,
     creator,
-    item_url: '',
-    item_image_url: '',
-    groupid: '',
     createdate: now,
     initial_reserve: '0',
     initial_token: '0',
     melting_fee: '0.0',
-    melting_date: 0,
     transferable: 'Permanent',
-    sell_date: 0,
     sell_fee: '0.0',
     sell_price: '0',
     sell_token: '0',
-    job_type: '',
-    job_args: '',
     jobdate: now,
-    auction_date: 0,
-    auction_end: 0,
     auction_token: '0',
     auction_bidding_unit: '0',
     auction_start_price: '0',
     auction_buynow_price: '0',
     auction_current_price: '0',
     auction_current_bidder: '0',
-    last_trade_date: 0,
     last_trade_amount: '0',
     last_trade_token: '0',
-    last_trade_type: '',
-    last_worker: '',
-    shareholder: null,
-    platform_name: '',
-    platform_url: '',
-    platform_address: '',
-    platform_commission: '',
   };
 }
 
@@ -136,6 +123,14 @@ export function clearSale(item: Mrc401Item): void {
   item.sell_date = 0;
   item.sell_price = '0';
   item.sell_token = '0';
+}
+
+/** GetMRC010 as the MRC-400/401 functions check a token argument. */
+export function checkToken(stub: Stub, token: string): void {
+  guard(
+    () => getMrc010(stub, token),
+    (inner) => `3005,Token id ${token} error : ${inner}`,
+  );
 }
 
 /** A new collection id: GenerateKey("MRC400_", keyArgs) plus the first free retry digit. */
@@ -192,40 +187,27 @@ export function itemIdCheck(src: string): string {
   return buf;
 }
 
-/** decimal.NewFromString for a rate: its value ×10^scale, or null when Go would fail to parse it. */
-function parseRate(rate: string): { units: bigint; scale: number } | null {
-  const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/.exec(rate);
-  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return null;
-  const fraction = m[3] ?? '';
-  const units = BigInt(`${m[2] || '0'}${fraction}`) * (m[1] === '-' ? -1n : 1n);
-  return { units, scale: fraction.length };
-}
-
-/** floor(x / d) for d > 0, rounding towards −∞ as decimal.Floor does. */
-function floorDiv(x: bigint, d: bigint): bigint {
-  const q = x / d;
-  return x % d !== 0n && x < 0n ? q - 1n : q;
-}
-
 /**
- * `base.Mul(rate).Div(100).Floor()` with the rate parsed as the chaincode does it, ignoring the
+ * `base.Mul(rate).Div(100).Floor()` with the rate parsed by decimal.NewFromString, ignoring the
  * error (an unparsable rate is 0): CC-m's sale and auction fees and both versions' melting fee.
  */
 export function percentOf(base: bigint, rate: string): bigint {
-  const r = parseRate(rate);
-  if (!r) return 0n;
-  return floorDiv(base * r.units, 100n * 10n ** BigInt(r.scale));
+  const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/.exec(rate);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return 0n;
+  const fraction = m[3] ?? '';
+  const x = base * BigInt(`${m[2] || '0'}${fraction}`) * (m[1] === '-' ? -1n : 1n);
+  const d = 100n * 10n ** BigInt(fraction.length);
+  // Floor rounds towards −∞.
+  return x % d !== 0n && x < 0n ? x / d - 1n : x / d;
 }
 
 /**
  * CC-t `base.go` DexFeeCalc for rates of any precision (an MRC-401 sell fee has up to four fraction
- * digits): floor(base × rate / 100), or null where Go returns an error (a rate it cannot parse, not
- * above 0, or a fee that floors to 0): the callers then pay no such fee.
+ * digits) and a base ≥ 0: floor(base × rate / 100), or null where Go returns an error (a rate it
+ * cannot parse, not above 0, or a fee that floors to 0): the callers then pay no such fee.
  */
 export function dexFee(base: bigint, rate: string): bigint | null {
-  const r = parseRate(rate);
-  if (!r || r.units <= 0n) return null;
-  const fee = floorDiv(base * r.units, 100n * 10n ** BigInt(r.scale));
+  const fee = percentOf(base, rate);
   return fee > 0n ? fee : null;
 }
 
@@ -308,142 +290,94 @@ export function permissionCheck(c: Mrc400Collection, item: PermissionItem, actor
 
 // ---------------------------------------------------------------- encoding/json, as the chaincode uses it
 
-/** A Go struct field's kind, for unmarshal: string, int64, or map[string]string. */
-export type FieldKind = 'string' | 'int' | 'map';
+export type { FieldKind } from './records.ts';
 
-type Fields<S extends Record<string, FieldKind>> = {
-  [K in keyof S]: S[K] extends 'string' ? string : S[K] extends 'int' ? number : Record<string, string> | null;
-};
-
-/** Go's json.Unmarshal error, without the chaincode's prefix (the wording is an approximation). */
-export class UnmarshalError extends Error {
-  override readonly name = 'UnmarshalError';
+/** Go's json.Unmarshal error (the wording is an approximation), for the caller to wrap (guard). */
+function cannot(value: unknown, type: string, where = 'Go value'): ChaincodeError {
+  const kind = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+  return new ChaincodeError(`json: cannot unmarshal ${kind} into ${where} of type ${type}`);
 }
 
 function parseJson(text: string): unknown {
-  if (text.trim() === '') throw new UnmarshalError('unexpected end of JSON input');
+  if (text.trim() === '') throw new ChaincodeError('unexpected end of JSON input');
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new UnmarshalError(`invalid character in ${JSON.stringify(text.slice(0, 20))}`);
+    throw new ChaincodeError(`invalid character in ${JSON.stringify(text.slice(0, 20))}`);
   }
 }
 
-function zeroOf(kind: FieldKind): string | number | null {
-  return kind === 'string' ? '' : kind === 'int' ? 0 : null;
-}
-
-/** One JSON object into a struct of `fields`: zero values for absent keys, keys matched case-insensitively. */
-function unmarshalObject<S extends Record<string, FieldKind>>(value: unknown, fields: S, struct: string): Fields<S> {
-  const out: Record<string, unknown> = {};
-  for (const [name, kind] of Object.entries(fields)) out[name] = zeroOf(kind);
-  if (value === null) return out as Fields<S>;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${struct}`);
-  }
-  for (const [key, v] of Object.entries(value)) {
-    const name = key in fields ? key : Object.keys(fields).find((f) => f.toLowerCase() === key.toLowerCase());
-    if (name === undefined || v === null) continue;
-    const kind = fields[name]!;
-    const where = `Go struct field ${struct}.${name}`;
-    if (kind === 'string') {
-      if (typeof v !== 'string')
-        throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into ${where} of type string`);
-      out[name] = v;
-    } else if (kind === 'int') {
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-        throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into ${where} of type int64`);
-      }
-      out[name] = v;
-    } else {
-      out[name] = unmarshalStringMap(v, (out[name] as Record<string, string> | null) ?? null, where);
-    }
-  }
-  return out as Fields<S>;
+function decodeString(value: unknown, where: string): string {
+  if (typeof value !== 'string') throw cannot(value, 'string', where);
+  return value;
 }
 
 /**
  * Unmarshal into a map[string]string that may already hold entries: Go adds to (and overwrites in)
  * an existing map rather than replacing it, and JSON null sets it to nil.
  */
-function unmarshalStringMap(
+function decodeMap(
   value: unknown,
   into: Readonly<Record<string, string>> | null,
   where: string,
 ): Record<string, string> | null {
   if (value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into ${where} of type map[string]string`);
-  }
+  if (typeof value !== 'object' || Array.isArray(value)) throw cannot(value, 'map[string]string', where);
   const out: Record<string, string> = { ...(into ?? {}) };
-  for (const [key, v] of Object.entries(value)) {
-    if (v === null) continue;
-    if (typeof v !== 'string')
-      throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into ${where} of type string`);
-    out[key] = v;
-  }
+  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = decodeString(v, where);
   return out;
 }
 
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'object' : typeof value;
+/** One JSON object into a struct of `fields`: zero values for absent keys, keys matched case-insensitively. */
+function decodeStruct<S extends Record<string, FieldKind>>(value: unknown, fields: S, struct: string): Fields<S> {
+  const out: Record<string, unknown> = readFields(fields, {});
+  if (value === null) return out as Fields<S>;
+  if (typeof value !== 'object' || Array.isArray(value)) throw cannot(value, struct);
+  for (const [key, v] of Object.entries(value)) {
+    const name = key in fields ? key : Object.keys(fields).find((f) => f.toLowerCase() === key.toLowerCase());
+    if (name === undefined || v === null) continue;
+    const kind = fields[name]!;
+    const where = `Go struct field ${struct}.${name}`;
+    if (kind === 'int' && (typeof v !== 'number' || !Number.isSafeInteger(v))) throw cannot(v, 'int64', where);
+    if (kind === 'string') out[name] = decodeString(v, where);
+    else out[name] = kind === 'int' ? v : decodeMap(v, out[name] as Record<string, string> | null, where);
+  }
+  return out as Fields<S>;
 }
 
-/** json.Unmarshal(text, &[]Struct): null gives an empty list; a null element a zero struct. */
-export function unmarshalList<S extends Record<string, FieldKind>>(
-  text: string,
-  fields: S,
-  struct: string,
-): Fields<S>[] {
+/** json.Unmarshal(text, &[]T): null gives an empty list; each element decoded by `element`. */
+function decodeList<T>(text: string, type: string, element: (value: unknown) => T): T[] {
   const value = parseJson(text);
   if (value === null) return [];
-  if (!Array.isArray(value))
-    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []${struct}`);
-  return value.map((v) => unmarshalObject(v, fields, struct));
+  if (!Array.isArray(value)) throw cannot(value, `[]${type}`);
+  return value.map((v) => element(v));
+}
+
+/** json.Unmarshal(text, &[]Struct): a null element gives a zero struct. */
+export function unmarshalList<S extends Record<string, FieldKind>>(text: string, fields: S, struct: string) {
+  return decodeList(text, struct, (v) => decodeStruct(v, fields, struct));
 }
 
 /** json.Unmarshal(text, &Struct). */
-export function unmarshalStruct<S extends Record<string, FieldKind>>(
-  text: string,
-  fields: S,
-  struct: string,
-): Fields<S> {
-  return unmarshalObject(parseJson(text), fields, struct);
+export function unmarshalStruct<S extends Record<string, FieldKind>>(text: string, fields: S, struct: string) {
+  return decodeStruct(parseJson(text), fields, struct);
 }
 
-/** json.Unmarshal(text, &[]string): null gives an empty list; a null element "". */
+/** json.Unmarshal(text, &[]string): a null element gives "". */
 export function unmarshalStrings(text: string): string[] {
-  const value = parseJson(text);
-  if (value === null) return [];
-  if (!Array.isArray(value))
-    throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []string`);
-  return value.map((v) => {
-    if (v === null) return '';
-    if (typeof v !== 'string')
-      throw new UnmarshalError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
-    return v;
-  });
+  return decodeList(text, 'string', (v) => (v === null ? '' : decodeString(v, 'Go value')));
 }
 
-/** json.Unmarshal(text, &m) for a map[string]string `m` that may already hold entries (see unmarshalStringMap). */
+/** json.Unmarshal(text, &m) for a map[string]string `m` that may already hold entries (see decodeMap). */
 export function unmarshalMapInto(
   text: string,
   into: Readonly<Record<string, string>> | null,
 ): Record<string, string> | null {
-  return unmarshalStringMap(parseJson(text), into, 'Go value');
+  return decodeMap(parseJson(text), into, 'Go value');
 }
 
-/** Runs an unmarshal and turns its error into the chaincode's message. */
-export function unmarshalOr<T>(parse: () => T, message: (inner: string) => string): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof UnmarshalError) throw new ChaincodeError(message(error.message));
-    throw error;
-  }
-}
+/** guard for an unmarshal: its errors are the inner messages of the chaincode's. */
+export const unmarshalOr = guard;
 
 /**
  * Go iterates a map in random order; where the order shows (PaymentInfo lists, which partner an

@@ -4,6 +4,7 @@ import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
+  checkToken,
   getMrc400,
   guard,
   mapEntries,
@@ -11,11 +12,9 @@ import {
   ordinal,
   setMrc400,
   unmarshalMapInto,
-  unmarshalOr,
 } from './chaincode.ts';
-import { getMrc010 } from '../mrc010/token.ts';
 import { dataAssign } from '../../chaincode/util.ts';
-import type { Mrc400Collection } from './records.ts';
+import { zeroCollection, type Mrc400Collection } from './records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Call, Job, PlanContext } from '../../jobs/job.ts';
@@ -23,77 +22,28 @@ import { pickActiveWallet, pickOtherWallet } from '../../jobs/job.ts';
 import { nftImageUrl } from '../../world/images.ts';
 import { fakeCategory, fakeTitle, free, layoutOf, pickCollection, slug } from './plan.ts';
 
-/** util.DataAssign into `current`: the trimmed text, or `current` when empty text leaves it. */
-function assign(
-  current: string,
-  src: string,
-  kind: 'address' | 'url' | 'text',
-  min: number,
-  max: number,
-  allowEmpty: boolean,
-  message: string,
-): string {
-  return (
-    guard(
-      () => dataAssign(src, kind, min, max, allowEmpty),
-      () => message,
-    ) ?? current
-  );
-}
-
 /** The string fields of a collection that util.DataAssign sets. */
-type TextField =
-  | 'owner'
-  | 'name'
-  | 'url'
-  | 'image_url'
-  | 'allow_token'
-  | 'item_url'
-  | 'item_image_url'
-  | 'category'
-  | 'description'
-  | 'socialmedia'
-  | 'data';
+type TextField = Exclude<keyof Mrc400Collection, 'id' | 'createdate' | 'partner' | 'job_type' | 'job_args' | 'jobdate'>;
 
-/** One assign, as data: [field, argument, kind, min, max, allowEmpty, message]. */
+/** One util.DataAssign, as data: [field, argument, kind, min, max, allowEmpty, message]. */
 type Assignment = readonly [TextField, string, 'address' | 'url' | 'text', number, number, boolean, string];
 
-/** The assigns of a call, in the Go code's order: the first failing one names the error. */
+/**
+ * The assigns of a call, in the Go code's order: each sets its field to the trimmed text (or
+ * leaves it when allowEmpty takes an empty one); the first failing one names the error.
+ */
 function assignAll(c: Mrc400Collection, assignments: readonly Assignment[]): void {
   for (const [field, src, kind, min, max, allowEmpty, message] of assignments) {
-    c[field] = assign(c[field], src, kind, min, max, allowEmpty, message);
+    c[field] =
+      guard(
+        () => dataAssign(src, kind, min, max, allowEmpty),
+        () => message,
+      ) ?? c[field];
   }
 }
 
-function emptyCollection(now: number): Mrc400Collection {
-  return {
-    id: '',
-    createdate: now,
-    owner: '',
-    name: '',
-    url: '',
-    image_url: '',
-    allow_token: '',
-    item_url: '',
-    item_image_url: '',
-    category: '',
-    description: '',
-    socialmedia: '',
-    partner: null,
-    data: '',
-    job_type: '',
-    job_args: '',
-    jobdate: 0,
-  };
-}
-
-/** GetMRC010 as both versions check an allow_token argument. */
-function checkAllowToken(stub: Stub, token: string): void {
-  guard(
-    () => getMrc010(stub, token),
-    (inner) => `3005,Token id ${token} error : ${inner}`,
-  );
-}
+const OWNER_MESSAGE = '3005,Data must be 1 to 4096 characters long';
+const ALLOW_TOKEN_MESSAGE = '3005,AllowToken must be 1 to 128 characters long';
 
 /**
  * CC-t's partner argument: unless "", its JSON is unmarshalled into the collection's partner map,
@@ -103,7 +53,7 @@ function checkAllowToken(stub: Stub, token: string): void {
  */
 function assignPartners(stub: Stub, c: Mrc400Collection, text: string): void {
   if (text === '') return;
-  c.partner = unmarshalOr(
+  c.partner = guard(
     () => unmarshalMapInto(text, c.partner),
     (inner) => `3005,partner data value error : ${inner}`,
   );
@@ -190,99 +140,104 @@ export const mrc400CreateJob: Job = {
       ],
     };
   },
-  execute: perVersion({ 'v2.3': createCCm, current: createCCt }),
+  execute: perVersion({ 'v2.3': writeCCm(true), current: writeCCt(true) }),
 };
 
-function createCCm(stub: Stub, args: readonly string[]): void {
-  const [owner, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, _sig, nonce] =
-    expectArgs(
+/**
+ * CC-m's Mrc400Create (`create`) and Mrc400Update: arguments 1–9 (name … data) are checked in
+ * the Go code's order, then the allow token, then the owner's nonce. At update "" keeps a field
+ * (but the allow token), the URLs are checked as URLs and data must not be empty.
+ */
+function writeCCm(create: boolean) {
+  return (stub: Stub, args: readonly string[]): void => {
+    const a = expectArgs(
       args,
       12,
-      '1000,mrc400create operation must include four arguments : owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey, args',
+      create
+        ? '1000,mrc400create operation must include four arguments : owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey, args'
+        : '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey',
     );
-  const c = emptyCollection(stub.now);
-  assignAll(c, [
-    ['owner', owner, 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long'],
-    ['name', name, 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
-    ['url', url, 'text', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
-    ['image_url', imageurl, 'url', 1, 256, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
-    ['category', category, 'text', 1, 64, false, '3005,Category must be 1 to 64 characters long'],
-    ['description', description, 'text', 1, 4096, false, '3005,Description must be 1 to 4096 characters long'],
-    ['item_url', itemurl, 'url', 1, 256, false, '3005,ItemURL must be 1 to 1024 characters long URL'],
-    ['item_image_url', itemimageurl, 'url', 1, 256, false, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
-    ['allow_token', allowtoken, 'text', 1, 128, false, '3005,AllowToken must be 1 to 128 characters long'],
-    ['data', data, 'text', 0, 4096, false, '3005,Data must be 0 to 4096 characters long'],
-  ]);
-  checkAllowToken(stub, allowtoken);
-  const wallet = getAddressInfo(stub, owner);
-  checkNonce(stub, wallet, nonce);
+    const c = create ? { ...zeroCollection(), createdate: stub.now } : getMrc400(stub, a[0]);
+    const keep = !create;
+    const max = create ? 256 : 255;
+    const data = create ? 0 : 1;
+    if (create) assignAll(c, [['owner', a[0], 'address', 40, 40, false, OWNER_MESSAGE]]);
+    assignAll(c, [
+      ['name', a[1], 'text', 1, 128, keep, '3005,Name must be 1 to 128 characters long'],
+      [
+        'url',
+        a[2],
+        create ? 'text' : 'url',
+        1,
+        create ? 1024 : 255,
+        keep,
+        '3005,Url must be 1 to 1024 characters long URL',
+      ],
+      ['image_url', a[3], 'url', 1, max, keep, '3005,ImageURL must be 1 to 1024 characters long URL'],
+      ['category', a[5], 'text', 1, 64, keep, '3005,Category must be 1 to 64 characters long'],
+      ['description', a[6], 'text', 1, 4096, keep, '3005,Description must be 1 to 4096 characters long'],
+      ['item_url', a[7], 'url', 1, max, keep, '3005,ItemURL must be 1 to 1024 characters long URL'],
+      ['item_image_url', a[8], 'url', 1, max, keep, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
+      ['allow_token', a[4], 'text', 1, 128, false, ALLOW_TOKEN_MESSAGE],
+      ['data', a[9], 'text', data, 4096, keep, `3005,Data must be ${data} to 4096 characters long`],
+    ]);
+    checkToken(stub, a[4]);
+    const signer = getAddressInfo(stub, create ? a[0] : c.owner);
+    checkNonce(stub, signer, a[11]);
 
-  const id = newMrc400Id(stub, [owner, name, url, imageurl, category, itemurl, itemimageurl, data, nonce]);
-  const params = [id, ...args.slice(0, 12)];
-  // Written under the new id, the record's `id` left "".
-  setMrc400(stub, c, MRC400.create, params, id);
-  setAddressInfo(stub, wallet, MRC400.walletCreate, params);
-}
-
-function createCCt(stub: Stub, args: readonly string[]): void {
-  const a = expectArgs(
-    args,
-    14,
-    '1000,mrc400create operation must include four arguments : owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, socialmedia, partner, data, sign, nonce',
-  );
-  const c = emptyCollection(stub.now);
-  c.allow_token = '0';
-  const creator = getAddressInfo(stub, a[0]);
-  checkNonce(stub, creator, a[13]);
-  assignAll(c, [['owner', a[0], 'address', 40, 40, false, '3005,Data must be 1 to 4096 characters long']]);
-  assignFieldsCCt(stub, c, a, true);
-
-  c.id = newMrc400Id(stub, args);
-  const params = [c.id, ...a.slice(0, 14)];
-  setMrc400(stub, c, MRC400.create, params);
-  setAddressInfo(stub, creator, MRC400.walletCreate, params);
-}
-
-/** CC-t's allow_token argument: "" leaves "0" (any token), else a token that must exist. */
-function assignAllowToken(stub: Stub, c: Mrc400Collection, token: string): void {
-  if (token === '') {
-    c.allow_token = '0';
-    return;
-  }
-  checkAllowToken(stub, token);
-  c.allow_token = assign(
-    c.allow_token,
-    token,
-    'text',
-    1,
-    128,
-    false,
-    '3005,AllowToken must be 1 to 128 characters long',
-  );
+    const id = create ? newMrc400Id(stub, [a[0], a[1], a[2], a[3], a[5], a[7], a[8], a[9], a[11]]) : a[0];
+    const params = create ? [id, ...a.slice(0, 12)] : [id, c.owner, ...a.slice(1, 12)];
+    // Written under the id: a new record keeps its `id` "".
+    setMrc400(stub, c, create ? MRC400.create : MRC400.update, params, id);
+    setAddressInfo(stub, signer, create ? MRC400.walletCreate : MRC400.walletUpdate, params);
+  };
 }
 
 /**
- * CC-t's arguments 1–11 (name … data), the same at create and update, in the Go code's order. The
- * item URL, item image URL, category, description and social media: at create "" leaves them empty
- * (allowEmpty), at update "" clears them (minimum length 0).
+ * CC-t's Mrc400Create (`create`) and Mrc400Update: the signer's nonce first, then arguments 1–11
+ * (name … data) in the Go code's order. allowtoken "" sets "0" (any token), else a token that must
+ * exist. The item URL, item image URL, category, description and social media: at create ""
+ * leaves them empty (allowEmpty), at update "" clears them (minimum length 0).
  */
-function assignFieldsCCt(stub: Stub, c: Mrc400Collection, a: readonly string[], create: boolean): void {
-  assignAll(c, [
-    ['name', a[1]!, 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
-    ['url', a[2]!, 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
-    ['image_url', a[3]!, 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
-  ]);
-  assignAllowToken(stub, c, a[4]!);
-  const min = create ? 1 : 0;
-  assignAll(c, [
-    ['item_url', a[5]!, 'url', min, 255, create, '3005,ItemURL must be 1 to 1024 characters long URL'],
-    ['item_image_url', a[6]!, 'url', min, 255, create, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
-    ['category', a[7]!, 'text', min, 64, create, '3005,Category must be 1 to 64 characters long'],
-    ['description', a[8]!, 'text', min, 40960, create, '3005,Description must be 1 to 40960 characters long'],
-    ['socialmedia', a[9]!, 'text', 0, 40960, create, '3005,SocialMedia must be 0 to 40960 characters long'],
-  ]);
-  assignPartners(stub, c, a[10]!);
-  c.data = assign(c.data, a[11]!, 'text', 0, 40960, false, '3005,Data must be 0 to 40960 characters long');
+function writeCCt(create: boolean) {
+  return (stub: Stub, args: readonly string[]): void => {
+    const a = expectArgs(
+      args,
+      14,
+      create
+        ? '1000,mrc400create operation must include four arguments : owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, socialmedia, partner, data, sign, nonce'
+        : '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, socialmedia, partner, data, signature, nonce',
+    );
+    const c = create ? { ...zeroCollection(), createdate: stub.now, allow_token: '0' } : getMrc400(stub, a[0]);
+    const signer = getAddressInfo(stub, create ? a[0] : c.owner);
+    checkNonce(stub, signer, a[13]);
+    if (create) assignAll(c, [['owner', a[0], 'address', 40, 40, false, OWNER_MESSAGE]]);
+    assignAll(c, [
+      ['name', a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],
+      ['url', a[2], 'url', 1, 1024, false, '3005,Url must be 1 to 1024 characters long URL'],
+      ['image_url', a[3], 'url', 1, 255, false, '3005,ImageURL must be 1 to 1024 characters long URL'],
+    ]);
+    if (a[4] === '') c.allow_token = '0';
+    else {
+      checkToken(stub, a[4]);
+      assignAll(c, [['allow_token', a[4], 'text', 1, 128, false, ALLOW_TOKEN_MESSAGE]]);
+    }
+    const min = create ? 1 : 0;
+    assignAll(c, [
+      ['item_url', a[5], 'url', min, 255, create, '3005,ItemURL must be 1 to 1024 characters long URL'],
+      ['item_image_url', a[6], 'url', min, 255, create, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
+      ['category', a[7], 'text', min, 64, create, '3005,Category must be 1 to 64 characters long'],
+      ['description', a[8], 'text', min, 40960, create, '3005,Description must be 1 to 40960 characters long'],
+      ['socialmedia', a[9], 'text', 0, 40960, create, '3005,SocialMedia must be 0 to 40960 characters long'],
+    ]);
+    assignPartners(stub, c, a[10]);
+    assignAll(c, [['data', a[11], 'text', 0, 40960, false, '3005,Data must be 0 to 40960 characters long']]);
+
+    if (create) c.id = newMrc400Id(stub, args);
+    const params = [c.id, ...a.slice(0, 14)];
+    setMrc400(stub, c, create ? MRC400.create : MRC400.update, params);
+    setAddressInfo(stub, signer, create ? MRC400.walletCreate : MRC400.walletUpdate, params);
+  };
 }
 
 /**
@@ -312,7 +267,7 @@ export const mrc400UpdateJob: Job = {
     const owner = ctx.world.wallet(c.owner)!;
     return layout === 'old' ? planUpdateCCm(ctx, c, owner.nonce) : planUpdateCCt(ctx, c, owner.nonce);
   },
-  execute: perVersion({ 'v2.3': updateCCm, current: updateCCt }),
+  execute: perVersion({ 'v2.3': writeCCm(false), current: writeCCt(false) }),
 };
 
 function planUpdateCCm(ctx: PlanContext, c: Mrc400Collection, nonce: string): Call {
@@ -360,50 +315,6 @@ function planUpdateCCt(ctx: PlanContext, c: Mrc400Collection, nonce: string): Ca
       nonce,
     ],
   };
-}
-
-function updateCCm(stub: Stub, args: readonly string[]): void {
-  const [id, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl, data, _sig, nonce] =
-    expectArgs(
-      args,
-      12,
-      '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, data, sign, tkey',
-    );
-  const c = getMrc400(stub, id);
-  assignAll(c, [
-    ['name', name, 'text', 1, 128, true, '3005,Name must be 1 to 128 characters long'],
-    ['url', url, 'url', 1, 255, true, '3005,Url must be 1 to 1024 characters long URL'],
-    ['image_url', imageurl, 'url', 1, 255, true, '3005,ImageURL must be 1 to 1024 characters long URL'],
-    ['category', category, 'text', 1, 64, true, '3005,Category must be 1 to 64 characters long'],
-    ['description', description, 'text', 1, 4096, true, '3005,Description must be 1 to 4096 characters long'],
-    ['item_url', itemurl, 'url', 1, 255, true, '3005,ItemURL must be 1 to 1024 characters long URL'],
-    ['item_image_url', itemimageurl, 'url', 1, 255, true, '3005,ItemImageURL must be 1 to 1024 characters long URL'],
-    ['allow_token', allowtoken, 'text', 1, 128, false, '3005,AllowToken must be 1 to 128 characters long'],
-    ['data', data, 'text', 1, 4096, true, '3005,Data must be 1 to 4096 characters long'],
-  ]);
-  checkAllowToken(stub, allowtoken);
-  const owner = getAddressInfo(stub, c.owner);
-  checkNonce(stub, owner, nonce);
-
-  const params = [id, c.owner, ...args.slice(1, 12)];
-  setMrc400(stub, c, MRC400.update, params, id);
-  setAddressInfo(stub, owner, MRC400.walletUpdate, params);
-}
-
-function updateCCt(stub: Stub, args: readonly string[]): void {
-  const a = expectArgs(
-    args,
-    14,
-    '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, socialmedia, partner, data, signature, nonce',
-  );
-  const c = getMrc400(stub, a[0]);
-  const owner = getAddressInfo(stub, c.owner);
-  checkNonce(stub, owner, a[13]);
-  assignFieldsCCt(stub, c, a, false);
-
-  const params = [c.id, ...a.slice(0, 14)];
-  setMrc400(stub, c, MRC400.update, params);
-  setAddressInfo(stub, owner, MRC400.walletUpdate, params);
 }
 
 /** CC-m: "0" (MTC only) or a token. CC-t: mostly "" or "0" (any token), sometimes one token. */

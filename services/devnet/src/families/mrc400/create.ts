@@ -5,6 +5,7 @@ import { mrc010Subtract, spendable } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
+  checkToken,
   getMrc400,
   getMrc401,
   guard,
@@ -15,10 +16,8 @@ import {
   permissionCheck,
   setMrc401,
   unmarshalList,
-  unmarshalOr,
   unmarshalStruct,
 } from './chaincode.ts';
-import { getMrc010 } from '../mrc010/token.ts';
 import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import { nftImageUrl } from '../../world/images.ts';
@@ -89,141 +88,153 @@ export const mrc401CreateJob: Job = {
       layout === 'old' ? [c.id, itemData, sig, creator.nonce] : [c.id, creator.id, itemData, sig, creator.nonce];
     return { fcn: 'mrc401create', args };
   },
-  execute: perVersion({ 'v2.3': createCCm, current: createCCt }),
+  execute: itemCall('mrc401create', 'creator', createItems),
 };
 
-function createCCm(stub: Stub, args: readonly string[]): void {
-  const [mrc400id, itemData, sig, nonce] = expectArgs(
-    args,
-    4,
-    '1000,mrc401create operation must include four arguments : mrc400id, itemData, sign, tkey',
-  );
-  const c = getMrc400(stub, mrc400id);
-  const owner = getAddressInfo(stub, c.owner);
-  checkNonce(stub, owner, nonce);
-  const jobs = unmarshalOr(
-    () => unmarshalList(itemData, OLD_ITEM_FIELDS, 'TMRC401job'),
-    (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
-  );
-  if (jobs.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer create item');
-  if (jobs.length < 1) throw new ChaincodeError('3002,There is no item information');
-
-  const totals = new Map<string, bigint>();
-  const seen = new Set<string>();
-  const log: { id: string; amount: string; token: string }[] = [];
-  jobs.forEach((job, index) => {
-    expectNew(stub, seen, c.id, job.item_id);
-    // CC-m never sets the new item's id: it is written "".
-    const item = newItem(stub.now, '', mrc400id, c.owner, '');
-    const itemId = checkNewItem(item, job, `3005,${ordinal(index)} item `, true);
-    if (item.initial_token !== c.allow_token && item.initial_token !== '0') {
-      const tail = c.allow_token !== '0' ? ' or metacoin' : '';
-      throw new ChaincodeError(`3005,${ordinal(index)} item Token is must ${c.allow_token}${tail}`);
-    }
-    addReserve(totals, item);
-    const key = `${mrc400id}_${itemId}`;
-    setMrc401(stub, key, item, MRC400.itemCreate, [key, c.owner, item.initial_reserve, item.initial_token, sig, nonce]);
-    log.push({ id: itemId, amount: item.initial_reserve, token: item.initial_token });
+/**
+ * The two layouts of mrc401create and mrc401update: CC-m's [mrc400id, itemData, sign, tkey] and
+ * CC-t's [mrc400id, <actor>, itemData, signature, nonce]; `run` gets the actor's argument, or null.
+ */
+function itemCall(
+  fcn: string,
+  actor: string,
+  run: (stub: Stub, mrc400id: string, actorArg: string | null, itemData: string, sig: string, nonce: string) => void,
+) {
+  const usage = '1000,' + fcn + ' operation must include four arguments : mrc400id, ';
+  return perVersion<Stub>({
+    'v2.3': (stub, args) => {
+      const a = expectArgs(args, 4, `${usage}itemData, sign, tkey`);
+      run(stub, a[0], null, a[1], a[2], a[3]);
+    },
+    current: (stub, args) => {
+      const a = expectArgs(args, 5, `${usage}${actor}, itemData, signature, nonce`);
+      run(stub, a[0], a[1], a[2], a[3], a[4]);
+    },
   });
-  for (const [token, total] of totals) mrc010Subtract(stub, owner, token, total.toString(), 'normal');
-  setAddressInfo(stub, owner, MRC400.walletItemCreate, [mrc400id, c.owner, JSON.stringify(log), sig, nonce]);
 }
 
-function createCCt(stub: Stub, args: readonly string[]): void {
-  const a = expectArgs(
-    args,
-    5,
-    '1000,mrc401create operation must include four arguments : mrc400id, creator, itemData, signature, nonce',
-  );
-  const c = getMrc400(stub, a[0]);
-  permissionCheck(c, NO_ITEM, a[1], 'create');
-  const creator = getAddressInfo(stub, a[1]);
-  checkNonce(stub, creator, a[4]);
-  const jobs = unmarshalOr(
-    () => unmarshalList(a[2], NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
+/**
+ * What Mrc401Create and Mrc401Update read first: the collection, the signer (the actor; under CC-m
+ * the MRC-400 owner) whose nonce is checked, then the item data: 1 to 100 items (CC-t creates 1024).
+ */
+function openItemCall(
+  stub: Stub,
+  mrc400id: string,
+  actorArg: string | null,
+  itemData: string,
+  nonce: string,
+  verb: 'create' | 'update',
+) {
+  const c = getMrc400(stub, mrc400id);
+  if (verb === 'create' && actorArg !== null) permissionCheck(c, NO_ITEM, actorArg, 'create');
+  const signer = getAddressInfo(stub, actorArg ?? c.owner);
+  checkNonce(stub, signer, nonce);
+  const jobs = guard(
+    () =>
+      actorArg === null
+        ? unmarshalList(itemData, OLD_ITEM_FIELDS, 'TMRC401job')
+        : unmarshalList(itemData, NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
     (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
   );
-  if (jobs.length > 1024) throw new ChaincodeError('3002,There must be 1024 or fewer create item');
+  const max = verb === 'create' && actorArg !== null ? 1024 : 100;
+  if (jobs.length > max) throw new ChaincodeError(`3002,There must be ${max} or fewer ${verb} item`);
   if (jobs.length < 1) throw new ChaincodeError('3002,There is no item information');
+  return { c, signer, jobs };
+}
 
-  const allowToken = c.allow_token === '' ? '0' : c.allow_token;
+/** Mrc401Create of both versions; `creatorArg` is CC-t's creator argument (null under CC-m). */
+function createItems(
+  stub: Stub,
+  mrc400id: string,
+  creatorArg: string | null,
+  itemData: string,
+  sig: string,
+  nonce: string,
+): void {
+  const old = creatorArg === null;
+  const { c, signer, jobs } = openItemCall(stub, mrc400id, creatorArg, itemData, nonce, 'create');
   const totals = new Map<string, bigint>();
   const seen = new Set<string>();
-  const log: PaymentLog[] = [];
+  const log: object[] = [];
   jobs.forEach((job, index) => {
-    expectNew(stub, seen, c.id, job.item_id);
-    const item = newItem(stub.now, `${c.id}_${job.item_id}`, c.id, c.owner, creator.id);
-    const itemId = checkNewItem(item, job, `3005,${ordinal(index)} item `, false);
-    if (allowToken !== '0' && item.initial_token !== allowToken && item.initial_token !== '0') {
-      throw new ChaincodeError(`3005,${ordinal(index)} item Token is must ${allowToken}`);
+    expectUnique(seen, job.item_id);
+    expectAbsent(stub, c.id, job.item_id);
+    // CC-m never sets the new item's id: it is written "".
+    const item = newItem(stub.now, old ? '' : `${c.id}_${job.item_id}`, c.id, c.owner, old ? '' : signer.id);
+    const itemId = checkNewItem(item, job, `3005,${ordinal(index)} item `, old);
+    if (!tokenAllowed(c, item.initial_token, old)) {
+      const allowed = old && c.allow_token !== '0' ? `${c.allow_token} or metacoin` : allowTokenOf(c, old);
+      throw new ChaincodeError(`3005,${ordinal(index)} item Token is must ${allowed}`);
     }
-    addReserve(totals, item);
-    const own = job.shareholder;
-    if (own !== null && Object.keys(own).length > 0) {
-      if (Object.keys(own).length > MAX_SHAREHOLDERS)
-        throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
-      // The Go loop shadows `index` with 0 here, so it reads (and says "0th" of) the first item's map.
-      const first = jobs[0]!.shareholder;
-      checkShareholders(stub, c, first, () => ordinal(0), 'item shareholder');
-      item.shareholder = first;
-    }
-    setMrc401(stub, item.id, item, MRC400.itemCreate, [
-      item.id,
-      a[1],
+    const reserve = BigInt(item.initial_reserve);
+    if (reserve > 0n) totals.set(item.initial_token, (totals.get(item.initial_token) ?? 0n) + reserve);
+    assignShareholders(stub, c, item, shareholderOf(job), shareholderOf(jobs[0]!));
+    const key = old ? `${c.id}_${itemId}` : item.id;
+    setMrc401(stub, key, item, MRC400.itemCreate, [
+      key,
+      creatorArg ?? c.owner,
       item.initial_reserve,
       item.initial_token,
-      a[3],
-      a[4],
+      sig,
+      nonce,
     ]);
-    log.push(paymentLog(itemId, item.initial_reserve, item.initial_token));
+    const entry = { id: itemId, amount: item.initial_reserve, token: item.initial_token };
+    // CC-t logs its TMRC401Sell, whose platform fields stay empty.
+    log.push(
+      old ? entry : { ...entry, platform_name: '', platform_url: '', platform_address: '', platform_commission: '' },
+    );
   });
-  for (const [token, total] of totals) mrc010Subtract(stub, creator, token, total.toString(), 'normal');
-  setAddressInfo(stub, creator, MRC400.walletItemCreate, [c.id, a[1], JSON.stringify(log), a[3], a[4]]);
+  for (const [token, total] of totals) mrc010Subtract(stub, signer, token, total.toString(), 'normal');
+  setAddressInfo(stub, signer, MRC400.walletItemCreate, [c.id, creatorArg ?? c.owner, JSON.stringify(log), sig, nonce]);
 }
 
-/** CC-t TMRC401Sell as a log entry: id, amount, token, and the platform fields. */
-interface PaymentLog {
-  id: string;
-  amount: string;
-  token: string;
-  platform_name: string;
-  platform_url: string;
-  platform_address: string;
-  platform_commission: string;
-}
-
-function paymentLog(id: string, amount: string, token: string): PaymentLog {
-  return { id, amount, token, platform_name: '', platform_url: '', platform_address: '', platform_commission: '' };
-}
-
-/** The duplicate and existence checks each new item goes through first (on the id as given). */
-function expectNew(stub: Stub, seen: Set<string>, mrc400id: string, itemId: string): void {
+function expectUnique(seen: Set<string>, itemId: string): void {
   if (seen.has(itemId)) throw new ChaincodeError(`3004,MRC401 [${itemId}] is duplicate`);
   seen.add(itemId);
+}
+
+function expectAbsent(stub: Stub, mrc400id: string, itemId: string): void {
   if (stub.getState(`${mrc400id}_${itemId}`) !== undefined) {
     throw new ChaincodeError(`8600,Item ID ${itemId} already exists in project ${mrc400id}`);
   }
 }
 
-function addReserve(totals: Map<string, bigint>, item: Mrc401Item): void {
-  const reserve = BigInt(item.initial_reserve);
-  if (reserve > 0n) totals.set(item.initial_token, (totals.get(item.initial_token) ?? 0n) + reserve);
+/** The collection's allow_token as the version reads it: CC-t takes "" for "0". */
+function allowTokenOf(c: Mrc400Collection, old: boolean): string {
+  return old || c.allow_token !== '' ? c.allow_token : '0';
+}
+
+/** Whether an item of `c` may take `token`: MTC ("0"), the allow_token, or (CC-t, allow_token "0") any. */
+function tokenAllowed(c: Mrc400Collection, token: string, old: boolean): boolean {
+  const allowed = allowTokenOf(c, old);
+  return token === '0' || token === allowed || (!old && allowed === '0');
+}
+
+/** An item job's shareholders (CC-m's jobs have none). */
+function shareholderOf(job: object): Record<string, string> | null {
+  return 'shareholder' in job ? (job.shareholder as Record<string, string> | null) : null;
 }
 
 /**
- * CC-t's shareholder checks: none may be the MRC-400 owner, each must be a wallet, each commission
- * 0–10 with at most two decimals. Messages start "3005,<ord>" and, past the owner check, name the
- * subject as `wording` (Mrc401Create says "item shareholder", Mrc401CreateTrade "shareholder item").
+ * CC-t's shareholders of a new item, when it has any (≤ 5): none may be the MRC-400 owner, each
+ * must be a wallet, each commission 0–10 with at most two decimals. Messages start "3005,<ord>"
+ * and, past the owner check, say "item shareholder" (Mrc401Create) or "shareholder item"
+ * (Mrc401CreateTrade). Quirk kept (a shadowed loop index): Mrc401Create passes `first`, the first
+ * item's map, which it checks — saying "0th" — and gives the item instead of its own.
  */
-function checkShareholders(
+function assignShareholders(
   stub: Stub,
   c: Mrc400Collection,
-  shareholders: Readonly<Record<string, string>> | null,
-  ord: (index: number) => string,
-  wording: 'item shareholder' | 'shareholder item',
+  item: Mrc401Item,
+  own: Record<string, string> | null,
+  first?: Record<string, string> | null,
 ): void {
+  if (own === null || Object.keys(own).length === 0) return;
+  if (Object.keys(own).length > MAX_SHAREHOLDERS) throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
+  const shareholders = first === undefined ? own : first;
+  const wording = first === undefined ? 'shareholder item' : 'item shareholder';
   mapEntries(shareholders).forEach(([address, commission], index) => {
-    const head = `3005,${ord(index)}`;
+    const head = `3005,${ordinal(first === undefined ? index : 0)}`;
     if (address === c.owner) {
       throw new ChaincodeError(
         `${head} item shareholder The owner's address and the copyright holder's address are the same`,
@@ -238,6 +249,7 @@ function checkShareholders(
       (inner) => `${head} ${wording} commission error : ${inner}`,
     );
   });
+  item.shareholder = shareholders;
 }
 
 /**
@@ -307,53 +319,38 @@ export const mrc401CreateTradeJob: Job = {
     permissionCheck(c, NO_ITEM, a[1], 'createtrade');
     const creator = getAddressInfo(stub, a[1]);
     checkNonce(stub, creator, a[11]);
-    const job = unmarshalOr(
+    const job = guard(
       () => unmarshalStruct(a[2], NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
       (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
     );
     const buyer = getAddressInfo(stub, a[3]);
     checkNonce(stub, buyer, a[13]);
-    guard(
-      () => numericDataCheck(a[4], '1', MAX_PRICE, 0, false),
+    const price = guard(
+      () => numericDataCheck(a[4], '1', MAX_PRICE, 0, false)!,
       (inner) => `3005,SellPrice error : ${inner}`,
     );
-    guard(
-      () => getMrc010(stub, a[5]),
-      (inner) => `3005,Token id ${a[5]} error : ${inner}`,
-    );
+    checkToken(stub, a[5]);
     if (buyer.id === c.owner) throw new ChaincodeError('3004,MRC400 owner cannot purchase items sold by yourself');
     if (buyer.id === creator.id) throw new ChaincodeError('3004,MRC401 creator cannot purchase items sold by yourself');
-    if (stub.getState(`${c.id}_${job.item_id}`) !== undefined) {
-      throw new ChaincodeError(`8600,Item ID ${job.item_id} already exists in project ${c.id}`);
-    }
+    expectAbsent(stub, c.id, job.item_id);
 
     const item = newItem(stub.now, `${c.id}_${job.item_id}`, c.id, c.owner, creator.id);
     checkNewItem(item, job, '3005,', false);
-    const allowToken = c.allow_token === '' ? '0' : c.allow_token;
     const payments: PaymentInfo[] = [];
     const reserve = BigInt(item.initial_reserve);
     if (reserve > 0n) {
-      if (allowToken !== '0' && item.initial_token !== allowToken && item.initial_token !== '0') {
-        throw new ChaincodeError(`3005,Token is must ${allowToken}`);
+      if (!tokenAllowed(c, item.initial_token, false)) {
+        throw new ChaincodeError(`3005,Token is must ${allowTokenOf(c, false)}`);
       }
       mrc010Subtract(stub, creator, item.initial_token, reserve.toString(), 'normal');
       payments.push(payment(creator.id, item.id, reserve.toString(), item.initial_token, '', '', PAY.createtrade));
     }
-    const own = job.shareholder;
-    if (own !== null && Object.keys(own).length > 0) {
-      if (Object.keys(own).length > MAX_SHAREHOLDERS)
-        throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
-      checkShareholders(stub, c, own, ordinal, 'shareholder item');
-      item.shareholder = own;
-    }
+    assignShareholders(stub, c, item, job.shareholder);
 
     // The sale: Bound cannot refuse (the MRC-400 owner holds the new item).
-    item.sell_price = guard(
-      () => numericDataCheck(a[4], '1', MAX_PRICE, 0, false)!,
-      (inner) => `3005,SellPrice error : ${inner}`,
-    );
-    if (allowToken !== '0' && a[5] !== allowToken && a[5] !== '0') {
-      throw new ChaincodeError(`3005,item SellToken is must ${allowToken} or metacoin`);
+    item.sell_price = price;
+    if (!tokenAllowed(c, a[5], false)) {
+      throw new ChaincodeError(`3005,item SellToken is must ${allowTokenOf(c, false)} or metacoin`);
     }
     assignPlatform(stub, item, a[6], a[7], a[8], a[9]);
     item.sell_token = a[5];
@@ -433,24 +430,7 @@ export const mrc401UpdateJob: Job = {
       layout === 'old' ? [c.id, itemData, sig, updater.nonce] : [c.id, updater.id, itemData, sig, updater.nonce];
     return { fcn: 'mrc401update', args };
   },
-  execute: perVersion({
-    'v2.3': (stub, args) => {
-      const a = expectArgs(
-        args,
-        4,
-        '1000,mrc401update operation must include four arguments : mrc400id, itemData, sign, tkey',
-      );
-      updateItems(stub, a[0], null, a[1], a[2], a[3]);
-    },
-    current: (stub, args) => {
-      const a = expectArgs(
-        args,
-        5,
-        '1000,mrc401update operation must include four arguments : mrc400id, updater, itemData, signature, nonce',
-      );
-      updateItems(stub, a[0], a[1], a[2], a[3], a[4]);
-    },
-  }),
+  execute: itemCall('mrc401update', 'updater', updateItems),
 };
 
 /** Mrc401Update of both versions; `updaterArg` is CC-t's updater argument (null under CC-m). */
@@ -462,25 +442,11 @@ function updateItems(
   sig: string,
   nonce: string,
 ): void {
-  const old = updaterArg === null;
-  const c = getMrc400(stub, mrc400id);
-  const updater = getAddressInfo(stub, updaterArg ?? c.owner);
-  checkNonce(stub, updater, nonce);
-  const jobs = unmarshalOr(
-    () =>
-      old
-        ? unmarshalList(itemData, OLD_ITEM_FIELDS, 'TMRC401job')
-        : unmarshalList(itemData, NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
-    (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
-  );
-  if (jobs.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer update item');
-  if (jobs.length < 1) throw new ChaincodeError('3002,There is no item information');
-
+  const { c, signer, jobs } = openItemCall(stub, mrc400id, updaterArg, itemData, nonce, 'update');
   const seen = new Set<string>();
   const log: string[] = [];
   for (const job of jobs) {
-    if (seen.has(job.item_id)) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is duplicate`);
-    seen.add(job.item_id);
+    expectUnique(seen, job.item_id);
     const key = `${c.id}_${job.item_id}`;
     const item = getMrc401(stub, key);
     if (updaterArg !== null) {
@@ -489,12 +455,12 @@ function updateItems(
       if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already sale`);
       if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already auction`);
     }
-    checkItemUpdate(item, job, old);
+    checkItemUpdate(item, job, updaterArg === null);
     const params = [item.id, updaterArg ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];
     setMrc401(stub, key, item, MRC400.itemUpdate, params);
     log.push(job.item_id);
   }
-  setAddressInfo(stub, updater, MRC400.walletItemUpdate, [c.id, c.owner, JSON.stringify(log), sig, nonce]);
+  setAddressInfo(stub, signer, MRC400.walletItemUpdate, [c.id, c.owner, JSON.stringify(log), sig, nonce]);
 }
 
 // ---------------------------------------------------------------- planning

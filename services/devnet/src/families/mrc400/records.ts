@@ -20,109 +20,125 @@ export const MRC400_PREFIX = 'MRC400_';
 /** What an item's owner becomes when it is melted (CC-m and CC-t Mrc401Melt). */
 export const MELTED = 'MELTED';
 
-/**
- * The transfer policies: Permanent (free), Bound (only while the MRC-400 owner holds it),
- * Temporary (may still be changed by mrc401update). CC-m spells the last one "Temprary" and only
- * accepts that; CC-t accepts "Temporary" for new values and treats a stored "Temprary" as
- * changeable too.
- */
-export type Transferable = 'Permanent' | 'Bound' | 'Temporary' | 'Temprary';
+/** A Go struct field's kind, for json.Unmarshal: string, int64, or map[string]string. */
+export type FieldKind = 'string' | 'int' | 'map';
 
-/** CC-t `mrc400.go` TMRC400. */
-export interface Mrc400Collection {
-  id: string;
-  createdate: number;
-  owner: string;
-  name: string;
-  url: string;
-  image_url: string;
-  allow_token: string;
-  item_url: string;
-  item_image_url: string;
-  category: string;
-  description: string;
-  socialmedia: string;
+/** The struct of `fields`, as its fields' zero values or decoded JSON give it. */
+export type Fields<S extends Readonly<Record<string, FieldKind>>> = {
+  -readonly [K in keyof S]: S[K] extends 'string'
+    ? string
+    : S[K] extends 'int'
+      ? number
+      : Record<string, string> | null;
+};
+
+/** CC-t `mrc400.go` TMRC400, in its field order. */
+const COLLECTION = {
+  id: 'string',
+  createdate: 'int',
+  owner: 'string',
+  name: 'string',
+  url: 'string',
+  image_url: 'string',
+  allow_token: 'string',
+  item_url: 'string',
+  item_image_url: 'string',
+  category: 'string',
+  description: 'string',
+  socialmedia: 'string',
   /** {address: "partner" | "seller" | "creator"}, at most 64; null when never given. */
-  partner: Record<string, string> | null;
-  data: string;
-  job_type: string;
-  job_args: string;
-  jobdate: number;
-}
+  partner: 'map',
+  data: 'string',
+  job_type: 'string',
+  job_args: 'string',
+  jobdate: 'int',
+} as const satisfies Record<string, FieldKind>;
 
-/** CC-m `mrc400.go` TMRC400: no socialmedia or partner, another field order. */
-export interface Mrc400CollectionV23 {
-  id: string;
-  owner: string;
-  createdate: number;
-  name: string;
-  url: string;
-  image_url: string;
-  category: string;
-  description: string;
-  item_url: string;
-  item_image_url: string;
-  data: string;
-  allow_token: string;
-  job_type: string;
-  job_args: string;
-  jobdate: number;
-}
+export type Mrc400Collection = Fields<typeof COLLECTION>;
 
-/** CC-t `mrc400.go` TMRC401. Amounts and rates are decimal strings; dates unix seconds. */
-export interface Mrc401Item {
-  id: string;
-  mrc400: string;
-  owner: string;
-  creator: string;
-  item_url: string;
-  item_image_url: string;
-  groupid: string;
-  createdate: number;
-  initial_reserve: string;
-  initial_token: string;
-  melting_fee: string;
-  melting_date: number;
-  transferable: string;
-  sell_date: number;
-  sell_fee: string;
-  sell_price: string;
-  sell_token: string;
-  job_type: string;
-  job_args: string;
-  jobdate: number;
-  auction_date: number;
-  auction_end: number;
-  auction_token: string;
-  auction_bidding_unit: string;
-  auction_start_price: string;
-  auction_buynow_price: string;
-  auction_current_price: string;
-  auction_current_bidder: string;
-  last_trade_date: number;
-  last_trade_amount: string;
-  last_trade_token: string;
-  last_trade_type: string;
-  last_worker: string;
+/** CC-m `mrc400.go` TMRC400's field order: no socialmedia or partner. */
+const COLLECTION_V23 = [
+  'id',
+  'owner',
+  'createdate',
+  'name',
+  'url',
+  'image_url',
+  'category',
+  'description',
+  'item_url',
+  'item_image_url',
+  'data',
+  'allow_token',
+  'job_type',
+  'job_args',
+  'jobdate',
+] as const;
+
+export type Mrc400CollectionV23 = Pick<Mrc400Collection, (typeof COLLECTION_V23)[number]>;
+
+/** CC-t `mrc400.go` TMRC401, in its field order. Amounts and rates are decimal strings; dates unix seconds. */
+const ITEM = {
+  id: 'string',
+  mrc400: 'string',
+  owner: 'string',
+  creator: 'string',
+  item_url: 'string',
+  item_image_url: 'string',
+  groupid: 'string',
+  createdate: 'int',
+  initial_reserve: 'string',
+  initial_token: 'string',
+  melting_fee: 'string',
+  melting_date: 'int',
+  /**
+   * The transfer policy: Permanent (free), Bound (only while the MRC-400 owner holds it), Temporary
+   * (may still be changed by mrc401update). CC-m spells the last one "Temprary" and only accepts
+   * that; CC-t accepts "Temporary" for new values and treats a stored "Temprary" as changeable too.
+   */
+  transferable: 'string',
+  sell_date: 'int',
+  sell_fee: 'string',
+  sell_price: 'string',
+  sell_token: 'string',
+  job_type: 'string',
+  job_args: 'string',
+  jobdate: 'int',
+  auction_date: 'int',
+  auction_end: 'int',
+  auction_token: 'string',
+  auction_bidding_unit: 'string',
+  auction_start_price: 'string',
+  auction_buynow_price: 'string',
+  auction_current_price: 'string',
+  auction_current_bidder: 'string',
+  last_trade_date: 'int',
+  last_trade_amount: 'string',
+  last_trade_token: 'string',
+  last_trade_type: 'string',
+  last_worker: 'string',
   /** {address: commission %} (≤ 5, 0–10 each), as the client wrote the commissions. */
-  shareholder: Record<string, string> | null;
-  platform_name: string;
-  platform_url: string;
-  platform_address: string;
-  platform_commission: string;
-}
+  shareholder: 'map',
+  platform_name: 'string',
+  platform_url: 'string',
+  platform_address: 'string',
+  platform_commission: 'string',
+} as const satisfies Record<string, FieldKind>;
 
-/** CC-m `mrc400.go` TMRC401: CC-t's fields minus creator, last_worker, shareholder and platform_*. */
-export type Mrc401ItemV23 = Omit<
-  Mrc401Item,
-  | 'creator'
-  | 'last_worker'
-  | 'shareholder'
-  | 'platform_name'
-  | 'platform_url'
-  | 'platform_address'
-  | 'platform_commission'
->;
+export type Mrc401Item = Fields<typeof ITEM>;
+
+/** The TMRC401 fields CC-t added; CC-m's struct is the rest, in the same order. */
+const ITEM_CC_T_ONLY = [
+  'creator',
+  'last_worker',
+  'shareholder',
+  'platform_name',
+  'platform_url',
+  'platform_address',
+  'platform_commission',
+] as const satisfies readonly (keyof Mrc401Item)[];
+
+export type Mrc401ItemV23 = Omit<Mrc401Item, (typeof ITEM_CC_T_ONLY)[number]>;
 
 /** A collection as the chain may hold it, whichever version wrote it last (CC-m's lack some fields). */
 export type ChainMrc400Collection = Mrc400CollectionV23 & Partial<Mrc400Collection>;
@@ -157,143 +173,55 @@ export function encodeCollection(
   version: ChaincodeVersion,
 ): Mrc400Collection | Mrc400CollectionV23 {
   if (mrc400Version(version).name === 'current') return { ...c, partner: sortedMap(c.partner) };
-  return {
-    id: c.id,
-    owner: c.owner,
-    createdate: c.createdate,
-    name: c.name,
-    url: c.url,
-    image_url: c.image_url,
-    category: c.category,
-    description: c.description,
-    item_url: c.item_url,
-    item_image_url: c.item_image_url,
-    data: c.data,
-    allow_token: c.allow_token,
-    job_type: c.job_type,
-    job_args: c.job_args,
-    jobdate: c.jobdate,
-  };
+  return Object.fromEntries(COLLECTION_V23.map((field) => [field, c[field]])) as Mrc400CollectionV23;
 }
 
 export function encodeItem(item: Mrc401Item, version: ChaincodeVersion): Mrc401Item | Mrc401ItemV23 {
   if (mrc400Version(version).name === 'current') return { ...item, shareholder: sortedMap(item.shareholder) };
-  const {
-    creator: _creator,
-    last_worker: _lastWorker,
-    shareholder: _shareholder,
-    platform_name: _name,
-    platform_url: _url,
-    platform_address: _address,
-    platform_commission: _commission,
-    ...old
-  } = item;
-  return old;
+  return Object.fromEntries(
+    Object.entries(item).filter(([field]) => !(ITEM_CC_T_ONLY as readonly string[]).includes(field)),
+  ) as Mrc401ItemV23;
 }
-
-const readCollections = new WeakMap<object, Mrc400Collection>();
-const readItems = new WeakMap<object, Mrc401Item>();
-
-type Raw = Record<string, unknown>;
-const text = (raw: Raw, field: string): string => {
-  const value = raw[field];
-  return typeof value === 'string' ? value : '';
-};
-const num = (raw: Raw, field: string): number => {
-  const value = raw[field];
-  return typeof value === 'number' ? value : 0;
-};
-const map = (raw: Raw, field: string): Record<string, string> | null =>
-  raw[field] !== null && typeof raw[field] === 'object' ? (raw[field] as Record<string, string>) : null;
 
 /**
- * A stored collection as GetMRC400 returns it (CC-t struct; an empty id filled from the key). The
- * result is frozen and shared: callers copy it (cloneCollection) before changing it.
+ * A stored struct as json.Unmarshal fills the CC-t struct: each field of `fields` from `raw`, its
+ * zero value ("", 0, null) when absent. From {} it is the zero struct.
  */
-export function readCollection(key: string, raw: object): Mrc400Collection {
-  const known = readCollections.get(raw);
-  if (known) return known;
-  const r = raw as Raw;
-  const c: Mrc400Collection = Object.freeze({
-    id: text(r, 'id') || key,
-    createdate: num(r, 'createdate'),
-    owner: text(r, 'owner'),
-    name: text(r, 'name'),
-    url: text(r, 'url'),
-    image_url: text(r, 'image_url'),
-    allow_token: text(r, 'allow_token'),
-    item_url: text(r, 'item_url'),
-    item_image_url: text(r, 'item_image_url'),
-    category: text(r, 'category'),
-    description: text(r, 'description'),
-    socialmedia: text(r, 'socialmedia'),
-    partner: map(r, 'partner'),
-    data: text(r, 'data'),
-    job_type: text(r, 'job_type'),
-    job_args: text(r, 'job_args'),
-    jobdate: num(r, 'jobdate'),
-  });
-  readCollections.set(raw, c);
-  return c;
+export function readFields<S extends Readonly<Record<string, FieldKind>>>(fields: S, raw: object): Fields<S> {
+  const r = raw as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field in fields) {
+    const kind = fields[field];
+    const v = r[field];
+    if (kind === 'string') out[field] = typeof v === 'string' ? v : '';
+    else if (kind === 'int') out[field] = typeof v === 'number' ? v : 0;
+    else out[field] = v !== null && typeof v === 'object' ? v : null;
+  }
+  return out as Fields<S>;
 }
 
-/** A stored item as GetMRC401 returns it (CC-t struct; an empty id filled from the key), frozen. */
-export function readItem(key: string, raw: object): Mrc401Item {
-  const known = readItems.get(raw);
-  if (known) return known;
-  const r = raw as Raw;
-  const item: Mrc401Item = Object.freeze({
-    id: text(r, 'id') || key,
-    mrc400: text(r, 'mrc400'),
-    owner: text(r, 'owner'),
-    creator: text(r, 'creator'),
-    item_url: text(r, 'item_url'),
-    item_image_url: text(r, 'item_image_url'),
-    groupid: text(r, 'groupid'),
-    createdate: num(r, 'createdate'),
-    initial_reserve: text(r, 'initial_reserve'),
-    initial_token: text(r, 'initial_token'),
-    melting_fee: text(r, 'melting_fee'),
-    melting_date: num(r, 'melting_date'),
-    transferable: text(r, 'transferable'),
-    sell_date: num(r, 'sell_date'),
-    sell_fee: text(r, 'sell_fee'),
-    sell_price: text(r, 'sell_price'),
-    sell_token: text(r, 'sell_token'),
-    job_type: text(r, 'job_type'),
-    job_args: text(r, 'job_args'),
-    jobdate: num(r, 'jobdate'),
-    auction_date: num(r, 'auction_date'),
-    auction_end: num(r, 'auction_end'),
-    auction_token: text(r, 'auction_token'),
-    auction_bidding_unit: text(r, 'auction_bidding_unit'),
-    auction_start_price: text(r, 'auction_start_price'),
-    auction_buynow_price: text(r, 'auction_buynow_price'),
-    auction_current_price: text(r, 'auction_current_price'),
-    auction_current_bidder: text(r, 'auction_current_bidder'),
-    last_trade_date: num(r, 'last_trade_date'),
-    last_trade_amount: text(r, 'last_trade_amount'),
-    last_trade_token: text(r, 'last_trade_token'),
-    last_trade_type: text(r, 'last_trade_type'),
-    last_worker: text(r, 'last_worker'),
-    shareholder: map(r, 'shareholder'),
-    platform_name: text(r, 'platform_name'),
-    platform_url: text(r, 'platform_url'),
-    platform_address: text(r, 'platform_address'),
-    platform_commission: text(r, 'platform_commission'),
-  });
-  readItems.set(raw, item);
-  return item;
+/** Fresh zero structs (every field "", 0 or null), for the chaincode to fill. */
+export const zeroCollection = (): Mrc400Collection => readFields(COLLECTION, {});
+export const zeroItem = (): Mrc401Item => readFields(ITEM, {});
+
+const reads = new WeakMap<object, Mrc400Collection | Mrc401Item>();
+
+/**
+ * A stored record as GetMRC400 and GetMRC401 return it (the CC-t struct; an empty id filled from
+ * the key). The result is frozen and shared: the chaincode changes a copy.
+ */
+function readRecord(fields: typeof COLLECTION | typeof ITEM, key: string, raw: object): Mrc400Collection | Mrc401Item {
+  let record = reads.get(raw);
+  if (record === undefined) {
+    record = readFields<Record<string, FieldKind>>(fields, raw) as Mrc400Collection | Mrc401Item;
+    record.id ||= key;
+    reads.set(raw, Object.freeze(record));
+  }
+  return record;
 }
 
-/** The private copy the chaincode changes before PutState (maps are replaced, never changed in place). */
-export function cloneCollection(c: Mrc400Collection): Mrc400Collection {
-  return { ...c };
-}
-
-export function cloneItem(item: Mrc401Item): Mrc401Item {
-  return { ...item };
-}
+export const readCollection = (key: string, raw: object) => readRecord(COLLECTION, key, raw) as Mrc400Collection;
+export const readItem = (key: string, raw: object) => readRecord(ITEM, key, raw) as Mrc401Item;
 
 /**
  * What the MRC-400/401 planners draw from, kept up to date as writes are committed. An item is in
