@@ -27,16 +27,17 @@ import type { Stub } from '../../world/stub.ts';
 import { fakeSignature, fakeWords } from '../../jobs/client.ts';
 import { payment, type PaymentInfo } from '../dex/dex.ts';
 import { planPlatform } from '../dex010/plan.ts';
-import type { Job, PlanContext } from '../../jobs/job.ts';
+import type { Call, Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { checkItemUpdate, checkNewItem, NEW_ITEM_FIELDS, OLD_ITEM_FIELDS, type ItemJob } from './items.ts';
 import {
   allowedTokens,
+  collectionOfItem,
   findPayer,
   free,
   layoutOf,
   pickCollection,
-  pickId,
+  pickItem,
   pickToken,
   planPrice,
   planRate,
@@ -82,11 +83,7 @@ export const mrc401CreateJob: Job = {
     const items = Array.from({ length: count }, () =>
       planItemJob(ctx, c, layout, reserve.token, reserve.each(), shareholders),
     );
-    const itemData = JSON.stringify(items);
-    const sig = fakeSignature(rng);
-    const args =
-      layout === 'old' ? [c.id, itemData, sig, creator.nonce] : [c.id, creator.id, itemData, sig, creator.nonce];
-    return { fcn: 'mrc401create', args };
+    return planItemCall(ctx, 'mrc401create', layout, c.id, creator, items);
   },
   execute: itemCall('mrc401create', 'creator', createItems),
 };
@@ -170,14 +167,8 @@ function createItems(
     if (reserve > 0n) totals.set(item.initial_token, (totals.get(item.initial_token) ?? 0n) + reserve);
     assignShareholders(stub, c, item, shareholderOf(job), shareholderOf(jobs[0]!));
     const key = old ? `${c.id}_${itemId}` : item.id;
-    setMrc401(stub, key, item, MRC400.itemCreate, [
-      key,
-      creatorArg ?? c.owner,
-      item.initial_reserve,
-      item.initial_token,
-      sig,
-      nonce,
-    ]);
+    const params = [key, creatorArg ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];
+    setMrc401(stub, key, item, MRC400.itemCreate, params);
     const entry = { id: itemId, amount: item.initial_reserve, token: item.initial_token };
     // CC-t logs its TMRC401Sell, whose platform fields stay empty.
     log.push(
@@ -413,22 +404,25 @@ export const mrc401UpdateJob: Job = {
     const layout = layoutOf(ctx);
     if (layout === null) return null;
     const { world, rng } = ctx;
-    const first = pickId(rng, world.mrc400.idle, (id) => free(ctx, id, world.mrc400.item(id)!.mrc400));
+    const first = pickItem(ctx, world.mrc400.idle, (item) => free(ctx, item.mrc400));
     if (first === null) return null;
-    const c = world.mrc400.collection(world.mrc400.item(first)!.mrc400)!;
-    const updater = pickUpdater(ctx, c, world.mrc400.item(first)!, layout);
+    const c = collectionOfItem(ctx, first);
+    const updater = pickUpdater(ctx, c, first, layout);
     if (!updater) return null;
-    const items = [world.mrc400.item(first)!];
+    const items = [first];
     const more = rng.chance(0.7) ? 0 : rng.int(1, 3);
+    // Another idle item of `c` that the updater may update.
+    const updatable = (item: Mrc401Item) =>
+      item.owner !== MELTED &&
+      item.sell_date === 0 &&
+      item.auction_date === 0 &&
+      (updater.id === c.owner || (layout === 'new' && item.creator === updater.id));
     for (let i = 0; i < more; i++) {
-      const other = pickUpdatable(ctx, c, updater.id, layout);
+      const other = pickItem(ctx, world.mrc400.itemsOf(c.id), updatable, 4);
       if (other && !items.some((x) => x.id === other.id)) items.push(other);
     }
-    const itemData = JSON.stringify(items.map((item) => planItemUpdate(ctx, item, layout)));
-    const sig = fakeSignature(rng);
-    const args =
-      layout === 'old' ? [c.id, itemData, sig, updater.nonce] : [c.id, updater.id, itemData, sig, updater.nonce];
-    return { fcn: 'mrc401update', args };
+    const jobs = items.map((item) => planItemUpdate(ctx, item, layout));
+    return planItemCall(ctx, 'mrc401update', layout, c.id, updater, jobs);
   },
   execute: itemCall('mrc401update', 'updater', updateItems),
 };
@@ -464,6 +458,21 @@ function updateItems(
 }
 
 // ---------------------------------------------------------------- planning
+
+/** A call in either layout of itemCall, signed by `signer`. */
+function planItemCall(
+  ctx: PlanContext,
+  fcn: string,
+  layout: 'old' | 'new',
+  mrc400id: string,
+  signer: Wallet,
+  items: readonly object[],
+): Call {
+  const itemData = JSON.stringify(items);
+  const sig = fakeSignature(ctx.rng);
+  const args = [mrc400id, ...(layout === 'old' ? [] : [signer.id]), itemData, sig, signer.nonce];
+  return { fcn, args };
+}
 
 /**
  * A collection and a free wallet allowed to create items in it: the MRC-400 owner, or (CC-t) a
@@ -560,32 +569,6 @@ function pickUpdater(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, la
   const partner =
     layout === 'new' && (role === 'partner' || role === 'creator') && ctx.rng.chance(0.6) ? item.creator : c.owner;
   return free(ctx, partner) ? (ctx.world.wallet(partner) ?? null) : null;
-}
-
-/** Another idle item of `c` that `updater` may update. */
-function pickUpdatable(
-  ctx: PlanContext,
-  c: Mrc400Collection,
-  updater: string,
-  layout: 'old' | 'new',
-): Mrc401Item | null {
-  const { world } = ctx;
-  const id = pickId(
-    ctx.rng,
-    world.mrc400.itemsOf(c.id),
-    (id) => {
-      const item = world.mrc400.item(id)!;
-      return (
-        free(ctx, id) &&
-        item.owner !== MELTED &&
-        item.sell_date === 0 &&
-        item.auction_date === 0 &&
-        (updater === c.owner || (layout === 'new' && item.creator === updater))
-      );
-    },
-    4,
-  );
-  return id === null ? null : world.mrc400.item(id)!;
 }
 
 /** An update of one item: mostly the same values with one or two changed (a form sent whole). */

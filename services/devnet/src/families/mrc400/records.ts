@@ -154,11 +154,6 @@ export function isItemKey(key: string): boolean {
   return key.length === 81 && key.startsWith(MRC400_PREFIX);
 }
 
-/** The collection an item key belongs to: its first 40 characters. */
-export function collectionOf(itemKey: string): string {
-  return itemKey.slice(0, 40);
-}
-
 /** What json.Marshal writes for a map: its keys sorted (a copy; null stays null). */
 export function sortedMap(map: Readonly<Record<string, string>> | null): Record<string, string> | null {
   if (map === null) return null;
@@ -283,7 +278,8 @@ export function createMrc400Index(get: (key: string) => StateValue | undefined):
       if (!known.has(key)) {
         known.add(key);
         items.push(key);
-        byCollection.get(collectionOf(key))?.push(key);
+        // An item key starts with its collection's 40-character id.
+        byCollection.get(key.slice(0, 40))?.push(key);
       }
       idle.remove(key);
       onSale.remove(key);

@@ -1,6 +1,5 @@
 import { createRng } from '../../rng.ts';
 import type { ChaincodeVersion } from '../../chaincode/versions.ts';
-import type { Mrc400Collection, Mrc401Item } from './records.ts';
 import { tokenKey, type Wallet } from '../mrc010/records.ts';
 import { createStub } from '../../world/stub.ts';
 import { createWorld, type World } from '../../world/world.ts';
@@ -50,7 +49,10 @@ export interface RunOptions {
   now?: number;
 }
 
-/** Executes one call as the `version` chaincode at `now` and commits its writes; returns what it wrote. */
+/**
+ * Executes one call as the `version` chaincode at `now` and commits its writes; returns what it
+ * wrote. A call the chaincode rejects throws before anything is committed.
+ */
 export function run(
   world: World,
   job: Job,
@@ -66,20 +68,12 @@ export function run(
     keys: fx.writes.map((w) => w.key),
     wallet: (key: string) => byKey.get(key) as Wallet | undefined,
     record: (key: string) => byKey.get(key) as Record<string, unknown> | undefined,
-    item: (key: string) => byKey.get(key) as Mrc401Item | undefined,
-    collection: (key: string) => byKey.get(key) as Mrc400Collection | undefined,
   };
 }
 
-/** A call the chaincode must reject: runs it without committing anything. */
-export function attempt(
-  world: World,
-  job: Job,
-  args: readonly string[],
-  { version = 'current', now = NOW }: RunOptions = {},
-) {
-  const { stub } = createStub(world, now, createRng(++stubSeed), version);
-  job.execute(stub, { fcn: job.fcn, args });
+/** A call the chaincode must reject (so nothing is committed). */
+export function attempt(world: World, job: Job, args: readonly string[], options?: RunOptions): void {
+  run(world, job, args, options);
 }
 
 export const nonceOf = (world: World, key: string) => world.wallet(key)!.nonce;
