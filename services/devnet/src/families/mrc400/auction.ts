@@ -1,26 +1,22 @@
-import { perVersion, stepOf, type PerVersion } from './versions.ts';
+import { perVersion, stepOf } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
-import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
+import { mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
   clearAuction,
   getMrc400,
   getMrc401,
-  guard,
   ordinal,
   parsePositiveAmount,
   percentOf,
-  permissionCheck,
   setMrc401,
   unmarshalList,
-  unmarshalOr,
 } from './chaincode.ts';
-import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
+import { decimalOrZero } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc401Item } from './records.ts';
-import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import { payment, type PaymentInfo } from '../dex/dex.ts';
@@ -37,22 +33,24 @@ import {
   type AuctionFate,
 } from '../dex/auctions.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
-import { assignPlatform, MAX_PRICE } from './create.ts';
+import { assignPlatform } from './create.ts';
 import { collectionOfItem, findPayer, free, layoutOf, pickItem, pickToken, planPrice } from './plan.ts';
 import {
+  checkToken,
   clearPlatform,
   expectHeld,
-  getListed,
-  idList,
-  lastCollection,
-  noDuplicate,
+  listCallOf,
+  openList,
   payees,
   planItemPlatform,
   planListing,
+  priceArg,
+  recordTrade,
   unlister,
+  withdraw,
 } from './sell.ts';
-import { mrc401DexProcess } from './settle.ts';
-import { auctionEnd, auctionStart, escrowBid, takeBid, type Bid } from '../dex/auction.ts';
+import { credit, mrc401DexProcess, tradeArgs } from './settle.ts';
+import { auctionEnd, auctionStart, escrowBid, takeBid } from '../dex/auction.ts';
 
 const OLD_AUCTION_FIELDS = {
   id: 'string',
@@ -129,121 +127,60 @@ export const mrc401AuctionJob: Job = {
         ...platform,
       };
     });
-    const nonce = world.wallet(seller)!.nonce;
-    return { fcn: 'mrc401auction', args: [seller, JSON.stringify(list), fakeSignature(rng), nonce] };
+    return listCallOf(ctx, 'mrc401auction', 'new', seller, '', JSON.stringify(list));
   },
   execute: perVersion({ 'v2.3': auctionCCm, current: auctionCCt }),
 };
 
+/** CC-m reads the first item and its collection, then fails (claimer in sell.ts). */
 function auctionCCm(stub: Stub, args: readonly string[]): void {
-  const [seller, mrc400id, itemData, , nonce] = expectArgs(
-    args,
-    5,
-    '1000,mrc401auction operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
+  const { list, claim } = openList(stub, args, 'auction', (itemData) =>
+    unmarshalList(itemData, OLD_AUCTION_FIELDS, 'TMRC401Auction'),
   );
-  const list = unmarshalOr(
-    () => unmarshalList(itemData, OLD_AUCTION_FIELDS, 'TMRC401Auction'),
-    (inner) => `3004,Selldata is in the wrong data ${inner}`,
-  );
-  if (list.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer sell item');
-  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
-  const wallet = getAddressInfo(stub, seller);
-  checkNonce(stub, wallet, nonce);
-  const first = list[0]!;
-  const item = getListed(stub, first.id);
-  if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${first.id}] is not MRC400 ${mrc400id} item`);
-  getMrc400(stub, item.mrc400);
-  // json.Unmarshal of a string never assigned ("") into the collection: it always fails here.
-  throw new ChaincodeError(`3004,MRC400 [${item.mrc400}] is in the wrong data`);
+  claim(list[0]!.id);
 }
 
 function auctionCCt(stub: Stub, args: readonly string[]): void {
-  const a = expectArgs(
-    args,
-    4,
-    '1000,mrc401auction operation must include four arguments : seller, itemData, sign, tkey',
+  const { seller, itemData, sig, nonce, list, wallet, claim, collection } = openList(stub, args, 'auction', (data) =>
+    unmarshalList(data, NEW_AUCTION_FIELDS, 'TMRC401Auction'),
   );
-  const list = unmarshalOr(
-    () => unmarshalList(a[1], NEW_AUCTION_FIELDS, 'TMRC401Auction'),
-    (inner) => `3004,Selldata is in the wrong data ${inner}`,
-  );
-  if (list.length > 1000) throw new ChaincodeError('3002,There must be 1000 or fewer sell item');
-  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
-  const seller = getAddressInfo(stub, a[0]);
-  checkNonce(stub, seller, a[3]);
-  const now = stub.now;
-  const seen = new Set<string>();
-  const collection = lastCollection(stub);
   list.forEach((ad, index) => {
-    noDuplicate(seen, ad.id);
-    const item = getListed(stub, ad.id);
+    const item = claim(ad.id);
     const c = collection(item);
-    permissionCheck(c, item, seller.id, 'auction');
     expectHeld(item, ad.id);
     assignPlatform(stub, item, ad.platform_name, ad.platform_url, ad.platform_address, ad.platform_commission);
     if (item.transferable === 'Bound' && item.owner !== c.owner) {
       throw new ChaincodeError(`5002,MRC401 [${ad.id}] is cannot be sold`);
     }
     clearPlatform(item);
-    const error = (field: string) => (inner: string) => `3005,${ordinal(index)} item ${field} error : ${inner}`;
-    item.auction_start_price = guard(
-      () => numericDataCheck(ad.auction_start_price, '1', MAX_PRICE, 0, false)!,
-      error('auction_start_price'),
-    );
+    item.auction_start_price = priceArg(ad.auction_start_price, '1', index, 'auction_start_price')!;
     item.auction_buynow_price =
-      guard(() => numericDataCheck(ad.auction_buynow_price, '0', MAX_PRICE, 0, true), error('auction_buynow_price')) ??
-      item.auction_buynow_price;
-    item.auction_bidding_unit = guard(
-      () => numericDataCheck(ad.auction_bidding_unit, '1', MAX_PRICE, 0, false)!,
-      error('auction_bidding_unit'),
-    );
-    const start = decimalOrZero(item.auction_start_price);
+      priceArg(ad.auction_buynow_price, '0', index, 'auction_buynow_price', true) ?? item.auction_buynow_price;
+    item.auction_bidding_unit = priceArg(ad.auction_bidding_unit, '1', index, 'auction_bidding_unit')!;
     const buyNow = decimalOrZero(item.auction_buynow_price);
-    if (buyNow !== 0n && buyNow < start) {
+    if (buyNow !== 0n && buyNow < decimalOrZero(item.auction_start_price)) {
       throw new ChaincodeError(`3005,${ordinal(index)} item buynow price is must be greater then auction start price`);
     }
-    if (ad.token === '') throw new ChaincodeError(`3005,${ordinal(index)} item SellToken not define`);
-    if (c.allow_token !== '0' && c.allow_token !== '' && ad.token !== c.allow_token && ad.token !== '0') {
-      throw new ChaincodeError(`3005,${ordinal(index)} item SellToken is must ${c.allow_token} or metacoin`);
-    }
+    checkToken(c, ad.token, index, false);
     item.auction_token = ad.token;
     item.auction_current_price = '0';
     item.auction_current_bidder = '';
-
-    item.auction_date = auctionStart(now, ad.auction_start_date);
+    item.auction_date = auctionStart(stub.now, ad.auction_start_date);
     item.auction_end = auctionEnd(item.auction_date, ad.auction_end_date, item.auction_date);
-    item.last_worker = seller.id;
-    setMrc401(stub, item.id, item, MRC400.itemAuction, [
+    item.last_worker = wallet.id;
+    setMrc401(stub, ad.id, item, MRC400.itemAuction, [
       ad.id,
-      seller.id,
+      wallet.id,
       item.auction_start_price,
       item.auction_token,
       item.auction_buynow_price,
       item.auction_bidding_unit,
-      a[2],
-      a[3],
+      sig,
+      nonce,
     ]);
   });
-  setAddressInfo(stub, seller, MRC400.walletItemAuction, [a[1], a[0], a[2], a[3]]);
+  setAddressInfo(stub, wallet, MRC400.walletItemAuction, [itemData, seller, sig, nonce]);
 }
-
-/** Mrc401Unauction's arguments: seller, CC-m's mrc400id (null under CC-t), itemData, sig, nonce. */
-const UNAUCTION_ARGS: PerVersion<(args: readonly string[]) => [string, string | null, string, string, string]> = {
-  'v2.3': (args) =>
-    expectArgs(
-      args,
-      5,
-      '1000,mrc401unauction operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
-    ),
-  current: (args) => {
-    const [seller, itemData, sig, nonce] = expectArgs(
-      args,
-      4,
-      '1000,mrc401unsell operation must include four arguments : seller, itemData, sign, tkey',
-    );
-    return [seller, null, itemData, sig, nonce];
-  },
-};
 
 /**
  * `mrc401unauction` → each item written `mrc401_unauction` [itemId, seller, sig, nonce] with its
@@ -271,47 +208,9 @@ export const mrc401UnauctionJob: Job = {
       return caller !== '';
     });
     if (!item) return null;
-    const ids = JSON.stringify([item.id]);
-    const sig = fakeSignature(ctx.rng);
-    const nonce = ctx.world.wallet(caller)!.nonce;
-    return {
-      fcn: 'mrc401unauction',
-      args: layout === 'old' ? [caller, item.mrc400, ids, sig, nonce] : [caller, ids, sig, nonce],
-    };
+    return listCallOf(ctx, 'mrc401unauction', layout, caller, item.mrc400, JSON.stringify([item.id]));
   },
-  execute(stub, { args }) {
-    const [seller, mrc400id, itemData, sig, nonce] = stepOf(stub, UNAUCTION_ARGS)(args);
-    // CC-m reads the list before the wallet, CC-t after checking the nonce.
-    const early = mrc400id !== null ? idList(itemData, 100, 'unauction') : null;
-    const wallet = getAddressInfo(stub, seller);
-    checkNonce(stub, wallet, nonce);
-    const ids = early ?? idList(itemData, 1000, 'unauction');
-
-    const seen = new Set<string>();
-    const collection = lastCollection(stub);
-    for (const id of ids) {
-      if (mrc400id !== null) noDuplicate(seen, id);
-      const item = getListed(stub, id);
-      if (mrc400id !== null) {
-        if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${id}] is not MRC400 ${mrc400id} item`);
-        if (item.owner !== seller) throw new ChaincodeError(`3004,MRC401 [${id}] is not your item`);
-      } else {
-        permissionCheck(collection(item), item, wallet.id, 'unauction');
-      }
-      if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not auction item`);
-      if (item.auction_current_bidder !== '') {
-        throw new ChaincodeError(`3004,MRC401 [${id}] there is a bidder, so the auction cannot be canceled`);
-      }
-      clearAuction(item);
-      if (mrc400id === null) {
-        clearPlatform(item);
-        item.last_worker = wallet.id;
-      }
-      setMrc401(stub, id, item, MRC400.itemUnauction, [id, seller, sig, nonce]);
-    }
-    const log = mrc400id !== null ? itemData : JSON.stringify(ids);
-    setAddressInfo(stub, wallet, MRC400.walletItemUnauction, [log, seller, sig, nonce]);
-  },
+  execute: (stub, { args }) => withdraw(stub, args, 'unauction'),
 };
 
 /**
@@ -350,15 +249,7 @@ export const mrc401BidJob: Job = {
     const { rng, now } = ctx;
     const { inAuction } = ctx.world.mrc400;
     const biddable = (item: Mrc401Item) =>
-      fate(ctx, item) === 'bid' &&
-      item.auction_date <= now &&
-      item.auction_end >= now &&
-      free(
-        ctx,
-        item.id,
-        ...payees(ctx, item),
-        ...(isMtAddress(item.auction_current_bidder) ? [item.auction_current_bidder] : []),
-      );
+      fate(ctx, item) === 'bid' && item.auction_date <= now && item.auction_end >= now && settleable(ctx, item);
     const steered = firstToEnd(ctx, MRC401_AUCTIONS, inAuction, (id) => ctx.world.mrc400.item(id)!, endOf, biddable);
     const item = steered ?? pickItem(ctx, inAuction, biddable);
     if (!item) return null;
@@ -389,20 +280,30 @@ export const mrc401BidJob: Job = {
   execute: perVersion({ 'v2.3': bidCCm, current: bidCCt }),
 };
 
+/**
+ * The checks both versions' Mrc401AuctionBid start with. CC-m (`old`) refuses the highest bidder
+ * here, CC-t later and only when the bid does not buy now (takeBid).
+ */
+function openBid(stub: Stub, id: string, bidderAddress: string, nonce: string, old: boolean) {
+  const item = getMrc401(stub, id);
+  if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not for auction`);
+  if (item.auction_end < stub.now) throw new ChaincodeError(`3004,MRC401 [${id}] has completed auction`);
+  if (old && item.auction_current_bidder === bidderAddress) {
+    throw new ChaincodeError('3004,You are already the highest bidder');
+  }
+  if (item.owner === bidderAddress) throw new ChaincodeError('3004,Owners cannot bid on auctions');
+  const bidder = getAddressInfo(stub, bidderAddress);
+  checkNonce(stub, bidder, nonce);
+  return { item, bidder };
+}
+
 function bidCCm(stub: Stub, args: readonly string[]): void {
   const [bidderAddress, id, amount, token, sig, nonce] = expectArgs(
     args,
     6,
     '1000,mrc401bid operation must include four arguments : buyer, mrc401id, amount, token, sign, tkey',
   );
-  const item = getMrc401(stub, id);
-  if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not for auction`);
-  if (item.auction_end < stub.now) throw new ChaincodeError(`3004,MRC401 [${id}] has completed auction`);
-  if (item.auction_current_bidder === bidderAddress)
-    throw new ChaincodeError('3004,You are already the highest bidder');
-  if (item.owner === bidderAddress) throw new ChaincodeError('3004,Owners cannot bid on auctions');
-  const bidder = getAddressInfo(stub, bidderAddress);
-  checkNonce(stub, bidder, nonce);
+  const { item, bidder } = openBid(stub, id, bidderAddress, nonce, true);
   if (item.auction_token !== token) throw new ChaincodeError(`3004,Only ${item.auction_token} tokens can be bid`);
   const bid = parsePositiveAmount(amount);
   const buyNow = decimalOrZero(item.auction_buynow_price);
@@ -415,70 +316,38 @@ function bidCCm(stub: Stub, args: readonly string[]): void {
   if (buyNow !== 0n && bid > buyNow) {
     throw new ChaincodeError('3004,The bid amount must be less than or equal to the purchase buynow price');
   }
-  const payments: PaymentInfo[] = [payment(bidderAddress, id, amount, item.auction_token, '', '', PAY.bid)];
-  mrc010Subtract(stub, bidder, item.auction_token, amount, 'normal');
+  const payments: PaymentInfo[] = [payment(bidderAddress, id, amount, token, '', '', PAY.bid)];
+  mrc010Subtract(stub, bidder, token, amount, 'normal');
   if (buyNow !== 0n && bid === buyNow) {
     getMrc400(stub, item.mrc400);
     // json.Unmarshal of a string never assigned ("") into the collection: a buy-now bid always fails.
     throw new ChaincodeError(`6205,MRC400 [${id}] is in the wrong data`);
   }
-  const params = (from: string, to: string, price: string) => [
-    from,
-    to,
-    price,
-    item.auction_token,
-    sig,
-    '0',
-    '',
-    id,
-    nonce,
-  ];
+  const params = (from: string, to: string, price: string) => tradeArgs(from, to, price, token, sig, id, nonce);
   setAddressInfo(stub, bidder, MRC400.transferBid, params(bidderAddress, id, amount));
   if (!first) {
-    payments.push(
-      payment(id, item.auction_current_bidder, item.auction_current_price, item.auction_token, '', '', PAY.recvRefund),
-    );
-    const refunded = getAddressInfo(stub, item.auction_current_bidder);
-    mrc010Add(stub, refunded, item.auction_token, item.auction_current_price, 0);
-    setAddressInfo(
-      stub,
-      refunded,
-      MRC400.receiveRefund,
-      params(id, item.auction_current_bidder, item.auction_current_price),
-    );
+    const { auction_current_bidder: refunded, auction_current_price: price } = item;
+    payments.push(payment(id, refunded, price, token, '', '', PAY.recvRefund));
+    credit(stub, refunded, token, price, MRC400.receiveRefund, params(id, refunded, price));
   }
   item.auction_current_price = amount;
   item.auction_current_bidder = bidderAddress;
   const unit = decimalOrZero(item.auction_bidding_unit);
-  const step = bid - previous;
-  if (unit === 0n || step % unit !== 0n) {
+  if (unit === 0n || (bid - previous) % unit !== 0n) {
     throw new ChaincodeError('3004,The bid amount must be greater than the current amount plus the bid units');
   }
   setMrc401(stub, id, item, MRC400.itemAuctionbid, [id, bidderAddress, JSON.stringify(payments), sig, nonce]);
 }
 
 function bidCCt(stub: Stub, args: readonly string[]): void {
-  const [bidderAddress, id, amount, sig, nonce] = expectArgs(
+  const [address, id, amount, sig, nonce] = expectArgs(
     args,
     5,
     '1000,mrc402bid operation must include four arguments : buyer, mrc401id, amount, signature, nonce',
   );
-  const item = getMrc401(stub, id);
-  if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not for auction`);
-  if (item.auction_end < stub.now) throw new ChaincodeError(`3004,MRC401 [${item.id}] has completed auction`);
-  if (item.owner === bidderAddress) throw new ChaincodeError('3004,Owners cannot bid on auctions');
-  const bidder = getAddressInfo(stub, bidderAddress);
-  checkNonce(stub, bidder, nonce);
-  const bid: Bid = {
-    bidder,
-    address: bidderAddress,
-    at: item.id,
-    token: item.auction_token,
-    item: item.id,
-    price: parsePositiveAmount(amount),
-    sig,
-    nonce,
-  };
+  const { item, bidder } = openBid(stub, id, address, nonce, false);
+  const token = item.auction_token;
+  const bid = { bidder, address, at: id, token, item: id, price: parsePositiveAmount(amount), sig, nonce };
   const taken = takeBid(item, bid, PAY);
   if (taken.buyingNow) {
     const c = getMrc400(stub, item.mrc400);
@@ -486,13 +355,7 @@ function bidCCt(stub: Stub, args: readonly string[]): void {
     return;
   }
   escrowBid(stub, bid, taken, MRC400);
-  setMrc401(stub, item.id, item, MRC400.itemAuctionbid, [
-    item.id,
-    bidderAddress,
-    JSON.stringify(taken.payments),
-    sig,
-    nonce,
-  ]);
+  setMrc401(stub, id, item, MRC400.itemAuctionbid, [id, address, JSON.stringify(taken.payments), sig, nonce]);
 }
 
 /**
@@ -516,18 +379,8 @@ export const mrc401AuctionFinishJob: Job = {
   writes: [MRC400.itemAuctionwinning, MRC400.itemAuctionfailure, MRC400.receiveAuction, MRC400.receiveFee],
   plan(ctx) {
     if (layoutOf(ctx) === null) return null;
-    const item = pickItem(
-      ctx,
-      ctx.world.mrc400.inAuction,
-      (item) =>
-        item.auction_end <= ctx.now &&
-        free(
-          ctx,
-          ...payees(ctx, item),
-          ...(isMtAddress(item.auction_current_bidder) ? [item.auction_current_bidder] : []),
-        ),
-      12,
-    );
+    const ends = (item: Mrc401Item) => item.auction_end <= ctx.now && settleable(ctx, item);
+    const item = pickItem(ctx, ctx.world.mrc400.inAuction, ends, 12);
     return item ? { fcn: 'mrc401auctionfinish', args: [item.id] } : null;
   },
   execute(stub, { args }) {
@@ -541,36 +394,31 @@ function finishCCm(stub: Stub, id: string, item: Mrc401Item): void {
   if (item.auction_end > stub.now) throw new ChaincodeError(`3004,MRC401 [${id}] is under auction.`);
   const seller = item.owner;
   const winner = item.auction_current_bidder;
-  const payments: PaymentInfo[] = [];
   if (winner === '') {
-    if (item.auction_date === 0 || item.auction_end === 0)
+    if (item.auction_date === 0 || item.auction_end === 0) {
       throw new ChaincodeError(`3004,MRC401 [${id}] is not auction`);
+    }
     clearAuction(item);
-    setMrc401(stub, id, item, MRC400.itemAuctionfailure, [id, seller, '', JSON.stringify(payments), '', '']);
+    setMrc401(stub, id, item, MRC400.itemAuctionfailure, [id, seller, '', '[]', '', '']);
     return;
   }
   const c = getMrc400(stub, item.mrc400);
+  const token = item.auction_token;
   const price = decimalOrZero(item.auction_current_price);
   const fee = seller === c.owner ? 0n : percentOf(price, item.sell_fee);
   const receive = price - fee;
-  const params = (to: string, amount: bigint) => [winner, to, amount.toString(), item.sell_token, '', '0', '', id, ''];
+  const params = (to: string, amount: bigint) => tradeArgs(winner, to, amount, item.sell_token, '', id, '');
+  const payments: PaymentInfo[] = [];
   if (fee > 0n) {
-    payments.push(payment(id, c.owner, fee.toString(), item.auction_token, '', '', PAY.recvFee));
-    const owner = getAddressInfo(stub, c.owner);
-    mrc010Add(stub, owner, item.auction_token, fee.toString(), 0);
-    setAddressInfo(stub, owner, MRC400.receiveFee, params(c.owner, fee));
+    payments.push(payment(id, c.owner, fee.toString(), token, '', '', PAY.recvFee));
+    credit(stub, c.owner, token, fee, MRC400.receiveFee, params(c.owner, fee));
   }
   if (receive > 0n) {
-    const wallet = getAddressInfo(stub, seller);
-    mrc010Add(stub, wallet, item.auction_token, receive.toString(), 0);
-    setAddressInfo(stub, wallet, MRC400.receiveAuction, params(seller, receive));
-    payments.push(payment(id, seller, receive.toString(), item.auction_token, '', '', PAY.recvAuction));
+    credit(stub, seller, token, receive, MRC400.receiveAuction, params(seller, receive));
+    payments.push(payment(id, seller, receive.toString(), token, '', '', PAY.recvAuction));
   }
   item.owner = winner;
-  item.last_trade_date = stub.now;
-  item.last_trade_amount = item.auction_current_price;
-  item.last_trade_token = item.auction_token;
-  item.last_trade_type = 'Auction';
+  recordTrade(stub, item, 'Auction');
   clearAuction(item);
   setMrc401(stub, id, item, MRC400.itemAuctionwinning, [id, winner, JSON.stringify(payments), '', '']);
 }
@@ -580,12 +428,11 @@ function finishCCt(stub: Stub, id: string, item: Mrc401Item): void {
   if (item.auction_end > stub.now) throw new ChaincodeError('3004,It cannot be closed while the auction is pending');
   if (item.auction_current_bidder === '') {
     clearAuction(item);
-    setMrc401(stub, item.id, item, MRC400.itemAuctionfailure, [item.id, item.owner, '']);
+    setMrc401(stub, id, item, MRC400.itemAuctionfailure, [id, item.owner, '']);
     return;
   }
-  const winner: Wallet = getAddressInfo(stub, item.auction_current_bidder);
-  const c = getMrc400(stub, item.mrc400);
-  mrc401DexProcess(stub, c, item, null, winner, [], 'auction', '', '');
+  const winner = getAddressInfo(stub, item.auction_current_bidder);
+  mrc401DexProcess(stub, getMrc400(stub, item.mrc400), item, null, winner, [], 'auction', '', '');
 }
 
 /** What becomes of an auction (auctions.ts), from its item id and start. */
@@ -594,3 +441,9 @@ function fate(ctx: PlanContext, item: Mrc401Item): AuctionFate {
 }
 
 const endOf = (item: Mrc401Item) => item.auction_end;
+
+/** No wallet a bid on or settlement of `item` may write (its bidder's too) is busy in this block. */
+function settleable(ctx: PlanContext, item: Mrc401Item): boolean {
+  const bidder = item.auction_current_bidder;
+  return free(ctx, ...payees(ctx, item), ...(isMtAddress(bidder) ? [bidder] : []));
+}

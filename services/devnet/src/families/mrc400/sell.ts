@@ -1,10 +1,11 @@
-import { perVersion, stepOf } from './versions.ts';
+import { mrc400Version, stepOf } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
+  clearAuction,
   clearSale,
   getMrc400,
   getMrc401,
@@ -17,16 +18,16 @@ import {
   unmarshalList,
   unmarshalOr,
   unmarshalStrings,
+  type Mrc401Action,
 } from './chaincode.ts';
 import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
-import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import { planPlatform } from '../dex010/plan.ts';
-import { payment, type PaymentInfo } from '../dex/dex.ts';
-import type { Job, PlanContext } from '../../jobs/job.ts';
+import { payment } from '../dex/dex.ts';
+import type { Call, Job, PlanContext } from '../../jobs/job.ts';
 import { assignPlatform, MAX_PRICE } from './create.ts';
 import {
   allowedTokens,
@@ -40,7 +41,7 @@ import {
   pickToken,
   planPrice,
 } from './plan.ts';
-import { mrc401DexProcess } from './settle.ts';
+import { credit, mrc401DexProcess, tradeArgs } from './settle.ts';
 
 const OLD_SELL_FIELDS = { id: 'string', amount: 'string', token: 'string' } as const;
 const NEW_SELL_FIELDS = {
@@ -74,107 +75,44 @@ export const mrc401SellJob: Job = {
   plan(ctx) {
     const layout = layoutOf(ctx);
     if (layout === null) return null;
-    const { world, rng } = ctx;
     const listing = planListing(ctx, layout);
     if (!listing) return null;
     const { c, seller, items, tokens } = listing;
     const list = items.map((item) => {
       const token = pickToken(ctx, tokens);
-      const price = planPrice(rng, world.token(token)!.decimal).toString();
-      if (layout === 'old') return { id: item.id, amount: price, token: String(token) };
-      return { id: item.id, amount: price, token: String(token), ...planItemPlatform(ctx, seller) };
+      const amount = planPrice(ctx.rng, ctx.world.token(token)!.decimal).toString();
+      const sale = { id: item.id, amount, token: String(token) };
+      return layout === 'old' ? sale : { ...sale, ...planItemPlatform(ctx, seller) };
     });
-    const nonce = world.wallet(seller)!.nonce;
-    const itemData = JSON.stringify(list);
-    const sig = fakeSignature(rng);
-    return {
-      fcn: 'mrc401sell',
-      args: layout === 'old' ? [seller, c.id, itemData, sig, nonce] : [seller, itemData, sig, nonce],
-    };
+    return listCallOf(ctx, 'mrc401sell', layout, seller, c.id, JSON.stringify(list));
   },
-  execute: perVersion({ 'v2.3': sellCCm, current: sellCCt }),
+  execute(stub, { args }) {
+    const { seller, sig, nonce, old, list, wallet, claim, collection } = openList(stub, args, 'sell', (itemData, old) =>
+      unmarshalList(itemData, old ? OLD_SELL_FIELDS : NEW_SELL_FIELDS, 'TMRC401Sell'),
+    );
+    list.forEach((sd, index) => {
+      const item = claim(sd.id);
+      const c = collection(item);
+      expectHeld(item, sd.id);
+      if (item.transferable === 'Bound' && item.owner !== c.owner) {
+        throw new ChaincodeError(`5002,MRC401 [${sd.id}] is cannot be sold`);
+      }
+      item.sell_price = priceArg(sd.amount, '1', index, 'SellPrice')!;
+      checkToken(c, sd.token, index, old);
+      if (!old) {
+        // Read with NEW_SELL_FIELDS.
+        const p = sd as typeof sd & Platform;
+        clearPlatform(item);
+        assignPlatform(stub, item, p.platform_name, p.platform_url, p.platform_address, p.platform_commission);
+        item.last_worker = wallet.id;
+      }
+      item.sell_token = sd.token;
+      item.sell_date = stub.now;
+      setMrc401(stub, sd.id, item, MRC400.itemSell, [sd.id, seller, sd.amount, sd.token, sig, nonce]);
+    });
+    setAddressInfo(stub, wallet, MRC400.walletItemSell, [JSON.stringify(list), seller, sig, nonce]);
+  },
 };
-
-function sellCCm(stub: Stub, args: readonly string[]): void {
-  const [seller, mrc400id, itemData, sig, nonce] = expectArgs(
-    args,
-    5,
-    '1000,mrc401sell operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
-  );
-  const list = unmarshalOr(
-    () => unmarshalList(itemData, OLD_SELL_FIELDS, 'TMRC401Sell'),
-    (inner) => `3004,Selldata is in the wrong data ${inner}`,
-  );
-  if (list.length > 100) throw new ChaincodeError('3002,There must be 100 or fewer sell item');
-  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
-  const wallet = getAddressInfo(stub, seller);
-  checkNonce(stub, wallet, nonce);
-  const seen = new Set<string>();
-  const log: { id: string; amount: string; token: string }[] = [];
-  list.forEach((sd, index) => {
-    noDuplicate(seen, sd.id);
-    const item = getListed(stub, sd.id);
-    if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${sd.id}] is not MRC400 ${mrc400id} item`);
-    const c = getMrc400(stub, item.mrc400);
-    if (item.owner !== seller) throw new ChaincodeError(`3004,MRC401 [${sd.id}] is not your item`);
-    expectHeld(item, sd.id);
-    if (item.transferable === 'Bound' && item.owner !== c.owner) {
-      throw new ChaincodeError(`5002,MRC401 [${sd.id}] is cannot be sold`);
-    }
-    item.sell_price = guard(
-      () => numericDataCheck(sd.amount, '1', MAX_PRICE, 0, false)!,
-      (inner) => `3005,${ordinal(index)} item SellPrice error : ${inner}`,
-    );
-    if (sd.token !== c.allow_token && sd.token !== '0') {
-      const tail = c.allow_token !== '0' ? ' or metacoin' : '';
-      throw new ChaincodeError(`3005,${ordinal(index)} item SellToken is must ${c.allow_token}${tail}`);
-    }
-    item.sell_token = sd.token;
-    item.sell_date = stub.now;
-    setMrc401(stub, sd.id, item, MRC400.itemSell, [sd.id, seller, sd.amount, sd.token, sig, nonce]);
-    log.push({ id: sd.id, amount: sd.amount, token: sd.token });
-  });
-  setAddressInfo(stub, wallet, MRC400.walletItemSell, [JSON.stringify(log), seller, sig, nonce]);
-}
-
-function sellCCt(stub: Stub, args: readonly string[]): void {
-  const a = expectArgs(args, 4, '1000,mrc401sell operation must include four arguments : seller, itemData, sign, tkey');
-  const list = unmarshalOr(
-    () => unmarshalList(a[1], NEW_SELL_FIELDS, 'TMRC401Sell'),
-    (inner) => `3004,Selldata is in the wrong data ${inner}`,
-  );
-  if (list.length > 1000) throw new ChaincodeError('3002,There must be 1000 or fewer sell item');
-  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
-  const seller = getAddressInfo(stub, a[0]);
-  checkNonce(stub, seller, a[3]);
-  const seen = new Set<string>();
-  const collection = lastCollection(stub);
-  list.forEach((sd, index) => {
-    noDuplicate(seen, sd.id);
-    const item = getListed(stub, sd.id);
-    const c = collection(item);
-    permissionCheck(c, item, a[0], 'sell');
-    expectHeld(item, sd.id);
-    if (item.transferable === 'Bound' && item.owner !== c.owner) {
-      throw new ChaincodeError(`5002,MRC401 [${sd.id}] is cannot be sold`);
-    }
-    item.sell_price = guard(
-      () => numericDataCheck(sd.amount, '1', MAX_PRICE, 0, false)!,
-      (inner) => `3005,${ordinal(index)} item SellPrice error : ${inner}`,
-    );
-    if (sd.token === '') throw new ChaincodeError(`3005,${ordinal(index)} item SellToken not define`);
-    if (c.allow_token !== '0' && c.allow_token !== '' && sd.token !== c.allow_token && sd.token !== '0') {
-      throw new ChaincodeError(`3005,${ordinal(index)} item SellToken is must ${c.allow_token} or metacoin`);
-    }
-    clearPlatform(item);
-    assignPlatform(stub, item, sd.platform_name, sd.platform_url, sd.platform_address, sd.platform_commission);
-    item.sell_token = sd.token;
-    item.sell_date = stub.now;
-    item.last_worker = seller.id;
-    setMrc401(stub, item.id, item, MRC400.itemSell, [sd.id, a[0], sd.amount, sd.token, a[2], a[3]]);
-  });
-  setAddressInfo(stub, seller, MRC400.walletItemSell, [JSON.stringify(list), a[0], a[2], a[3]]);
-}
 
 /**
  * `mrc401unsell` → each item written `mrc401_unsell` [itemId, seller, sig, nonce] with its sale
@@ -193,94 +131,20 @@ export const mrc401UnsellJob: Job = {
   plan(ctx) {
     const layout = layoutOf(ctx);
     if (layout === null) return null;
-    const { world, rng } = ctx;
+    const { onSale } = ctx.world.mrc400;
     let caller = '';
-    const first = pickItem(ctx, world.mrc400.onSale, (item) => {
+    const first = pickItem(ctx, onSale, (item) => {
       caller = unlister(ctx, collectionOfItem(ctx, item), item, layout) ?? '';
       return caller !== '';
     });
     if (!first) return null;
     const c = collectionOfItem(ctx, first);
-    const items = [
-      first,
-      ...moreItems(ctx, world.mrc400.onSale, c, first, (item) => unlister(ctx, c, item, layout) === caller),
-    ];
-    const ids = JSON.stringify(items.map((item) => item.id));
-    const sig = fakeSignature(rng);
-    const nonce = world.wallet(caller)!.nonce;
-    return {
-      fcn: 'mrc401unsell',
-      args: layout === 'old' ? [caller, c.id, ids, sig, nonce] : [caller, ids, sig, nonce],
-    };
+    const more = moreItems(ctx, onSale, c, first, (item) => unlister(ctx, c, item, layout) === caller);
+    const ids = JSON.stringify([first, ...more].map((item) => item.id));
+    return listCallOf(ctx, 'mrc401unsell', layout, caller, c.id, ids);
   },
-  execute: perVersion({
-    'v2.3': (stub, args) => {
-      const [seller, mrc400id, itemData, sig, nonce] = expectArgs(
-        args,
-        5,
-        '1000,mrc401unsell operation must include four arguments : seller, mrc400id, itemData, sign, tkey',
-      );
-      // CC-m reads the list before the wallet, CC-t after checking the nonce.
-      const ids = idList(itemData, 100, 'unsell');
-      const wallet = getAddressInfo(stub, seller);
-      checkNonce(stub, wallet, nonce);
-      unsell(stub, wallet, seller, mrc400id, ids, sig, nonce);
-    },
-    current: (stub, args) => {
-      const [seller, itemData, sig, nonce] = expectArgs(
-        args,
-        4,
-        '1000,mrc401unsell operation must include four arguments : seller, itemData, sign, tkey',
-      );
-      const wallet = getAddressInfo(stub, seller);
-      checkNonce(stub, wallet, nonce);
-      unsell(stub, wallet, seller, null, idList(itemData, 1000, 'unsell'), sig, nonce);
-    },
-  }),
+  execute: (stub, { args }) => withdraw(stub, args, 'unsell'),
 };
-
-/** The item id list of an unsell or unauction, within `limit`. */
-export function idList(itemData: string, limit: number, what: 'unsell' | 'unauction'): string[] {
-  const ids = unmarshalOr(
-    () => unmarshalStrings(itemData),
-    (inner) => `3004,Selldata is in the wrong data ${inner}`,
-  );
-  if (ids.length > limit) throw new ChaincodeError(`3002,There must be ${limit} or fewer ${what} item`);
-  if (ids.length < 1) throw new ChaincodeError('3002,There is no item information');
-  return ids;
-}
-
-/** The item loop of both versions' Mrc401UnSell; `mrc400id` is CC-m's argument (null under CC-t). */
-function unsell(
-  stub: Stub,
-  wallet: Wallet,
-  seller: string,
-  mrc400id: string | null,
-  ids: readonly string[],
-  sig: string,
-  nonce: string,
-): void {
-  const seen = new Set<string>();
-  const collection = lastCollection(stub);
-  for (const id of ids) {
-    if (mrc400id !== null) noDuplicate(seen, id);
-    const item = getListed(stub, id);
-    if (mrc400id !== null) {
-      if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${id}] is not MRC400 ${mrc400id} item`);
-      if (item.owner !== seller) throw new ChaincodeError(`3004,MRC401 [${id}] is not your item`);
-    } else {
-      permissionCheck(collection(item), item, wallet.id, 'unsell');
-    }
-    if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not sale`);
-    clearSale(item);
-    if (mrc400id === null) {
-      clearPlatform(item);
-      item.last_worker = wallet.id;
-    }
-    setMrc401(stub, id, item, MRC400.itemUnsell, [id, seller, sig, nonce]);
-  }
-  setAddressInfo(stub, wallet, MRC400.walletItemUnsell, [JSON.stringify(ids), seller, sig, nonce]);
-}
 
 /**
  * `mrc401buy` (buyer, mrc401id, sig, nonce), the same call in both versions → the item sold at
@@ -305,12 +169,11 @@ export const mrc401BuyJob: Job = {
   plan(ctx) {
     const layout = layoutOf(ctx);
     if (layout === null) return null;
-    const { world, rng } = ctx;
-    const item = pickItem(ctx, world.mrc400.onSale, (item) => free(ctx, ...payees(ctx, item)));
+    const item = pickItem(ctx, ctx.world.mrc400.onSale, (item) => free(ctx, ...payees(ctx, item)));
     if (!item) return null;
     const buyer = findPayer(ctx, Number(item.sell_token), BigInt(item.sell_price), new Set([item.owner]));
     if (!buyer) return null;
-    return { fcn: 'mrc401buy', args: [buyer.id, item.id, fakeSignature(rng), buyer.nonce] };
+    return { fcn: 'mrc401buy', args: [buyer.id, item.id, fakeSignature(ctx.rng), buyer.nonce] };
   },
   execute(stub, { args }) {
     const [buyerAddress, id, sig, nonce] = expectArgs(
@@ -344,56 +207,182 @@ function buyCCm(stub: Stub, buyerAddress: string, id: string, sig: string, nonce
   checkNonce(stub, buyer, nonce);
   const c = getMrc400(stub, item.mrc400);
 
-  const payments: PaymentInfo[] = [payment(buyerAddress, id, price.toString(), token, '', '', PAY.buy)];
+  const payments = [payment(buyerAddress, id, price.toString(), token, '', '', PAY.buy)];
   mrc010Subtract(stub, buyer, token, price.toString(), 'normal');
   const fee = seller === c.owner ? 0n : percentOf(price, item.melting_fee);
   const receive = price - fee;
   if (buyerAddress === c.owner && fee > 0n) mrc010Add(stub, buyer, token, fee.toString(), 0);
-  const params = (from: string, to: string, amount: bigint) => [
-    from,
-    to,
-    amount.toString(),
-    token,
-    sig,
-    '0',
-    '',
-    id,
-    nonce,
-  ];
+  const params = (from: string, to: string, amount: bigint) => tradeArgs(from, to, amount, token, sig, id, nonce);
   setAddressInfo(stub, buyer, MRC400.transferBuy, params(buyerAddress, id, price));
   if (fee > 0n) {
     payments.push(payment(id, c.owner, fee.toString(), token, '', '', PAY.recvFee));
-    if (buyerAddress !== c.owner) {
-      const owner = getAddressInfo(stub, c.owner);
-      mrc010Add(stub, owner, token, fee.toString(), 0);
-      setAddressInfo(stub, owner, MRC400.receiveFee, params(seller, c.owner, fee));
-    }
+    if (buyerAddress !== c.owner) credit(stub, c.owner, token, fee, MRC400.receiveFee, params(seller, c.owner, fee));
   }
   if (receive > 0n) {
     payments.push(payment(id, seller, receive.toString(), token, '', '', PAY.recvSell));
-    const wallet = getAddressInfo(stub, seller);
-    mrc010Add(stub, wallet, token, receive.toString(), 0);
-    setAddressInfo(stub, wallet, MRC400.receiveSell, params(buyerAddress, seller, receive));
+    credit(stub, seller, token, receive, MRC400.receiveSell, params(buyerAddress, seller, receive));
   }
   item.owner = buyerAddress;
-  item.last_trade_date = stub.now;
-  item.last_trade_amount = item.sell_price;
-  item.last_trade_token = item.sell_token;
-  item.last_trade_type = 'Sell';
+  recordTrade(stub, item, 'Sell');
   clearSale(item);
   setMrc401(stub, id, item, MRC400.itemBuy, [id, seller, buyerAddress, JSON.stringify(payments), sig, nonce]);
 }
 
 // ---------------------------------------------------------------- shared with auction.ts
 
+/**
+ * The arguments of a list call (sell, unsell, auction, unauction): seller, CC-m's mrc400id (null
+ * under CC-t), itemData, sig, nonce. CC-t's message names `ccTName` (its unauction says mrc401unsell).
+ */
+function listCall(stub: Stub, args: readonly string[], fcn: string, ccTName = fcn) {
+  if (mrc400Version(stub.chaincode).layout === 'old') {
+    const message = `1000,${fcn} operation must include four arguments : seller, mrc400id, itemData, sign, tkey`;
+    const [seller, mrc400id, itemData, sig, nonce] = expectArgs(args, 5, message);
+    return { seller, mrc400id: mrc400id as string | null, itemData, sig, nonce };
+  }
+  const message = `1000,${ccTName} operation must include four arguments : seller, itemData, sign, tkey`;
+  const [seller, itemData, sig, nonce] = expectArgs(args, 4, message);
+  return { seller, mrc400id: null, itemData, sig, nonce };
+}
+
+/** A list call's list: at most 100 items under CC-m (`old`), 1000 under CC-t, and not empty. */
+function listArg<T>(parse: () => T[], old: boolean, what: string): T[] {
+  const list = unmarshalOr(parse, (inner) => `3004,Selldata is in the wrong data ${inner}`);
+  const limit = old ? 100 : 1000;
+  if (list.length > limit) throw new ChaincodeError(`3002,There must be ${limit} or fewer ${what} item`);
+  if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
+  return list;
+}
+
+/**
+ * The head of both versions' Mrc401Sell and Mrc401Auction: the call, its list (`parse`), the
+ * seller's wallet and nonce; `claim` then checks each item and `collection` reads its collection.
+ */
+export function openList<T>(
+  stub: Stub,
+  args: readonly string[],
+  action: 'sell' | 'auction',
+  parse: (itemData: string, old: boolean) => T[],
+) {
+  const call = listCall(stub, args, `mrc401${action}`);
+  const old = call.mrc400id !== null;
+  const list = listArg(() => parse(call.itemData, old), old, 'sell');
+  const wallet = getAddressInfo(stub, call.seller);
+  checkNonce(stub, wallet, call.nonce);
+  const collection = lastCollection(stub);
+  const claim = claimer(stub, call.seller, call.mrc400id, action, collection);
+  return { ...call, old, list, wallet, collection, claim };
+}
+
+/**
+ * The checks a list call starts each item with: a repeated id is refused (not by CC-t's unsell and
+ * unauction), the item read; CC-m lets only the owner list an item of `mrc400id`, CC-t the owner
+ * or a partner (permissionCheck). CC-m's Mrc401Sell reads the collection before the owner check,
+ * and its Mrc401Auction then fails on every call: it unmarshals a string never assigned ("") into
+ * the collection, so CC-m history holds no MRC-401 auction.
+ */
+function claimer(
+  stub: Stub,
+  caller: string,
+  mrc400id: string | null,
+  action: Mrc401Action,
+  collection: (item: Mrc401Item) => Mrc400Collection,
+): (id: string) => Mrc401Item {
+  const seen = new Set<string>();
+  const unique = mrc400id !== null || action === 'sell' || action === 'auction';
+  return (id) => {
+    if (unique) noDuplicate(seen, id);
+    const item = getListed(stub, id);
+    if (mrc400id === null) {
+      permissionCheck(collection(item), item, caller, action);
+      return item;
+    }
+    if (mrc400id !== item.mrc400) throw new ChaincodeError(`3004,MRC401 [${id}] is not MRC400 ${mrc400id} item`);
+    if (action === 'sell' || action === 'auction') collection(item);
+    if (action === 'auction') throw new ChaincodeError(`3004,MRC400 [${item.mrc400}] is in the wrong data`);
+    if (item.owner !== caller) throw new ChaincodeError(`3004,MRC401 [${id}] is not your item`);
+    return item;
+  };
+}
+
+/**
+ * Both versions' Mrc401UnSell and Mrc401UnAuction, alike but for what they check and clear (the
+ * docs of mrc401UnsellJob and mrc401UnauctionJob). CC-m reads the list before the wallet, CC-t
+ * after checking the nonce; CC-m's unauction logs the list as sent, the rest re-encode it.
+ */
+export function withdraw(stub: Stub, args: readonly string[], what: 'unsell' | 'unauction'): void {
+  const { seller, mrc400id, itemData, sig, nonce } = listCall(stub, args, `mrc401${what}`, 'mrc401unsell');
+  const old = mrc400id !== null;
+  const idList = () => listArg(() => unmarshalStrings(itemData), old, what);
+  const early = old ? idList() : null;
+  const wallet = getAddressInfo(stub, seller);
+  checkNonce(stub, wallet, nonce);
+  const ids = early ?? idList();
+  const claim = claimer(stub, seller, mrc400id, what, lastCollection(stub));
+  for (const id of ids) {
+    const item = claim(id);
+    if (what === 'unsell') {
+      if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not sale`);
+      clearSale(item);
+    } else {
+      if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not auction item`);
+      if (item.auction_current_bidder !== '') {
+        throw new ChaincodeError(`3004,MRC401 [${id}] there is a bidder, so the auction cannot be canceled`);
+      }
+      clearAuction(item);
+    }
+    if (!old) {
+      clearPlatform(item);
+      item.last_worker = wallet.id;
+    }
+    setMrc401(stub, id, item, what === 'unsell' ? MRC400.itemUnsell : MRC400.itemUnauction, [id, seller, sig, nonce]);
+  }
+  const log = old && what === 'unauction' ? itemData : JSON.stringify(ids);
+  const walletType = what === 'unsell' ? MRC400.walletItemUnsell : MRC400.walletItemUnauction;
+  setAddressInfo(stub, wallet, walletType, [log, seller, sig, nonce]);
+}
+
+/** A listed price (an integer from `min` to MAX_PRICE; none for "" when `empty`), its error naming the item and field. */
+export function priceArg(value: string, min: string, index: number, field: string, empty = false): string | undefined {
+  return guard(
+    () => numericDataCheck(value, min, MAX_PRICE, 0, empty),
+    (inner) => `3005,${ordinal(index)} item ${field} error : ${inner}`,
+  );
+}
+
+/**
+ * The pay token of a listed item: CC-m (`old`) the collection's allow_token or MTC ("0"); CC-t
+ * any token when allow_token is "0" or "", else those two.
+ */
+export function checkToken(c: Mrc400Collection, token: string, index: number, old: boolean): void {
+  const at = `3005,${ordinal(index)} item SellToken`;
+  if (old) {
+    if (token === c.allow_token || token === '0') return;
+    throw new ChaincodeError(`${at} is must ${c.allow_token}${c.allow_token !== '0' ? ' or metacoin' : ''}`);
+  }
+  if (token === '') throw new ChaincodeError(`${at} not define`);
+  if (c.allow_token !== '0' && c.allow_token !== '' && token !== c.allow_token && token !== '0') {
+    throw new ChaincodeError(`${at} is must ${c.allow_token} or metacoin`);
+  }
+}
+
+/** Records a sale or an auction as the item's last trade. */
+export function recordTrade(stub: Stub, item: Mrc401Item, type: 'Sell' | 'Auction'): void {
+  const auction = type === 'Auction';
+  item.last_trade_date = stub.now;
+  item.last_trade_amount = auction ? item.auction_current_price : item.sell_price;
+  item.last_trade_token = auction ? item.auction_token : item.sell_token;
+  item.last_trade_type = type;
+}
+
 /** The list check both versions run first on each item of a list: a repeated id is refused. */
-export function noDuplicate(seen: Set<string>, id: string): void {
+function noDuplicate(seen: Set<string>, id: string): void {
   if (seen.has(id)) throw new ChaincodeError(`3004,MRC401 [${id}] is duplicate`);
   seen.add(id);
 }
 
 /** GetMRC401 of a listed item, its error prefixed with the item. */
-export function getListed(stub: Stub, id: string): Mrc401Item {
+function getListed(stub: Stub, id: string): Mrc401Item {
   return guard(
     () => getMrc401(stub, id),
     (inner) => `3004,MRC401 [${id}] - ${inner}`,
@@ -414,12 +403,26 @@ export function clearPlatform(item: Mrc401Item): void {
 }
 
 /** CC-t's list loops read an item's collection only when it differs from the previous item's. */
-export function lastCollection(stub: Stub): (item: Mrc401Item) => Mrc400Collection {
+function lastCollection(stub: Stub): (item: Mrc401Item) => Mrc400Collection {
   let last: Mrc400Collection | null = null;
   return (item) => {
     if (last === null || last.id !== item.mrc400) last = getMrc400(stub, item.mrc400);
     return last;
   };
+}
+
+/** A list call as `layout` sends it, signed, with the caller's nonce. */
+export function listCallOf(
+  ctx: PlanContext,
+  fcn: string,
+  layout: 'old' | 'new',
+  caller: string,
+  mrc400id: string,
+  data: string,
+): Call {
+  const sig = fakeSignature(ctx.rng);
+  const nonce = ctx.world.wallet(caller)!.nonce;
+  return { fcn, args: layout === 'old' ? [caller, mrc400id, data, sig, nonce] : [caller, data, sig, nonce] };
 }
 
 /**
@@ -436,6 +439,8 @@ export function planListing(ctx: PlanContext, layout: 'old' | 'new') {
   const more = moreItems(ctx, idle, c, first, (item) => item.owner === first.owner && movable(ctx, item));
   return { c, seller, items: [first, ...more], tokens: allowedTokens(ctx, c, layout) };
 }
+
+type Platform = ReturnType<typeof planItemPlatform>;
 
 /** A listed item's platform fields (CC-t), none when its fee address is busy in this block. */
 export function planItemPlatform(ctx: PlanContext, seller: string) {

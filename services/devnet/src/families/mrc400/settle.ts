@@ -159,3 +159,31 @@ export function mrc401DexProcess(
   item.owner = buyerAddress;
   setMrc401(stub, item.id, item, itemJobType, params);
 }
+
+/** A wallet write's arguments for a payment: [from, to, amount, token, sig, "0", tradeAmount, item, nonce]. */
+export function tradeArgs(
+  from: string,
+  to: string,
+  amount: bigint | string,
+  token: string,
+  sig: string,
+  item: string,
+  nonce: string,
+  tradeAmount = '',
+): string[] {
+  return [from, to, amount.toString(), token, sig, '0', tradeAmount, item, nonce];
+}
+
+/** Pays `amount` of `token` to the wallet at `address` and writes it as `jobType`. */
+export function credit(
+  stub: Stub,
+  address: string,
+  token: string,
+  amount: bigint | string,
+  jobType: string,
+  args: readonly string[],
+): void {
+  const wallet = getAddressInfo(stub, address);
+  mrc010Add(stub, wallet, token, amount.toString(), 0);
+  setAddressInfo(stub, wallet, jobType, args);
+}
