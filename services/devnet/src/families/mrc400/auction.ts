@@ -44,12 +44,12 @@ import {
   payees,
   planItemPlatform,
   planListing,
+  PLATFORM_FIELDS,
   priceArg,
-  recordTrade,
   unlister,
   withdraw,
 } from './sell.ts';
-import { credit, mrc401DexProcess, tradeArgs } from './settle.ts';
+import { credit, mrc401DexProcess, recordTrade, tradeArgs } from './settle.ts';
 import { auctionEnd, auctionStart, escrowBid, takeBid } from '../dex/auction.ts';
 
 const OLD_AUCTION_FIELDS = {
@@ -68,10 +68,7 @@ const NEW_AUCTION_FIELDS = {
   auction_buynow_price: 'string',
   auction_start_date: 'int',
   auction_end_date: 'int',
-  platform_name: 'string',
-  platform_url: 'string',
-  platform_address: 'string',
-  platform_commission: 'string',
+  ...PLATFORM_FIELDS,
 } as const;
 
 /**

@@ -8,13 +8,13 @@ import type { Mrc401Item } from './records.ts';
  * TMRC401job, CC-t TMRC401CreateUpdate) and the field checks both versions run on it.
  */
 
-export const OLD_ITEM_FIELDS = {
+/** The fields of both versions' item structs (CC-m's adds createdate, CC-t's shareholder). */
+const ITEM_FIELDS = {
   mrc400: 'string',
   item_id: 'string',
   item_url: 'string',
   item_image_url: 'string',
   groupid: 'string',
-  createdate: 'int',
   initial_reserve: 'string',
   initial_token: 'string',
   melting_fee: 'string',
@@ -22,32 +22,11 @@ export const OLD_ITEM_FIELDS = {
   sell_fee: 'string',
 } as const satisfies Record<string, FieldKind>;
 
-export const NEW_ITEM_FIELDS = {
-  mrc400: 'string',
-  item_id: 'string',
-  item_url: 'string',
-  item_image_url: 'string',
-  groupid: 'string',
-  initial_reserve: 'string',
-  initial_token: 'string',
-  melting_fee: 'string',
-  transferable: 'string',
-  sell_fee: 'string',
-  shareholder: 'map',
-} as const satisfies Record<string, FieldKind>;
+export const OLD_ITEM_FIELDS = { ...ITEM_FIELDS, createdate: 'int' } as const;
+export const NEW_ITEM_FIELDS = { ...ITEM_FIELDS, shareholder: 'map' } as const;
 
 /** The fields every item job has, whichever struct it was read into. */
-export interface ItemJob {
-  item_id: string;
-  item_url: string;
-  item_image_url: string;
-  groupid: string;
-  initial_reserve: string;
-  initial_token: string;
-  melting_fee: string;
-  transferable: string;
-  sell_fee: string;
-}
+export type ItemJob = Record<Exclude<keyof typeof ITEM_FIELDS, 'mrc400'>, string>;
 
 /** The largest initial reserve an item may lock (40 nines). */
 const MAX_RESERVE = '9'.repeat(40);
@@ -72,10 +51,7 @@ export function checkNewItem(item: Mrc401Item, job: ItemJob, prefix: string, old
   item.initial_token = guard(() => dataAssign(job.initial_token, 'text', 1, 40, false), error('InititalToken'))!;
   item.melting_fee = guard(() => numericDataCheck(job.melting_fee, '0', '99.9999', 4, false)!, error('MeltingFee'));
   item.transferable = guard(() => dataAssign(job.transferable, 'text', 1, 128, false), error('Transferable'))!;
-  const temporary = old ? 'Temprary' : 'Temporary';
-  if (item.transferable !== 'Permanent' && item.transferable !== 'Bound' && item.transferable !== temporary) {
-    throw new ChaincodeError(`${prefix}Transferable value is Permanent, Bound, ${temporary} `);
-  }
+  checkPolicy(item.transferable, old, prefix);
   item.sell_fee = guard(() => numericDataCheck(job.sell_fee, '0', '99.9999', 4, false)!, error('SellFee'));
   return itemId;
 }
@@ -112,9 +88,13 @@ export function checkItemUpdate(item: Mrc401Item, job: ItemJob, old: boolean): v
     return;
   }
   item.transferable = guard(() => dataAssign(job.transferable, 'text', 1, 128, false), error('Transferable'))!;
+  // CC-m's message ends with a space, CC-t's does not.
+  checkPolicy(item.transferable, old, `3005,${id} item `, old ? ' ' : '');
+}
+
+/** The transfer policies: Permanent, Bound, and Temporary (CC-m: "Temprary", sic). */
+function checkPolicy(transferable: string, old: boolean, prefix: string, end = ' '): void {
   const temporary = old ? 'Temprary' : 'Temporary';
-  if (item.transferable !== 'Permanent' && item.transferable !== 'Bound' && item.transferable !== temporary) {
-    // CC-m's message ends with a space, CC-t's does not.
-    throw new ChaincodeError(`3005,${id} item Transferable value is Permanent, Bound, ${temporary}${old ? ' ' : ''}`);
-  }
+  if (transferable === 'Permanent' || transferable === 'Bound' || transferable === temporary) return;
+  throw new ChaincodeError(`${prefix}Transferable value is Permanent, Bound, ${temporary}${end}`);
 }

@@ -1,5 +1,5 @@
 import { findHolder } from '../mrc010/plan.ts';
-import { mrc400Version } from './versions.ts';
+import { mrc400Version, type Mrc400Version } from './versions.ts';
 import type { Rng } from '../../rng.ts';
 import { isLegacy } from '../../chaincode/versions.ts';
 import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
@@ -13,8 +13,11 @@ import type { PlanContext } from '../../jobs/job.ts';
  * committed world and ctx.rng, and they leave alone keys an earlier transaction of the block wrote.
  */
 
+/** The argument layout clients send: CC-m's (`old`) or CC-t's. */
+export type Layout = Mrc400Version['layout'];
+
 /** The argument layout a planner writes: CC-m's (`v2.3`) or CC-t's; null under the legacy chaincode. */
-export function layoutOf(ctx: PlanContext): 'old' | 'new' | null {
+export function layoutOf(ctx: PlanContext): Layout | null {
   const version = ctx.chaincode ?? 'current';
   if (isLegacy(version)) return null;
   return mrc400Version(version).layout;
@@ -68,7 +71,7 @@ export function movable(ctx: PlanContext, item: Mrc401Item): boolean {
  * collection's allow_token or MTC ("0"). CC-t: any token when allow_token is "0" or "", else those
  * two.
  */
-export function allowedTokens(ctx: PlanContext, c: Mrc400Collection, layout: 'old' | 'new'): number[] {
+export function allowedTokens(ctx: PlanContext, c: Mrc400Collection, layout: Layout): number[] {
   if (layout === 'new' && (c.allow_token === '0' || c.allow_token === '')) return [...ctx.world.tokens];
   const allowed = Number(c.allow_token);
   return allowed === 0 ? [0] : [0, allowed];

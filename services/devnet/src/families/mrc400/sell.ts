@@ -35,24 +35,26 @@ import {
   findPayer,
   free,
   layoutOf,
+  type Layout,
   movable,
   pickId,
   pickItem,
   pickToken,
   planPrice,
 } from './plan.ts';
-import { credit, mrc401DexProcess, tradeArgs } from './settle.ts';
+import { credit, mrc401DexProcess, recordTrade, tradeArgs } from './settle.ts';
 
-const OLD_SELL_FIELDS = { id: 'string', amount: 'string', token: 'string' } as const;
-const NEW_SELL_FIELDS = {
-  id: 'string',
-  amount: 'string',
-  token: 'string',
+/** The platform fields CC-t's sell and auction lists end with. */
+export const PLATFORM_FIELDS = {
   platform_name: 'string',
   platform_url: 'string',
   platform_address: 'string',
   platform_commission: 'string',
 } as const;
+type Platform = Record<keyof typeof PLATFORM_FIELDS, string>;
+
+const OLD_SELL_FIELDS = { id: 'string', amount: 'string', token: 'string' } as const;
+const NEW_SELL_FIELDS = { ...OLD_SELL_FIELDS, ...PLATFORM_FIELDS } as const;
 
 /**
  * `mrc401sell` → each item written `mrc401_sell` [itemId, seller, price, token, sig, nonce] with
@@ -366,15 +368,6 @@ export function checkToken(c: Mrc400Collection, token: string, index: number, ol
   }
 }
 
-/** Records a sale or an auction as the item's last trade. */
-export function recordTrade(stub: Stub, item: Mrc401Item, type: 'Sell' | 'Auction'): void {
-  const auction = type === 'Auction';
-  item.last_trade_date = stub.now;
-  item.last_trade_amount = auction ? item.auction_current_price : item.sell_price;
-  item.last_trade_token = auction ? item.auction_token : item.sell_token;
-  item.last_trade_type = type;
-}
-
 /** The list check both versions run first on each item of a list: a repeated id is refused. */
 function noDuplicate(seen: Set<string>, id: string): void {
   if (seen.has(id)) throw new ChaincodeError(`3004,MRC401 [${id}] is duplicate`);
@@ -415,7 +408,7 @@ function lastCollection(stub: Stub): (item: Mrc401Item) => Mrc400Collection {
 export function listCallOf(
   ctx: PlanContext,
   fcn: string,
-  layout: 'old' | 'new',
+  layout: Layout,
   caller: string,
   mrc400id: string,
   data: string,
@@ -429,7 +422,7 @@ export function listCallOf(
  * What a seller lists at once (mrc401sell, mrc401auction): idle items of one owner and collection,
  * the first drawn, and the tokens they may be priced in; null when nobody is free to list them.
  */
-export function planListing(ctx: PlanContext, layout: 'old' | 'new') {
+export function planListing(ctx: PlanContext, layout: Layout) {
   const { idle } = ctx.world.mrc400;
   const first = pickItem(ctx, idle, (item) => movable(ctx, item));
   if (!first) return null;
@@ -439,8 +432,6 @@ export function planListing(ctx: PlanContext, layout: 'old' | 'new') {
   const more = moreItems(ctx, idle, c, first, (item) => item.owner === first.owner && movable(ctx, item));
   return { c, seller, items: [first, ...more], tokens: allowedTokens(ctx, c, layout) };
 }
-
-type Platform = ReturnType<typeof planItemPlatform>;
 
 /** A listed item's platform fields (CC-t), none when its fee address is busy in this block. */
 export function planItemPlatform(ctx: PlanContext, seller: string) {
@@ -453,12 +444,7 @@ export function planItemPlatform(ctx: PlanContext, seller: string) {
  * Who may list `item` for sale or auction, free in this block: its owner, or (CC-t, sometimes) a
  * partner with role partner or seller when the MRC-400 owner holds it; null if nobody is free.
  */
-export function pickSeller(
-  ctx: PlanContext,
-  c: Mrc400Collection,
-  item: Mrc401Item,
-  layout: 'old' | 'new',
-): string | null {
+export function pickSeller(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: Layout): string | null {
   if (layout === 'new' && item.owner === c.owner && ctx.rng.chance(0.4)) {
     const partners = mapEntries(c.partner).filter(
       ([a, role]) => (role === 'partner' || role === 'seller') && free(ctx, a),
@@ -472,12 +458,7 @@ export function pickSeller(
  * Who may withdraw `item`'s sale or auction: its owner, or (CC-t) the partner who listed it for
  * the MRC-400 owner while it still has a selling role; null if that wallet is busy.
  */
-export function unlister(
-  ctx: PlanContext,
-  c: Mrc400Collection,
-  item: Mrc401Item,
-  layout: 'old' | 'new',
-): string | null {
+export function unlister(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: Layout): string | null {
   const role = c.partner?.[item.last_worker];
   const partner =
     layout === 'new' &&
@@ -499,18 +480,12 @@ export function moreItems(
   const { rng, world } = ctx;
   const out: Mrc401Item[] = [];
   if (rng.chance(0.7)) return out;
+  const takes = (id: string) => {
+    const item = world.mrc400.item(id)!;
+    return id !== first.id && item.mrc400 === c.id && free(ctx, id) && !out.some((x) => x.id === id) && accept(item);
+  };
   for (let i = rng.int(1, 3); i > 0; i--) {
-    const id = pickId(
-      rng,
-      ids,
-      (id) => {
-        const item = world.mrc400.item(id)!;
-        return (
-          id !== first.id && item.mrc400 === c.id && free(ctx, id) && !out.some((x) => x.id === id) && accept(item)
-        );
-      },
-      4,
-    );
+    const id = pickId(rng, ids, takes, 4);
     if (id !== null) out.push(world.mrc400.item(id)!);
   }
   return out;

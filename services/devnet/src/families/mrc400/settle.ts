@@ -83,10 +83,7 @@ export function mrc401DexProcess(
       : MRC400.itemCreatetrade;
   const payToken = auction ? item.auction_token : item.sell_token;
   const price = decimalOrZero(auction ? item.auction_current_price : item.sell_price);
-  item.last_trade_date = stub.now;
-  item.last_trade_amount = auction ? item.auction_current_price : item.sell_price;
-  item.last_trade_token = payToken;
-  item.last_trade_type = auction ? 'Auction' : 'Sell';
+  recordTrade(stub, item, auction ? 'Auction' : 'Sell');
 
   let receive = price;
   const fee = (to: string, rate: string, role: string) => {
@@ -105,7 +102,7 @@ export function mrc401DexProcess(
     const paysIn = PAYS_IN.has(pi.type);
     const amount = paysIn ? -decimalOrZero(pi.amount) : decimalOrZero(pi.amount);
     const address = paysIn ? pi.from_addr : pi.to_addr;
-    const reserve = pi.type === 'mrc401_create' || pi.type === PAY.createtrade;
+    const reserve = isReserve(pi.type);
     const known = payouts.get(address);
     if (!known) {
       payouts.set(address, {
@@ -118,15 +115,12 @@ export function mrc401DexProcess(
       });
       continue;
     }
-    const takeOver = () => {
+    const isFee = (role: string) => role.startsWith(FEE_ROLE_PREFIX);
+    if (isReserve(known.role) || isFee(known.role) || !isFee(pi.type) || known.role === PAY.recvRefund) {
       known.role = pi.type;
       known.fromAddr = pi.from_addr;
       known.toAddr = pi.to_addr;
-    };
-    if (known.role === 'mrc401_create' || known.role === PAY.createtrade) takeOver();
-    if (known.role.startsWith(FEE_ROLE_PREFIX)) takeOver();
-    else if (!pi.type.startsWith(FEE_ROLE_PREFIX)) takeOver();
-    else if (known.role === PAY.recvRefund) takeOver();
+    }
     if (pi.trade_amount !== '' && known.tradeAmount === '') known.tradeAmount = pi.trade_amount;
     known.amount += amount;
   }
@@ -146,11 +140,8 @@ export function mrc401DexProcess(
     const magnitude = v.amount < 0n ? -v.amount : v.amount;
     if (v.amount < 0n) mrc010Subtract(stub, wallet, payToken, magnitude.toString(), 'normal');
     else if (v.amount > 0n) mrc010Add(stub, wallet, payToken, magnitude.toString(), 0);
-    const reserveRole = v.role === 'mrc401_create' || v.role === PAY.createtrade;
-    const params = reserveRole
-      ? [v.toAddr, v.fromAddr, magnitude.toString(), v.token, sign, '0', v.tradeAmount, item.id, tkey]
-      : [v.fromAddr, v.toAddr, magnitude.toString(), payToken, sign, '0', v.tradeAmount, item.id, tkey];
-    setAddressInfo(stub, wallet, jobType, params);
+    const [from, to, token] = isReserve(v.role) ? [v.toAddr, v.fromAddr, v.token] : [v.fromAddr, v.toAddr, payToken];
+    setAddressInfo(stub, wallet, jobType, tradeArgs(from, to, magnitude, token, sign, item.id, tkey, v.tradeAmount));
   }
 
   clearAuction(item);
@@ -158,6 +149,20 @@ export function mrc401DexProcess(
   const params = [item.id, item.owner, buyerAddress, JSON.stringify(payments)];
   item.owner = buyerAddress;
   setMrc401(stub, item.id, item, itemJobType, params);
+}
+
+/** The creator's payment of an item's initial reserve. */
+function isReserve(role: string): boolean {
+  return role === 'mrc401_create' || role === PAY.createtrade;
+}
+
+/** Records a sale or an auction as the item's last trade. */
+export function recordTrade(stub: Stub, item: Mrc401Item, type: 'Sell' | 'Auction'): void {
+  const auction = type === 'Auction';
+  item.last_trade_date = stub.now;
+  item.last_trade_amount = auction ? item.auction_current_price : item.sell_price;
+  item.last_trade_token = auction ? item.auction_token : item.sell_token;
+  item.last_trade_type = type;
 }
 
 /** A wallet write's arguments for a payment: [from, to, amount, token, sig, "0", tradeAmount, item, nonce]. */
