@@ -279,9 +279,8 @@ export function openList<T>(
 /**
  * The checks a list call starts each item with: a repeated id is refused (not by CC-t's unsell and
  * unauction), the item read; CC-m lets only the owner list an item of `mrc400id`, CC-t the owner
- * or a partner (permissionCheck). CC-m's Mrc401Sell reads the collection before the owner check,
- * and its Mrc401Auction then fails on every call: it unmarshals a string never assigned ("") into
- * the collection, so CC-m history holds no MRC-401 auction.
+ * or a partner (permissionCheck). CC-m's Mrc401Sell reads the collection before the owner check;
+ * its Mrc401Auction unmarshals a string never assigned ("") into it, failing every call.
  */
 function claimer(
   stub: Stub,
@@ -293,8 +292,12 @@ function claimer(
   const seen = new Set<string>();
   const unique = mrc400id !== null || action === 'sell' || action === 'auction';
   return (id) => {
-    if (unique) noDuplicate(seen, id);
-    const item = getListed(stub, id);
+    if (unique && seen.has(id)) throw new ChaincodeError(`3004,MRC401 [${id}] is duplicate`);
+    seen.add(id);
+    const item = guard(
+      () => getMrc401(stub, id),
+      (inner) => `3004,MRC401 [${id}] - ${inner}`,
+    );
     if (mrc400id === null) {
       permissionCheck(collection(item), item, caller, action);
       return item;
@@ -366,20 +369,6 @@ export function checkToken(c: Mrc400Collection, token: string, index: number, ol
   if (c.allow_token !== '0' && c.allow_token !== '' && token !== c.allow_token && token !== '0') {
     throw new ChaincodeError(`${at} is must ${c.allow_token} or metacoin`);
   }
-}
-
-/** The list check both versions run first on each item of a list: a repeated id is refused. */
-function noDuplicate(seen: Set<string>, id: string): void {
-  if (seen.has(id)) throw new ChaincodeError(`3004,MRC401 [${id}] is duplicate`);
-  seen.add(id);
-}
-
-/** GetMRC401 of a listed item, its error prefixed with the item. */
-function getListed(stub: Stub, id: string): Mrc401Item {
-  return guard(
-    () => getMrc401(stub, id),
-    (inner) => `3004,MRC401 [${id}] - ${inner}`,
-  );
 }
 
 /** Neither on sale nor in auction. */
