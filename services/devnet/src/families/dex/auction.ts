@@ -1,11 +1,4 @@
-import {
-  expectArgs,
-  getAddressInfo,
-  nonceCheck,
-  parseInt64,
-  parsePositive,
-  setAddressInfo,
-} from '../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, nonceCheck, parseInt64, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import type { Call, PlanContext } from '../../jobs/job.ts';
@@ -24,6 +17,7 @@ import {
   planDexAuctionDates,
 } from './auctions.ts';
 import { payment, type DexFamily, type DexOrder, type PaymentInfo } from './dex.ts';
+import { cancelOrder, checkOrder, openingParty, refuse, signer, writeNewOrder } from './order-steps.ts';
 import { settleTrade } from './settle.ts';
 
 /**
@@ -85,8 +79,8 @@ export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>
   const { name: n, types } = family;
   const [
     sellerAddress,
-    amountArg,
-    itemArg,
+    ,
+    ,
     startPriceArg,
     payTokenArg,
     bidUnit,
@@ -105,9 +99,7 @@ export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>
     `1000,${n}auction operation must include four arguments : address, amount, ${n}id, auction_start_price, selltoken, auction_bidding_unit, auction_buynow_price, auction_start_date, auction_end_date, platformName, platformURL, platformAddress, platformCommission, signature, nonce`,
   );
   const now = stub.now;
-  const seller = getAddressInfo(stub, sellerAddress);
-  const amount = parsePositive(amountArg, `1108,${amountArg} is not positive integer`);
-  const item = family.getItem(stub, itemArg);
+  const { wallet: seller, amount, item } = openingParty(stub, family, args, '1108');
   const dex = family.newOrder(item, {
     seller: sellerAddress,
     amount: amount.toString(),
@@ -134,11 +126,8 @@ export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>
   family.assignPlatform(stub, dex, [platformName, url, platform, commission]);
   nonceCheck(stub, seller, nonce);
   family.escrow(stub, seller, item, amount.toString(), 'auction');
-
-  dex.dexid = family.newOrderId(stub, args);
-  const params = [dex.dexid, ...args.slice(0, 13), nonce];
-  family.setOrder(stub, dex, types.auction, params);
-  setAddressInfo(stub, seller, types.walletAuction, params);
+  const params = [...args.slice(0, 13), nonce];
+  writeNewOrder(stub, family, { dex, wallet: seller }, args, params, [types.auction, types.walletAuction]);
 }
 
 /**
@@ -168,23 +157,23 @@ export function auctionEnd(start: number, end: number, from: number): number {
  */
 export function withdrawAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
   const { name: n, types } = family;
-  const [dexid, sig, nonce] = expectArgs(
-    args,
-    3,
-    `1000,${n}unauction operation must include four arguments : ${n}dexid, signature, nonce`,
-  );
-  const dex = family.getOrder(stub, dexid);
-  if (dex.auction_start_date === 0) throw new ChaincodeError('3004,DEX Item is not sell item');
-  family.expectAuction(dex, stub.now, ['auction', 'auction_wait']);
-  if (dex.auction_current_bidder !== '') {
-    throw new ChaincodeError('3004,DEX Item there is a bidder, so the auction cannot be canceled');
-  }
-  const seller = getAddressInfo(stub, dex.seller);
-  nonceCheck(stub, seller, nonce);
-  family.returnAuctioned(stub, seller, dex, 'unauction');
-  const params = [dex.dexid, dex.seller, dex.amount, family.item(dex), dex.sell_price, dex.sell_token, sig, nonce];
-  family.setOrder(stub, dex, types.unauction, params);
-  setAddressInfo(stub, seller, types.walletUnauction, params);
+  cancelOrder(stub, family, args, {
+    message: `1000,${n}unauction operation must include four arguments : ${n}dexid, signature, nonce`,
+    checks: [
+      refuse((o) => o.auction_start_date === 0, '3004,DEX Item is not sell item'),
+      (o, now) => family.refuseAuction(o, now, ['auction', 'auction_wait']),
+      refuse(
+        (o) => o.auction_current_bidder !== '',
+        '3004,DEX Item there is a bidder, so the auction cannot be canceled',
+      ),
+    ],
+    party: 'seller',
+    release(stub, seller, dex) {
+      family.returnAuctioned(stub, seller, dex, 'unauction');
+      return [dex.amount, family.item(dex), dex.sell_price, dex.sell_token];
+    },
+    types: [types.unauction, types.walletUnauction],
+  });
 }
 
 /**
@@ -206,10 +195,11 @@ export function placeBid<O extends DexOrder>(stub: Stub, family: DexFamily<O>, a
   );
   const dex = family.getOrder(stub, dexid);
   const item = family.item(dex);
-  family.expectAuction(dex, stub.now, ['auction'], '3004,This is not the auction bidding period');
-  if (dex.seller === bidderAddress) throw new ChaincodeError("3004,Seller is don't buy");
-  const bidder = getAddressInfo(stub, bidderAddress);
-  nonceCheck(stub, bidder, nonce);
+  checkOrder(dex, stub.now, bidderAddress, [
+    (o, now) => family.refuseAuction(o, now, ['auction'], '3004,This is not the auction bidding period'),
+    refuse((o, caller) => o.seller === caller, "3004,Seller is don't buy"),
+  ]);
+  const bidder = signer(stub, bidderAddress, nonce);
 
   const bid: Bid = {
     bidder,
@@ -217,7 +207,7 @@ export function placeBid<O extends DexOrder>(stub: Stub, family: DexFamily<O>, a
     at: dex.dexid,
     token: dex.sell_token,
     item,
-    price: family.parseBid(price),
+    price: family.parsePositive(price),
     sig,
     nonce,
   };
@@ -358,7 +348,9 @@ export function finishAuction<O extends DexOrder>(stub: Stub, family: DexFamily<
   const [dexid] = expectArgs(args, 1, `1000,${n}auctionfinish operation must include four arguments : ${n}dexid`);
   const dex = family.getOrder(stub, dexid);
   const item = family.item(dex);
-  family.expectAuction(dex, stub.now, ['auction_end'], '3004,It cannot be closed while the auction is pending');
+  checkOrder(dex, stub.now, '', [
+    (o, now) => family.refuseAuction(o, now, ['auction_end'], '3004,It cannot be closed while the auction is pending'),
+  ]);
   if (dex.auction_current_bidder !== '') {
     const winner = getAddressInfo(stub, dex.auction_current_bidder);
     const price = decimalOrZero(dex.auction_current_price);

@@ -1,6 +1,9 @@
 import type { Stub } from '../../world/stub.ts';
 import type { AuctionHouse } from './auctions.ts';
 import type { Wallet } from '../mrc010/records.ts';
+import type { DexOrder } from './order-fields.ts';
+
+export type { DexOrder } from './order-fields.ts';
 
 /**
  * The DEX of MRC-010 tokens (`token.go`) and the DEX of MRC-402 NFTs (`mrc402.go`) are one Go design
@@ -9,26 +12,6 @@ import type { Wallet } from '../mrc010/records.ts';
  * own way: its job types and payment roles, the item field, its codec and id scheme, its escrow and
  * the quirks the chaincode keeps there.
  */
-
-/** The fields of TMRC010DEX and TMRC402DEX the shared steps read and write. */
-export interface DexOrder {
-  dexid: string;
-  seller: string;
-  buyer: string;
-  amount: string;
-  platform_address: string;
-  platform_commission: string;
-  sell_price: string;
-  sell_token: string;
-  auction_bid_count: number;
-  auction_start_date: number;
-  auction_end_date: number;
-  auction_bidding_unit: string;
-  auction_start_price: string;
-  auction_buynow_price: string;
-  auction_current_price: string;
-  auction_current_bidder: string;
-}
 
 /** The job types both DEXes write, by the names `DEX010` and `MRC402` (@mtc/domain) give them. */
 export type DexJobTypes = Readonly<
@@ -85,12 +68,14 @@ export interface DexFamily<O extends DexOrder> {
   /** The platform arguments (name, URL, fee address, commission), as this chaincode checks them. */
   assignPlatform(stub: Stub, order: O, platform: readonly [string, string, string, string]): void;
   /**
-   * Refuses an order whose status at `now` is not one of `allowed`, with this chaincode's message
-   * for it; `pending`, when given, is the message for an auction not yet ended (or started).
+   * This chaincode's message refusing an order whose status at `now` is not one of `allowed`;
+   * `pending`, when given, is the message for an auction not yet ended (or started).
    */
-  expectAuction(order: O, now: number, allowed: readonly AuctionStatus[], pending?: string): void;
-  /** Parses a bid's price argument, with this chaincode's messages. */
-  parseBid(price: string): bigint;
+  refuseAuction(order: O, now: number, allowed: readonly AuctionStatus[], pending?: string): string | undefined;
+  /** Parses a positive integer argument (an amount, a price, a bid), with this chaincode's messages. */
+  parsePositive(value: string): bigint;
+  /** The price of `amount` at the order's `unitPrice`. */
+  tradePrice(order: O, unitPrice: bigint, amount: bigint): bigint;
   /** Moves `amount` of the item from the balance into an escrow. */
   escrow(stub: Stub, wallet: Wallet, item: string, amount: string, kind: EscrowKind): void;
   /** Credits `amount` of the item to a buyer's balance. */

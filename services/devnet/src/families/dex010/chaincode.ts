@@ -5,7 +5,8 @@ import { DEX010_PREFIX } from '../mrc010/records.ts';
 import { parsePositive } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from '../mrc010/token.ts';
-import { decimalOrZero, generateKey, scaled } from '../../chaincode/util.ts';
+import { decimalOrZero, scaled } from '../../chaincode/util.ts';
+import { readOrder, writeOrder, type OrderBook } from '../dex/order-record.ts';
 
 /** CC-t `token.go` MRC010DexStatus, as dex010Status derives it from an order's fields. */
 export type Dex010Status =
@@ -25,64 +26,26 @@ export function dex010Status(dex: Dex010Order, now: number): Dex010Status {
   return dex.auction_settle_date === 0 ? 'auction_end' : 'auction_finish';
 }
 
+const DEX010_BOOK: OrderBook = {
+  prefix: DEX010_PREFIX,
+  invalidId: '6102,invalid DEX010 ID',
+  family: 'MRC010',
+  invalidData: '6102,invalid DEX010 data address',
+  types: DEX010,
+  cancels: [DEX010.unsell, DEX010.unreqsell, DEX010.unauction],
+  fills: [DEX010.buy, DEX010.acceptreqsell],
+};
+
 /** CC-t `token.go` GetDEX010: a private copy of the order; an empty min_trade_unit reads as "1". */
 export function getDex010(stub: Stub, dexid: string): Dex010Order {
-  if (!dexid.startsWith(DEX010_PREFIX) || dexid.length !== 40) throw new ChaincodeError('6102,invalid DEX010 ID');
-  const value = stub.getState(dexid);
-  if (value === undefined) throw new ChaincodeError(`6004,MRC010 [${dexid}] not exist`);
-  const dex = { ...(value as Dex010Order) };
+  const dex = readOrder<Dex010Order>(stub, DEX010_BOOK, dexid);
   if (dex.min_trade_unit === '') dex.min_trade_unit = '1';
   return dex;
 }
 
-/**
- * CC-t `token.go` setDEX010: stamps the job fields, sets regdate on the first write and the date
- * the job type implies (cancel_date on a cancel, sell_date once a sale or request fills, settle and
- * sell dates on a winning settlement, settle date alone on a failed auction), and writes the order.
- */
+/** CC-t `token.go` setDEX010 (order-record.ts writeOrder). */
 export function setDex010(stub: Stub, dex: Dex010Order, jobType: string, args: readonly string[]): void {
-  if (!dex.dexid.startsWith(DEX010_PREFIX) || dex.dexid.length !== 40) {
-    throw new ChaincodeError('6102,invalid DEX010 data address');
-  }
-  dex.job_type = jobType;
-  dex.jobdate = stub.now;
-  dex.job_args = JSON.stringify(args);
-  if (dex.regdate === 0) dex.regdate = dex.jobdate;
-  switch (jobType) {
-    case DEX010.unsell:
-    case DEX010.unreqsell:
-    case DEX010.unauction:
-      if (dex.cancel_date === 0) dex.cancel_date = dex.jobdate;
-      break;
-    case DEX010.buy:
-    case DEX010.acceptreqsell:
-      if (dex.sell_date === 0 && dex.remain_amount === '0') dex.sell_date = dex.jobdate;
-      break;
-    case DEX010.auctionwinning:
-    case DEX010.auctionbuynow:
-      if (dex.auction_settle_date === 0) {
-        dex.sell_date = dex.jobdate;
-        dex.auction_settle_date = dex.jobdate;
-      }
-      break;
-    case DEX010.auctionfailure:
-      if (dex.auction_settle_date === 0) dex.auction_settle_date = dex.jobdate;
-      break;
-  }
-  stub.putState(dex.dexid, dex);
-}
-
-/**
- * The order id the chaincode generates: GenerateKey("DEX010_", call args) plus the first retry
- * digit (0–9) whose key is still free.
- */
-export function newDex010Id(stub: Stub, args: readonly string[]): string {
-  const base = generateKey(DEX010_PREFIX, args);
-  for (let i = 0; i < 10; i++) {
-    const id = `${base}${i}`;
-    if (stub.getState(id) === undefined) return id;
-  }
-  throw new ChaincodeError('3005,Data generate error, retry again');
+  writeOrder(stub, DEX010_BOOK, dex, jobType, args);
 }
 
 /**

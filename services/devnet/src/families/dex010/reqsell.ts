@@ -1,7 +1,7 @@
 import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import { expectArgs, parsePositive } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import { dex010Status, dexFeeCalc, getDex010, mrc010SubtractSubBalance, setDex010 } from './chaincode.ts';
+import { dex010Status, dexFeeCalc, getDex010, mrc010SubtractSubBalance } from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { tradePriceCalc } from '../../chaincode/util.ts';
 import type { Dex010Order } from '../mrc010/records.ts';
@@ -9,10 +9,17 @@ import { fakeSignature } from '../../jobs/client.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from '../mrc010/plan.ts';
-import { expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
+import { DEX010_FAMILY, dex010Opening, status } from './order.ts';
 import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, planTake } from './plan.ts';
 import { payment } from '../dex/dex.ts';
+import { cancelOrder, openSale, refuse, takeOrder, writeNewOrder, type OrderCheck } from '../dex/order-steps.ts';
+import { UNSELL_MESSAGE } from './sell.ts';
 import { settleRequest } from './settle.ts';
+
+const REQSELL = dex010Opening(
+  'buy',
+  '1000,mrc010requestsell operation must include four arguments : seller, amount, mrc010id, buyPrice, buytoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit,signature, nonce',
+);
 
 /**
  * `mrc010reqsell` (buyer, amount, tokenId, price, payToken, platformName, platformURL,
@@ -55,18 +62,14 @@ export const mrc010ReqSellJob: Job = {
     };
   },
   execute(stub, { args }) {
-    const { dex, wallet, amount, unitPrice } = openOrder(
-      stub,
-      'buy',
-      args,
-      '1000,mrc010requestsell operation must include four arguments : seller, amount, mrc010id, buyPrice, buytoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit,signature, nonce',
-    );
-    let total = tradePriceCalc(dex.min_trade_unit, unitPrice, amount);
+    const request = openSale(stub, DEX010_FAMILY, args, REQSELL);
+    const { dex } = request;
+    let total = tradePriceCalc(dex.min_trade_unit, request.unitPrice, request.amount);
     if (total < 1n) throw new ChaincodeError('3005,The total purchase amount is too low');
     total += dexFeeCalc(total, dex.platform_commission);
     dex.buy_price_total = total.toString();
-    mrc010Subtract(stub, wallet, dex.buy_token, total.toString(), 'sell');
-    writeNewOrder(stub, dex, wallet, args, [DEX010.reqsell, DEX010.walletReqsell]);
+    mrc010Subtract(stub, request.wallet, dex.buy_token, total.toString(), 'sell');
+    writeNewOrder(stub, DEX010_FAMILY, request, args, args.slice(0, 12), [DEX010.reqsell, DEX010.walletReqsell]);
   },
 };
 
@@ -86,27 +89,26 @@ export const mrc010UnreqSellJob: Job = {
     if (!order) return null;
     return { fcn: 'mrc010unreqsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.buyer)!.nonce] };
   },
-  execute(stub, { args }) {
-    const [dexid, sig, nonce] = expectArgs(
-      args,
-      3,
-      '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce',
-    );
-    const dex = getDex010(stub, dexid);
-    if (dex.auction_start_date > 0) throw new ChaincodeError('3004,DEX Item is not sell item');
-    if (dex.job_type !== DEX010.reqsell && dex.job_type !== DEX010.acceptreqsell) {
-      throw new ChaincodeError('3004,DEX Item is not sell item');
-    }
-    expectStatus(dex010Status(dex, stub.now), 'buy');
-    const buyer = getAddressInfo(stub, dex.buyer);
-    nonceCheck(stub, buyer, nonce);
-    const refund = parsePositive(dex.buy_price_total, `1101, ${dex.buy_price_total} is either 0 or negative.`);
-    mrc010SubtractSubBalance(stub, buyer, dex.buy_token, refund.toString(), 'sell');
-    mrc010Add(stub, buyer, dex.buy_token, refund.toString(), 0);
-    const params = [dex.dexid, dex.buyer, dex.remain_amount, dex.mrc010, refund.toString(), dex.buy_token, sig, nonce];
-    setDex010(stub, dex, DEX010.unreqsell, params);
-    setAddressInfo(stub, buyer, DEX010.walletUnreqsell, params);
-  },
+  execute: (stub, { args }) =>
+    cancelOrder(stub, DEX010_FAMILY, args, {
+      message: UNSELL_MESSAGE,
+      checks: [
+        refuse((o) => o.auction_start_date > 0, '3004,DEX Item is not sell item'),
+        refuse(
+          (o) => o.job_type !== DEX010.reqsell && o.job_type !== DEX010.acceptreqsell,
+          '3004,DEX Item is not sell item',
+        ),
+        status('buy'),
+      ],
+      party: 'buyer',
+      release(stub, buyer, dex) {
+        const refund = parsePositive(dex.buy_price_total, `1101, ${dex.buy_price_total} is either 0 or negative.`);
+        mrc010SubtractSubBalance(stub, buyer, dex.buy_token, refund.toString(), 'sell');
+        mrc010Add(stub, buyer, dex.buy_token, refund.toString(), 0);
+        return [dex.remain_amount, dex.mrc010, refund.toString(), dex.buy_token];
+      },
+      types: [DEX010.unreqsell, DEX010.walletUnreqsell],
+    }),
 };
 
 /**
@@ -135,13 +137,15 @@ export const mrc010AcceptReqSellJob: Job = {
       '1000,mrc010unsell operation must include four arguments : dexid, seller, amount, signature, nonce',
     );
     const dex = getDex010(stub, dexid);
-    const rule: TakeRule = {
-      types: [DEX010.reqsell, DEX010.acceptreqsell],
-      wrongType: '3004,DEX Item is not request to buy item',
-      status: 'buy',
-      selfTrade: "3004,Buyer is don't sell",
-    };
-    const taken = takeFromOrder(stub, dex, rule, dex.buyer, dex.buy_price, [sellerAddress, amount, nonce]);
+    const checks: OrderCheck<Dex010Order>[] = [
+      refuse(
+        (o) => o.job_type !== DEX010.reqsell && o.job_type !== DEX010.acceptreqsell,
+        '3004,DEX Item is not request to buy item',
+      ),
+      status('buy'),
+      refuse((o, seller) => o.buyer === seller, "3004,Buyer is don't sell"),
+    ];
+    const taken = takeOrder(stub, DEX010_FAMILY, dex, checks, dex.buy_price, [sellerAddress, amount, nonce]);
     const { wallet: seller, amount: sellAmount, price: sendPrice } = taken;
     if (sendPrice <= 0n) throw new ChaincodeError('3004,The payment amount is too low to purchase');
 

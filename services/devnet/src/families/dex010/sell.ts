@@ -1,12 +1,10 @@
-import { DEX010, DEX010_PAYMENT } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck, setAddressInfo } from '../../chaincode/base.ts';
+import { DEX010 } from '@mtc/domain';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import { dex010Status, getDex010, mrc010SubtractSubBalance, setDex010 } from './chaincode.ts';
-import { ChaincodeError } from '../../chaincode/errors.ts';
+import { dex010Status, mrc010SubtractSubBalance } from './chaincode.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { DEX010_FAMILY, expectStatus, openOrder, takeFromOrder, writeNewOrder, type TakeRule } from './order.ts';
+import { DEX010_FAMILY, dex010Opening, status } from './order.ts';
 import {
   hasOpenEntry,
   pickOrder,
@@ -17,8 +15,15 @@ import {
   planPrice,
   planTake,
 } from './plan.ts';
-import { payment } from '../dex/dex.ts';
-import { settleTrade } from '../dex/settle.ts';
+import { buyFromSale, cancelOrder, openSale, refuse, writeNewOrder } from '../dex/order-steps.ts';
+
+const SELL = dex010Opening(
+  'sell',
+  '1000,mrc010sell operation must include four arguments : seller, amount, mrc010id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit, signature, nonce',
+);
+
+/** The message of mrc010unsell and mrc010unreqsell for fewer than three arguments. */
+export const UNSELL_MESSAGE = '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce';
 
 /**
  * `mrc010sell` (seller, amount, tokenId, price, payToken, platformName, platformURL,
@@ -58,14 +63,9 @@ export const mrc010SellJob: Job = {
     };
   },
   execute(stub, { args }) {
-    const { dex, wallet, amount } = openOrder(
-      stub,
-      'sell',
-      args,
-      '1000,mrc010sell operation must include four arguments : seller, amount, mrc010id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit, signature, nonce',
-    );
-    mrc010Subtract(stub, wallet, dex.mrc010, amount.toString(), 'sell');
-    writeNewOrder(stub, dex, wallet, args, [DEX010.sell, DEX010.walletSell]);
+    const sale = openSale(stub, DEX010_FAMILY, args, SELL);
+    mrc010Subtract(stub, sale.wallet, sale.dex.mrc010, sale.amount.toString(), 'sell');
+    writeNewOrder(stub, DEX010_FAMILY, sale, args, args.slice(0, 12), [DEX010.sell, DEX010.walletSell]);
   },
 };
 
@@ -88,26 +88,25 @@ export const mrc010UnsellJob: Job = {
     if (!order) return null;
     return { fcn: 'mrc010unsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.seller)!.nonce] };
   },
-  execute(stub, { args }) {
-    const [dexid, sig, nonce] = expectArgs(
-      args,
-      3,
-      '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce',
-    );
-    const dex = getDex010(stub, dexid);
-    if (dex.auction_start_date > 0) throw new ChaincodeError('3004,DEX Item is not sell item');
-    if (dex.job_type !== DEX010.sell && dex.job_type !== DEX010.buy) {
-      throw new ChaincodeError(`3014,DEX Item is not sell item, [${dex.job_type}]`);
-    }
-    expectStatus(dex010Status(dex, stub.now), 'sell');
-    const seller = getAddressInfo(stub, dex.seller);
-    nonceCheck(stub, seller, nonce);
-    mrc010SubtractSubBalance(stub, seller, dex.mrc010, dex.remain_amount, 'sell');
-    mrc010Add(stub, seller, dex.mrc010, dex.remain_amount, 0);
-    const params = [dex.dexid, dex.seller, dex.remain_amount, dex.mrc010, dex.sell_price, dex.sell_token, sig, nonce];
-    setDex010(stub, dex, DEX010.unsell, params);
-    setAddressInfo(stub, seller, DEX010.walletUnsell, params);
-  },
+  execute: (stub, { args }) =>
+    cancelOrder(stub, DEX010_FAMILY, args, {
+      message: UNSELL_MESSAGE,
+      checks: [
+        refuse((o) => o.auction_start_date > 0, '3004,DEX Item is not sell item'),
+        (o) =>
+          o.job_type === DEX010.sell || o.job_type === DEX010.buy
+            ? undefined
+            : `3014,DEX Item is not sell item, [${o.job_type}]`,
+        status('sell'),
+      ],
+      party: 'seller',
+      release(stub, seller, dex) {
+        mrc010SubtractSubBalance(stub, seller, dex.mrc010, dex.remain_amount, 'sell');
+        mrc010Add(stub, seller, dex.mrc010, dex.remain_amount, 0);
+        return [dex.remain_amount, dex.mrc010, dex.sell_price, dex.sell_token];
+      },
+      types: [DEX010.unsell, DEX010.walletUnsell],
+    }),
 };
 
 /**
@@ -133,27 +132,19 @@ export const mrc010BuyJob: Job = {
     if (!order) return null;
     return planTake(ctx, 'mrc010buy', order, [Number(order.sell_token), BigInt(order.sell_price)], order.seller, 0.4);
   },
-  execute(stub, { args }) {
-    const [dexid, buyerAddress, amount, sig, nonce] = expectArgs(
+  execute: (stub, { args }) =>
+    buyFromSale(
+      stub,
+      DEX010_FAMILY,
       args,
-      5,
       '1000,mrc010unsell operation must include four arguments : dexid, buyer, amount, signature, nonce',
-    );
-    const dex = getDex010(stub, dexid);
-    const rule: TakeRule = {
-      types: [DEX010.sell, DEX010.buy],
-      wrongType: '3004,DEX Item is not request to sell item',
-      status: 'sell',
-      selfTrade: '3004,Cross-trading is not allowed',
-    };
-    const taken = takeFromOrder(stub, dex, rule, dex.seller, dex.sell_price, [buyerAddress, amount, nonce]);
-    const { wallet: buyer, amount: buyAmount, price: paymentPrice } = taken;
-
-    dex.buyer = buyerAddress;
-    const payments = [
-      payment(dex.buyer, dex.dexid, paymentPrice.toString(), dex.sell_token, '', '', DEX010_PAYMENT.buy),
-      payment(dex.dexid, dex.buyer, '', '', buyAmount.toString(), dex.mrc010, DEX010_PAYMENT.recvItem),
-    ];
-    settleTrade(stub, DEX010_FAMILY, dex, buyer, payments, 'sell', paymentPrice, buyAmount.toString(), sig, nonce);
-  },
+      [
+        refuse(
+          (o) => o.job_type !== DEX010.sell && o.job_type !== DEX010.buy,
+          '3004,DEX Item is not request to sell item',
+        ),
+        status('sell'),
+        refuse((o, buyer) => o.seller === buyer, '3004,Cross-trading is not allowed'),
+      ],
+    ),
 };

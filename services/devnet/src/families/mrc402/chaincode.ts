@@ -12,7 +12,8 @@ import {
 } from './records.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from '../mrc010/token.ts';
-import { decimalOrZero, generateKey } from '../../chaincode/util.ts';
+import { decimalOrZero } from '../../chaincode/util.ts';
+import { prefixed, readOrder, writeOrder, type OrderBook } from '../dex/order-record.ts';
 
 /**
  * The record and balance helpers of CC-t `mrc402.go` (GetMRC402, setMRC402, GetDEX402, setDEX402,
@@ -65,64 +66,22 @@ export function setMrc402(stub: Stub, token: Mrc402Token, jobType: string, args:
   stub.putState(token.id, token);
 }
 
+const DEX402_BOOK: OrderBook = {
+  prefix: DEX402_PREFIX,
+  invalidId: '6102,invalid DEX ID',
+  family: 'MRC402',
+  invalidData: '6102,invalid DEX402 data address',
+  types: MRC402,
+  cancels: [MRC402.unsell, MRC402.unauction],
+  fills: [MRC402.buy],
+};
+
 /** CC-t GetDEX402: a private copy of the order. */
-export function getDex402(stub: Stub, dexid: string): Dex402Order {
-  if (!dexid.startsWith(DEX402_PREFIX) || dexid.length !== 40) throw new ChaincodeError('6102,invalid DEX ID');
-  const value = stub.getState(dexid);
-  if (value === undefined) throw new ChaincodeError(`6004,MRC402 [${dexid}] not exist`);
-  return { ...(value as Dex402Order) };
-}
+export const getDex402 = (stub: Stub, dexid: string) => readOrder<Dex402Order>(stub, DEX402_BOOK, dexid);
 
-/**
- * CC-t setDEX402: stamps the job fields, sets regdate on the first write and the date the job type
- * implies (cancel_date on a cancel, sell_date once a sale's remainder reaches "0", sell and settle
- * dates on a winning settlement, the settle date alone on a failed auction), and writes the order.
- */
+/** CC-t setDEX402 (order-record.ts writeOrder). */
 export function setDex402(stub: Stub, dex: Dex402Order, jobType: string, args: readonly string[]): void {
-  if (!dex.dexid.startsWith(DEX402_PREFIX) || dex.dexid.length !== 40) {
-    throw new ChaincodeError('6102,invalid DEX402 data address');
-  }
-  dex.job_type = jobType;
-  dex.jobdate = stub.now;
-  dex.job_args = JSON.stringify(args);
-  if (dex.regdate === 0) dex.regdate = dex.jobdate;
-  switch (jobType) {
-    case MRC402.unsell:
-    case MRC402.unauction:
-      if (dex.cancel_date === 0) dex.cancel_date = dex.jobdate;
-      break;
-    case MRC402.buy:
-      if (dex.sell_date === 0 && dex.remain_amount === '0') dex.sell_date = dex.jobdate;
-      break;
-    case MRC402.auctionwinning:
-    case MRC402.auctionbuynow:
-      if (dex.auction_settle_date === 0) {
-        dex.sell_date = dex.jobdate;
-        dex.auction_settle_date = dex.jobdate;
-      }
-      break;
-    case MRC402.auctionfailure:
-      if (dex.auction_settle_date === 0) dex.auction_settle_date = dex.jobdate;
-      break;
-  }
-  stub.putState(dex.dexid, dex);
-}
-
-/**
- * The id an MRC402 create or a DEX402 order gets: GenerateKey(prefix, call args) plus the first retry
- * digit (0–9) whose key is still free.
- */
-export function newGeneratedId(
-  stub: Stub,
-  prefix: typeof MRC402_PREFIX | typeof DEX402_PREFIX,
-  args: readonly string[],
-) {
-  const base = generateKey(prefix, args);
-  for (let i = 0; i < 10; i++) {
-    const id = `${base}${i}`;
-    if (stub.getState(id) === undefined) return id;
-  }
-  throw new ChaincodeError('3005,Data generate error, retry again');
+  writeOrder(stub, DEX402_BOOK, dex, jobType, args);
 }
 
 /** util.ParsePositive with its own messages, for the callers that return them as they are. */
@@ -149,24 +108,12 @@ export function forEachReserve(
   apply: (tokenId: string, perUnit: bigint) => void,
 ): void {
   sortedEntries(reserve).forEach(([tokenId, amount], index) => {
-    try {
-      mrc010Id(stub, tokenId);
-    } catch (error) {
-      throw wrap(error, `3005,${ordNumber(index)} InitialReserve item token error : `);
-    }
-    let perUnit: bigint;
-    try {
-      perUnit = parsePositiveRaw(amount);
-    } catch (error) {
-      throw wrap(error, `3005,${ordNumber(index)} InitialReserve item amount error : `);
-    }
-    apply(tokenId, perUnit);
+    prefixed(`3005,${ordNumber(index)} InitialReserve item token error : `, () => mrc010Id(stub, tokenId));
+    apply(
+      tokenId,
+      prefixed(`3005,${ordNumber(index)} InitialReserve item amount error : `, () => parsePositiveRaw(amount)),
+    );
   });
-}
-
-/** A chaincode error re-raised with `prefix` before its message, as `errors.New(prefix + err.Error())`. */
-export function wrap(error: unknown, prefix: string): unknown {
-  return error instanceof ChaincodeError ? new ChaincodeError(`${prefix}${error.message}`) : error;
 }
 
 const NOT_ENOUGH = '5000,Not enough balance';

@@ -9,7 +9,8 @@ import {
 } from '../../chaincode/base.ts';
 import { mrc010Subtract, spendable, spendableTokens } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { forEachReserve, getMrc402, iso3166Check, newGeneratedId, ordNumber, setMrc402, wrap } from './chaincode.ts';
+import { forEachReserve, getMrc402, iso3166Check, ordNumber, setMrc402 } from './chaincode.ts';
+import { newGeneratedId, prefixed } from '../dex/order-record.ts';
 import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
 import type { Rng } from '../../rng.ts';
 import { nftImageUrl } from '../../world/images.ts';
@@ -255,10 +256,10 @@ function changes(token: Mrc402Token, a: readonly string[]): boolean {
  */
 function assign<T>(check: () => T, prefix: string, replace = false): T {
   try {
-    return check();
+    return prefixed(replace ? '' : prefix, check);
   } catch (error) {
     if (replace && error instanceof ChaincodeError) throw new ChaincodeError(prefix);
-    throw wrap(error, prefix);
+    throw error;
   }
 }
 

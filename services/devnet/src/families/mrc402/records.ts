@@ -1,4 +1,5 @@
 import type { NftBalance } from '../mrc010/records.ts';
+import type { DexOrder } from '../dex/order-fields.ts';
 
 /**
  * MRC-402 record shapes, field for field in the order Go's encoding/json writes them (CC-t
@@ -37,37 +38,12 @@ export interface Mrc402Token {
 }
 
 /**
- * TMRC402DEX, an MRC-402 sale or auction stored under `DEX402_<32 hex><digit>`. `sell_price` is per
- * NFT unit; an auction's prices are for its whole `amount`.
+ * TMRC402DEX, an MRC-402 sale or auction stored under `DEX402_<32 hex><digit>`: the DEX order's
+ * fields (zeroOrder writes them in Go's order) with the item `mrc402`. `sell_price` is per NFT unit;
+ * an auction's prices are for its whole `amount`.
  */
-export interface Dex402Order {
-  dexid: string;
+export interface Dex402Order extends DexOrder {
   mrc402: string;
-  seller: string;
-  buyer: string;
-  amount: string;
-  remain_amount: string;
-  platform_name: string;
-  platform_url: string;
-  platform_address: string;
-  platform_commission: string;
-  regdate: number;
-  sell_date: number;
-  cancel_date: number;
-  sell_price: string;
-  sell_token: string;
-  auction_bid_count: number;
-  auction_start_date: number;
-  auction_end_date: number;
-  auction_settle_date: number;
-  auction_bidding_unit: string;
-  auction_start_price: string;
-  auction_buynow_price: string;
-  auction_current_price: string;
-  auction_current_bidder: string;
-  job_type: string;
-  job_args: string;
-  jobdate: number;
 }
 
 export const MRC402_PREFIX = 'MRC402_';
@@ -94,40 +70,6 @@ export function newMrc402(fields: Partial<Mrc402Token>): Mrc402Token {
     copyright_registration_number: '',
     shareholder: null,
     initialreserve: null,
-    job_type: '',
-    job_args: '',
-    jobdate: 0,
-    ...fields,
-  };
-}
-
-/** A zero TMRC402DEX (every field at its Go zero value, in struct order) with `fields` filled in. */
-export function newDex402(fields: Partial<Dex402Order>): Dex402Order {
-  return {
-    dexid: '',
-    mrc402: '',
-    seller: '',
-    buyer: '',
-    amount: '',
-    remain_amount: '',
-    platform_name: '',
-    platform_url: '',
-    platform_address: '',
-    platform_commission: '',
-    regdate: 0,
-    sell_date: 0,
-    cancel_date: 0,
-    sell_price: '',
-    sell_token: '',
-    auction_bid_count: 0,
-    auction_start_date: 0,
-    auction_end_date: 0,
-    auction_settle_date: 0,
-    auction_bidding_unit: '',
-    auction_start_price: '',
-    auction_buynow_price: '',
-    auction_current_price: '',
-    auction_current_bidder: '',
     job_type: '',
     job_args: '',
     jobdate: 0,

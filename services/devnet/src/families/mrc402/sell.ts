@@ -1,28 +1,13 @@
 import { findHolder } from '../mrc010/plan.ts';
-import { MRC402, MRC402_PAYMENT as PAY } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
-import { ChaincodeError } from '../../chaincode/errors.ts';
-import {
-  dex402Status,
-  getDex402,
-  getMrc402,
-  mrc402Add,
-  mrc402Subtract,
-  newGeneratedId,
-  parsePositiveRaw,
-  setDex402,
-} from './chaincode.ts';
-import { mrc010Id } from '../mrc010/token.ts';
-import { numericDataCheck } from '../../chaincode/util.ts';
-import { DEX402_PREFIX, newDex402 } from './records.ts';
+import { MRC402 } from '@mtc/domain';
+import { mrc402Add, mrc402Subtract } from './chaincode.ts';
 import { fakeSignature } from '../../jobs/client.ts';
 import { pickPayToken, planPlatform, planPrice, planFill } from '../dex010/plan.ts';
 import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { assignPlatform, DEX402_FAMILY, expectStatus, STATUS_MESSAGES } from './order.ts';
+import { DEX402_FAMILY, status, STATUS_MESSAGES } from './order.ts';
 import { anyBusy, pickDex402, pickHolding, payees } from './plan.ts';
-import { payment } from '../dex/dex.ts';
-import { settleTrade } from '../dex/settle.ts';
+import { buyFromSale, cancelOrder, openSale, refuse, writeNewOrder } from '../dex/order-steps.ts';
 
 const NOT_SELL_ITEM = '3004,DEX Item is not sell item';
 
@@ -59,32 +44,14 @@ export const mrc402SellJob: Job = {
     };
   },
   execute(stub, { args }) {
-    const [sellerAddress, amountArg, id, price, payToken, name, url, platform, commission, , nonce] = expectArgs(
-      args,
-      11,
-      '1000,mrc402sell operation must include four arguments : seller, amount, mrc402id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, signature, nonce',
-    );
-    const seller = getAddressInfo(stub, sellerAddress);
-    const amount = parsePositive(amountArg, `1107,${amountArg} is not positive integer`);
-    const token = getMrc402(stub, id);
-    const dex = newDex402({
-      mrc402: token.id,
-      seller: sellerAddress,
-      amount: amount.toString(),
-      remain_amount: amount.toString(),
-      sell_token: payToken,
+    const sale = openSale(stub, DEX402_FAMILY, args, {
+      count: 11,
+      message:
+        '1000,mrc402sell operation must include four arguments : seller, amount, mrc402id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, signature, nonce',
+      side: 'sell',
     });
-    dex.sell_price = numericDataCheck(price, '1', '', 0, false)!;
-    parsePositiveRaw(price);
-    mrc010Id(stub, dex.sell_token);
-    assignPlatform(stub, dex, [name, url, platform, commission]);
-    nonceCheck(stub, seller, nonce);
-    mrc402Subtract(stub, seller, token.id, amount.toString(), 'sell');
-
-    dex.dexid = newGeneratedId(stub, DEX402_PREFIX, args);
-    const params = [dex.dexid, ...args.slice(0, 11)];
-    setDex402(stub, dex, MRC402.sell, params);
-    setAddressInfo(stub, seller, MRC402.walletSell, params);
+    mrc402Subtract(stub, sale.wallet, sale.dex.mrc402, sale.amount.toString(), 'sell');
+    writeNewOrder(stub, DEX402_FAMILY, sale, args, args.slice(0, 11), [MRC402.sell, MRC402.walletSell]);
   },
 };
 
@@ -103,22 +70,17 @@ export const mrc402UnsellJob: Job = {
     if (!order) return null;
     return { fcn: 'mrc402unsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.seller)!.nonce] };
   },
-  execute(stub, { args }) {
-    const [dexid, sig, nonce] = expectArgs(
-      args,
-      3,
-      '1000,mrc402unsell operation must include four arguments : dexid, signature, nonce',
-    );
-    const dex = getDex402(stub, dexid);
-    if (dex.auction_start_date > 0) throw new ChaincodeError(NOT_SELL_ITEM);
-    expectStatus(dex402Status(dex, stub.now), ['sale'], STATUS_MESSAGES);
-    const seller = getAddressInfo(stub, dex.seller);
-    nonceCheck(stub, seller, nonce);
-    mrc402Add(stub, seller, dex.mrc402, dex.remain_amount, 'sell');
-    const params = [dex.dexid, dex.seller, dex.remain_amount, dex.mrc402, dex.sell_price, dex.sell_token, sig, nonce];
-    setDex402(stub, dex, MRC402.unsell, params);
-    setAddressInfo(stub, seller, MRC402.walletUnsell, params);
-  },
+  execute: (stub, { args }) =>
+    cancelOrder(stub, DEX402_FAMILY, args, {
+      message: '1000,mrc402unsell operation must include four arguments : dexid, signature, nonce',
+      checks: [refuse((o) => o.auction_start_date > 0, NOT_SELL_ITEM), status(['sale'])],
+      party: 'seller',
+      release(stub, seller, dex) {
+        mrc402Add(stub, seller, dex.mrc402, dex.remain_amount, 'sell');
+        return [dex.remain_amount, dex.mrc402, dex.sell_price, dex.sell_token];
+      },
+      types: [MRC402.unsell, MRC402.walletUnsell],
+    }),
 };
 
 /**
@@ -152,34 +114,21 @@ export const mrc402BuyJob: Job = {
       args: [order.dexid, buyer.wallet.id, units.toString(), fakeSignature(rng), buyer.wallet.nonce],
     };
   },
-  execute(stub, { args }) {
-    const [dexid, buyerAddress, amount, sig, nonce] = expectArgs(
+  execute: (stub, { args }) =>
+    buyFromSale(
+      stub,
+      DEX402_FAMILY,
       args,
-      5,
       '1000,mrc402unsell operation must include four arguments : dexid, buyer, amount, signature, nonce',
-    );
-    const dex = getDex402(stub, dexid);
-    if (dex.seller === buyerAddress) throw new ChaincodeError("3004,Seller is don't buy");
-    expectStatus(dex402Status(dex, stub.now), ['sale'], {
-      ...STATUS_MESSAGES,
-      auction_wait: NOT_SELL_ITEM,
-      auction: NOT_SELL_ITEM,
-      auction_end: NOT_SELL_ITEM,
-      auction_finish: NOT_SELL_ITEM,
-    });
-    const buyer = getAddressInfo(stub, buyerAddress);
-    nonceCheck(stub, buyer, nonce);
-    const units = parsePositiveRaw(amount);
-    const remain = parsePositiveRaw(dex.remain_amount);
-    if (remain < units) throw new ChaincodeError(`3004,The quantity available for purchase is ${remain} pieces.`);
-    dex.remain_amount = (remain - units).toString();
-    const unitPrice = parsePositiveRaw(dex.sell_price);
-
-    dex.buyer = buyerAddress;
-    const payments = [
-      payment(dex.buyer, dex.dexid, (units * unitPrice).toString(), dex.sell_token, '', '', PAY.buy),
-      payment(dex.dexid, dex.buyer, '', '', units.toString(), dex.mrc402, PAY.recvItem),
-    ];
-    settleTrade(stub, DEX402_FAMILY, dex, buyer, payments, 'sell', units * unitPrice, units.toString(), sig, nonce);
-  },
+      [
+        refuse((o, buyer) => o.seller === buyer, "3004,Seller is don't buy"),
+        status(['sale'], {
+          ...STATUS_MESSAGES,
+          auction_wait: NOT_SELL_ITEM,
+          auction: NOT_SELL_ITEM,
+          auction_end: NOT_SELL_ITEM,
+          auction_finish: NOT_SELL_ITEM,
+        }),
+      ],
+    ),
 };

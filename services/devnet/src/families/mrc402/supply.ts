@@ -2,7 +2,8 @@ import { MRC402 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract, spendable } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { forEachReserve, getMrc402, mrc402Add, mrc402Subtract, setMrc402, wrap } from './chaincode.ts';
+import { forEachReserve, getMrc402, mrc402Add, mrc402Subtract, setMrc402 } from './chaincode.ts';
+import { prefixed } from '../dex/order-record.ts';
 import { dataAssign, decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import { sortedEntries, type Mrc402Token } from './records.ts';
 import { fakeMemo, fakeSignature } from '../../jobs/client.ts';
@@ -191,9 +192,5 @@ function checkedSupply(supply: bigint, min: string, message: string): string {
 
 /** The memo check of mint and burn: up to 1,024 bytes. */
 function checkMemo(memo: string): void {
-  try {
-    dataAssign(memo, 'text', 0, 1024, true);
-  } catch (error) {
-    throw wrap(error, '3005,Data value error : ');
-  }
+  prefixed('3005,Data value error : ', () => dataAssign(memo, 'text', 0, 1024, true));
 }
