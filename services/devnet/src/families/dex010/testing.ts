@@ -6,6 +6,8 @@ import { createStub } from '../../world/stub.ts';
 import { createWorld, type World } from '../../world/world.ts';
 import type { Job } from '../../jobs/job.ts';
 import type { PaymentInfo } from '../dex/dex.ts';
+import type { ChaincodeVersion } from '../../chaincode/versions.ts';
+import type { Mrc402Token } from '../mrc402/records.ts';
 
 /** Test fixtures for the DEX jobs: a hand-built world and a way to run one call against it. */
 
@@ -15,6 +17,10 @@ export function address(name: string): string {
   const body = name.padEnd(30, '0');
   return `MT${body}${addressChecksum(body)}`;
 }
+
+/** address() of each name, in order. */
+export const addresses = <N extends readonly string[]>(...names: N) =>
+  names.map((name) => address(name)) as { [K in keyof N]: string };
 
 /** A balance entry as MRC010Add makes it ("" sale and auction amounts) unless given. */
 export function entry(
@@ -76,32 +82,46 @@ export function tokenRecord(id: number, owner: string, symbol: string, decimal: 
   };
 }
 
+/** A world of MTC (token 0, 8 decimals) and GLD (1, 2 decimals), both `owner`'s, and these wallets. */
+export function tokenWorld(owner: string, wallets: Readonly<Record<string, BalanceEntry[]>>): World {
+  const world = createWorld();
+  world.apply([
+    { key: tokenKey(0), value: tokenRecord(0, owner, 'MTC', 8) },
+    { key: tokenKey(1), value: tokenRecord(1, owner, 'GLD', 2) },
+    ...Object.entries(wallets).map(([key, balance]) => ({ key, value: walletRecord(key, balance) })),
+  ]);
+  return world;
+}
+
 /**
  * Four wallets and two tokens: A (seller, owns both tokens, holds 1,000 GLD), B and C (1,000,000 base
  * units of MTC each) and P (a platform's fee address, empty).
  */
 export function dexWorld() {
-  const world = createWorld();
-  const A = address('seller');
-  const B = address('buyer');
-  const C = address('bidder');
-  const P = address('platform');
-  world.apply([
-    { key: tokenKey(0), value: tokenRecord(0, A, 'MTC', 8) },
-    { key: tokenKey(1), value: tokenRecord(1, A, 'GLD', 2) },
-    { key: A, value: walletRecord(A, [entry(0, '0'), entry(1, '1000')]) },
-    { key: B, value: walletRecord(B, [entry(0, '1000000')]) },
-    { key: C, value: walletRecord(C, [entry(0, '1000000')]) },
-    { key: P, value: walletRecord(P, [entry(0, '0')]) },
-  ]);
+  const [A, B, C, P] = addresses('seller', 'buyer', 'bidder', 'platform');
+  const world = tokenWorld(A, {
+    [A]: [entry(0, '0'), entry(1, '1000')],
+    [B]: [entry(0, '1000000')],
+    [C]: [entry(0, '1000000')],
+    [P]: [entry(0, '0')],
+  });
   return { world, A, B, C, P };
 }
 
 let stubSeed = 0;
 
-/** Executes one call as the chaincode at `now` and commits its writes; returns what it wrote. */
-export function run(world: World, job: Job, args: readonly string[], now = NOW) {
-  const { stub, effects } = createStub(world, now, createRng(++stubSeed));
+/**
+ * Executes one call as the `chaincode` at `now` and commits its writes; returns what it wrote, its
+ * orders read as `O`.
+ */
+export function run<O = Dex010Order>(
+  world: World,
+  job: Job,
+  args: readonly string[],
+  now = NOW,
+  chaincode: ChaincodeVersion = 'current',
+) {
+  const { stub, effects } = createStub(world, now, createRng(++stubSeed), chaincode);
   job.execute(stub, { fcn: job.fcn, args });
   const fx = effects();
   world.apply(fx.writes);
@@ -109,13 +129,20 @@ export function run(world: World, job: Job, args: readonly string[], now = NOW) 
   return {
     keys: fx.writes.map((w) => w.key),
     wallet: (key: string) => byKey.get(key) as Wallet | undefined,
-    order: (key: string) => byKey.get(key) as Dex010Order | undefined,
+    nft: (key: string) => byKey.get(key) as Mrc402Token | undefined,
+    order: (key: string) => byKey.get(key) as O | undefined,
   };
 }
 
 /** A call's effect without committing it (for calls the chaincode must reject). */
-export function attempt(world: World, job: Job, args: readonly string[], now = NOW): void {
-  const { stub } = createStub(world, now, createRng(++stubSeed));
+export function attempt(
+  world: World,
+  job: Job,
+  args: readonly string[],
+  now = NOW,
+  chaincode: ChaincodeVersion = 'current',
+): void {
+  const { stub } = createStub(world, now, createRng(++stubSeed), chaincode);
   job.execute(stub, { fcn: job.fcn, args });
 }
 
