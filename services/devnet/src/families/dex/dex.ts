@@ -27,7 +27,10 @@ export type DexJobTypes = Readonly<
     | 'walletUnauction'
     | 'walletAuctionfailure'
     | 'transferBid'
-    | 'receiveRefund',
+    | 'receiveRefund'
+    | 'receiveItem'
+    | 'receiveAuction'
+    | 'receiveFee',
     string
   >
 >;

@@ -1,10 +1,9 @@
 import { dex402Status, type Dex402Status } from './chaincode.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import type { Rng } from '../../rng.ts';
-import { DEX402_PREFIX, type Dex402Order, type Mrc402Token } from './records.ts';
+import type { Dex402Order, Mrc402Token } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Dex402Kind } from '../../world/world.ts';
-import { auctionFate, DEX402_AUCTIONS, type AuctionFate } from '../dex/auctions.ts';
 import type { PlanContext } from '../../jobs/job.ts';
 
 /**
@@ -103,10 +102,4 @@ export function planPercent(rng: Rng): string {
   if (rng.chance(0.2)) return `${whole}.${cents}`;
   if (cents === '00') return String(whole);
   return `${whole}.${cents.replace(/0$/, '')}`;
-}
-
-/** What becomes of an auction (auctions.ts), from the first hex digit of its id. */
-export function fate(ctx: PlanContext, order: Dex402Order): AuctionFate {
-  const digit = Number.parseInt(order.dexid.charAt(DEX402_PREFIX.length), 16);
-  return auctionFate(ctx, DEX402_AUCTIONS, Math.floor(digit / 2));
 }
