@@ -5,6 +5,7 @@ import type { Wallet } from '../mrc010/records.ts';
 import { finishAuction, openAuction, placeBid, planAuction, withdrawAuction } from './auction.ts';
 import { auctionFate, auctionOutcomes, bidderAttempts, firstToEnd, planDexBid, withdraws } from './auctions.ts';
 import type { DexFamily, DexOrder } from './dex.ts';
+import { cancelCall } from './order-steps.ts';
 
 /** What a family's auction clients read of the committed world, and what they must leave alone. */
 export interface AuctionClients<O extends DexOrder> {
@@ -66,9 +67,7 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
             !clients.busy(ctx, [o.seller])
           );
         });
-        if (!order) return null;
-        const nonce = ctx.world.wallet(order.seller)!.nonce;
-        return { fcn: `${n}unauction`, args: [order.dexid, fakeSignature(ctx.rng), nonce] };
+        return cancelCall(ctx, `${n}unauction`, order);
       },
       execute: (stub, { args }) => withdrawAuction(stub, family, args),
     },

@@ -29,21 +29,17 @@ export function auctionOutcomes(house: AuctionHouse): string[] {
   return [house.unauction, house.failure, house.winning, house.buynow, house.refund];
 }
 
-export const DEX010_AUCTIONS: AuctionHouse = {
-  unauction: DEX010.unauction,
-  failure: DEX010.auctionfailure,
-  winning: DEX010.auctionwinning,
-  buynow: DEX010.auctionbuynow,
-  refund: DEX010.receiveRefund,
-};
+/** A DEX's auction house, from the job types DEX010 and MRC402 name alike. */
+const dexHouse = (t: typeof DEX010 | typeof MRC402): AuctionHouse => ({
+  unauction: t.unauction,
+  failure: t.auctionfailure,
+  winning: t.auctionwinning,
+  buynow: t.auctionbuynow,
+  refund: t.receiveRefund,
+});
 
-export const DEX402_AUCTIONS: AuctionHouse = {
-  unauction: MRC402.unauction,
-  failure: MRC402.auctionfailure,
-  winning: MRC402.auctionwinning,
-  buynow: MRC402.auctionbuynow,
-  refund: MRC402.receiveRefund,
-};
+export const DEX010_AUCTIONS = dexHouse(DEX010);
+export const DEX402_AUCTIONS = dexHouse(MRC402);
 
 export const MRC401_AUCTIONS: AuctionHouse = {
   unauction: MRC400.itemUnauction,

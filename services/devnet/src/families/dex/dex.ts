@@ -40,6 +40,14 @@ export type DexPaymentRoles = Readonly<
   Record<'buy' | 'bid' | 'recvItem' | 'recvSell' | 'recvAuction' | 'recvRefund' | 'recvFeePlatform', string>
 >;
 
+/** The messages both DEXes refuse a cancelled, sold, ended or settled order with. */
+export const CLOSED_MESSAGES = {
+  cancelled: '3004,DEX Item is already canceled',
+  soldout: '3004,DEX Item is already traded',
+  auction_end: '3004,DEX Item is already end, use auction finish',
+  auction_finish: '3004,DEX Item is already finished',
+} as const;
+
 /** The statuses of an auction order (dex010Status, dex402Status). */
 export type AuctionStatus = 'auction_wait' | 'auction' | 'auction_end';
 

@@ -2,6 +2,8 @@ import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo }
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { numericDataCheck } from '../../chaincode/util.ts';
 import type { Stub } from '../../world/stub.ts';
+import { fakeSignature } from '../../jobs/client.ts';
+import type { PlanContext } from '../../jobs/job.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import { payment, type DexFamily, type DexOrder } from './dex.ts';
 import { settleTrade } from './settle.ts';
@@ -27,6 +29,16 @@ export function checkOrder<O>(order: O, now: number, caller: string, checks: rea
     const message = check(order, now, caller);
     if (message !== undefined) throw new ChaincodeError(message);
   }
+}
+
+/** A cancel's call (dexid, sig, nonce) of `order`, signed by its `party`; null without an order. */
+export function cancelCall(
+  ctx: PlanContext,
+  fcn: string,
+  order: DexOrder | null,
+  party: 'seller' | 'buyer' = 'seller',
+) {
+  return order && { fcn, args: [order.dexid, fakeSignature(ctx.rng), ctx.world.wallet(order[party])!.nonce] };
 }
 
 /** The wallet of a call's signer, its nonce checked (and renewed). */

@@ -8,7 +8,7 @@ import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { DEX010_PREFIX, type Dex010Order } from '../mrc010/records.ts';
 import { getMrc010 } from '../mrc010/token.ts';
 import { DEX010_AUCTIONS } from '../dex/auctions.ts';
-import type { DexFamily } from '../dex/dex.ts';
+import { CLOSED_MESSAGES, type DexFamily } from '../dex/dex.ts';
 import { assignPlatform, newGeneratedId, zeroOrder } from '../dex/order-record.ts';
 import type { OrderCheck, SaleOpening } from '../dex/order-steps.ts';
 
@@ -34,12 +34,7 @@ export function assignMinTradeUnit(dex: Dex010Order, unit: string, amount: bigin
 /** The status switches of the DEX functions: the message refusing any status but `wanted`. */
 export function refuseStatus(status: Dex010Status, ...wanted: Dex010Status[]): string | undefined {
   if (wanted.includes(status)) return undefined;
-  const messages: Partial<Record<Dex010Status, string>> = {
-    cancelled: '3004,DEX Item is already canceled',
-    soldout: '3004,DEX Item is already traded',
-    auction_end: '3004,DEX Item is already end, use auction finish',
-    auction_finish: '3004,DEX Item is already finished',
-  };
+  const messages: Partial<Record<Dex010Status, string>> = CLOSED_MESSAGES;
   return messages[status] ?? `3004,DEX Item status is ${status}, not ${wanted.join(' or ')}`;
 }
 

@@ -132,10 +132,14 @@ export function planPlatform(ctx: PlanContext, trader: string): [string, string,
 
 function planCommission(rng: Rng): string {
   if (rng.chance(0.12)) return rng.chance(0.5) ? '0' : '';
-  const hundredths = rng.chance(0.5) ? rng.int(1, 10) * 50 : rng.int(1, 1000);
+  return writtenPercent(rng, rng.chance(0.5) ? rng.int(1, 10) * 50 : rng.int(1, 1000));
+}
+
+/** `hundredths` / 100 % as clients write it: with up to two decimals, a fifth with trailing zeros ("2.50"). */
+export function writtenPercent(rng: Rng, hundredths: number): string {
   const whole = Math.floor(hundredths / 100);
-  const cents = hundredths % 100;
-  if (rng.chance(0.2)) return `${whole}.${String(cents).padStart(2, '0')}`;
-  if (cents === 0) return String(whole);
-  return `${whole}.${String(cents).padStart(2, '0').replace(/0$/, '')}`;
+  const cents = String(hundredths % 100).padStart(2, '0');
+  if (rng.chance(0.2)) return `${whole}.${cents}`;
+  if (cents === '00') return String(whole);
+  return `${whole}.${cents.replace(/0$/, '')}`;
 }

@@ -12,7 +12,15 @@ import { pickFundedWallet } from '../mrc010/plan.ts';
 import { DEX010_FAMILY, dex010Opening, status } from './order.ts';
 import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, planTake } from './plan.ts';
 import { payment } from '../dex/dex.ts';
-import { cancelOrder, openSale, refuse, takeOrder, writeNewOrder, type OrderCheck } from '../dex/order-steps.ts';
+import {
+  cancelCall,
+  cancelOrder,
+  openSale,
+  refuse,
+  takeOrder,
+  writeNewOrder,
+  type OrderCheck,
+} from '../dex/order-steps.ts';
 import { UNSELL_MESSAGE } from './sell.ts';
 import { settleRequest } from './settle.ts';
 
@@ -83,12 +91,13 @@ export const mrc010UnreqSellJob: Job = {
   fcn: 'mrc010unreqsell',
   weight: 1,
   writes: [DEX010.unreqsell, DEX010.walletUnreqsell],
-  plan(ctx) {
-    const { world, rng } = ctx;
-    const order = pickOrder(ctx, 'reqsell', (o) => acceptsRequestCall(ctx, o) && BigInt(o.buy_price_total) > 0n);
-    if (!order) return null;
-    return { fcn: 'mrc010unreqsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.buyer)!.nonce] };
-  },
+  plan: (ctx) =>
+    cancelCall(
+      ctx,
+      'mrc010unreqsell',
+      pickOrder(ctx, 'reqsell', (o) => acceptsRequestCall(ctx, o) && BigInt(o.buy_price_total) > 0n),
+      'buyer',
+    ),
   execute: (stub, { args }) =>
     cancelOrder(stub, DEX010_FAMILY, args, {
       message: UNSELL_MESSAGE,

@@ -2,7 +2,8 @@ import { DEX010 } from '@mtc/domain';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { dex010Status, mrc010SubtractSubBalance } from './chaincode.ts';
 import { fakeSignature } from '../../jobs/client.ts';
-import type { Job } from '../../jobs/job.ts';
+import type { Job, PlanContext } from '../../jobs/job.ts';
+import type { Dex010Order } from '../mrc010/records.ts';
 import { portion } from '../../jobs/job.ts';
 import { DEX010_FAMILY, dex010Opening, status } from './order.ts';
 import {
@@ -15,12 +16,16 @@ import {
   planPrice,
   planTake,
 } from './plan.ts';
-import { buyFromSale, cancelOrder, openSale, refuse, writeNewOrder } from '../dex/order-steps.ts';
+import { buyFromSale, cancelCall, cancelOrder, openSale, refuse, writeNewOrder } from '../dex/order-steps.ts';
 
 const SELL = dex010Opening(
   'sell',
   '1000,mrc010sell operation must include four arguments : seller, amount, mrc010id, sellPrice, selltoken, platformName, platformURL, platformAddress, platformCommission, mintradeunit, signature, nonce',
 );
+
+/** An open sale whose seller still has the escrow entry a cancel or a purchase lowers. */
+const onSale = (ctx: PlanContext) => (o: Dex010Order) =>
+  dex010Status(o, ctx.now) === 'sell' && hasOpenEntry(ctx.world.wallet(o.seller), Number(o.mrc010));
 
 /** The message of mrc010unsell and mrc010unreqsell for fewer than three arguments. */
 export const UNSELL_MESSAGE = '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce';
@@ -78,16 +83,7 @@ export const mrc010UnsellJob: Job = {
   fcn: 'mrc010unsell',
   weight: 1,
   writes: [DEX010.unsell, DEX010.walletUnsell],
-  plan(ctx) {
-    const { world, rng, now } = ctx;
-    const order = pickOrder(
-      ctx,
-      'sell',
-      (o) => dex010Status(o, now) === 'sell' && hasOpenEntry(world.wallet(o.seller), Number(o.mrc010)),
-    );
-    if (!order) return null;
-    return { fcn: 'mrc010unsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.seller)!.nonce] };
-  },
+  plan: (ctx) => cancelCall(ctx, 'mrc010unsell', pickOrder(ctx, 'sell', onSale(ctx))),
   execute: (stub, { args }) =>
     cancelOrder(stub, DEX010_FAMILY, args, {
       message: UNSELL_MESSAGE,
@@ -123,12 +119,7 @@ export const mrc010BuyJob: Job = {
   weight: 3,
   writes: [DEX010.buy, DEX010.transferBuy, DEX010.receiveSell, DEX010.receiveFee],
   plan(ctx) {
-    const { world, now } = ctx;
-    const order = pickOrder(
-      ctx,
-      'sell',
-      (o) => dex010Status(o, now) === 'sell' && hasOpenEntry(world.wallet(o.seller), Number(o.mrc010)),
-    );
+    const order = pickOrder(ctx, 'sell', onSale(ctx));
     if (!order) return null;
     return planTake(ctx, 'mrc010buy', order, [Number(order.sell_token), BigInt(order.sell_price)], order.seller, 0.4);
   },

@@ -126,12 +126,7 @@ const NOT_ENOUGH = '5000,Not enough balance';
 export function mrc402Add(stub: Stub, wallet: Wallet, id: string, amount: string, kind: Mrc402ModifyKind): void {
   const add = positive(amount, `1102,${amount} is not positive integer`);
   getMrc402(stub, id);
-  const known = wallet.mrc402?.[id];
-  const holding: NftBalance = known
-    ? { ...known, balance: (decimalOrZero(known.balance) + add).toString() }
-    : { balance: amount, saleamount: '0', auctionamount: '0' };
-  moveEscrow(holding, kind, -add);
-  wallet.mrc402 = withHolding(wallet.mrc402, id, holding);
+  credit(wallet, id, amount, add, kind);
 }
 
 /**
@@ -139,15 +134,8 @@ export function mrc402Add(stub: Stub, wallet: Wallet, id: string, amount: string
  * escrow by as much for `sell` / `auction`. A holding left at "0"/"0"/"0" is deleted from the map.
  */
 export function mrc402Subtract(stub: Stub, wallet: Wallet, id: string, amount: string, kind: Mrc402ModifyKind): void {
-  const subtract = positive(amount, `1103,${amount} is not positive integer`);
-  getMrc402(stub, id);
-  const known = wallet.mrc402?.[id];
-  if (!wallet.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
-  const balance = decimalOrZero(known.balance) - subtract;
-  if (balance < 0n) throw new ChaincodeError(NOT_ENOUGH);
-  const holding: NftBalance = { ...known, balance: balance.toString() };
-  moveEscrow(holding, kind, subtract);
-  wallet.mrc402 = isEmpty(holding) ? withoutHolding(wallet.mrc402, id) : withHolding(wallet.mrc402, id, holding);
+  const [subtract, known] = held(stub, wallet, id, amount, '1103');
+  debit(wallet, id, known, subtract, kind);
 }
 
 /**
@@ -161,10 +149,7 @@ export function mrc402SubtractSubBalance(
   amount: string,
   kind: Mrc402ModifyKind,
 ): void {
-  const subtract = positive(amount, `1104,${amount} is not positive integer`);
-  getMrc402(stub, id);
-  const known = wallet.mrc402?.[id];
-  if (!wallet.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
+  const [subtract, known] = held(stub, wallet, id, amount, '1104');
   const holding: NftBalance = { ...known };
   moveEscrow(holding, kind, -subtract);
   wallet.mrc402 = withHolding(wallet.mrc402, id, holding);
@@ -172,22 +157,37 @@ export function mrc402SubtractSubBalance(
 
 /** CC-t mrc402Move: moves `amount` of `id` from one wallet's balance to another's. */
 export function mrc402Move(stub: Stub, from: Wallet, to: Wallet, amount: string, id: string): void {
-  const move = positive(amount, `1105,${amount} is not positive integer`);
+  const [move, known] = held(stub, from, id, amount, '1105');
+  debit(from, id, known, move, 'normal');
+  credit(to, id, amount, move, 'normal');
+}
+
+/** The amount (`code` its message's) and the wallet's holding of an existing `id`, which it must have. */
+function held(stub: Stub, wallet: Wallet, id: string, amount: string, code: string): [bigint, NftBalance] {
+  const value = positive(amount, `${code},${amount} is not positive integer`);
   getMrc402(stub, id);
-  const known = from.mrc402?.[id];
-  if (!from.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
-  const left = decimalOrZero(known.balance) - move;
-  if (left < 0n) throw new ChaincodeError(NOT_ENOUGH);
-  const holding: NftBalance = { ...known, balance: left.toString() };
-  from.mrc402 = isEmpty(holding) ? withoutHolding(from.mrc402, id) : withHolding(from.mrc402, id, holding);
-  const theirs = to.mrc402?.[id];
-  to.mrc402 = withHolding(
-    to.mrc402,
-    id,
-    theirs
-      ? { ...theirs, balance: (decimalOrZero(theirs.balance) + move).toString() }
-      : { balance: amount, saleamount: '0', auctionamount: '0' },
-  );
+  const known = wallet.mrc402?.[id];
+  if (!wallet.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
+  return [value, known];
+}
+
+/** Takes `subtract` off the holding's balance (never below 0); an emptied holding is deleted. */
+function debit(wallet: Wallet, id: string, known: NftBalance, subtract: bigint, kind: Mrc402ModifyKind): void {
+  const balance = decimalOrZero(known.balance) - subtract;
+  if (balance < 0n) throw new ChaincodeError(NOT_ENOUGH);
+  const holding: NftBalance = { ...known, balance: balance.toString() };
+  moveEscrow(holding, kind, subtract);
+  wallet.mrc402 = isEmpty(holding) ? withoutHolding(wallet.mrc402!, id) : withHolding(wallet.mrc402, id, holding);
+}
+
+/** Adds `add` (written `amount`) to the holding's balance, or makes one of it. */
+function credit(wallet: Wallet, id: string, amount: string, add: bigint, kind: Mrc402ModifyKind): void {
+  const known = wallet.mrc402?.[id];
+  const holding: NftBalance = known
+    ? { ...known, balance: (decimalOrZero(known.balance) + add).toString() }
+    : { balance: amount, saleamount: '0', auctionamount: '0' };
+  moveEscrow(holding, kind, -add);
+  wallet.mrc402 = withHolding(wallet.mrc402, id, holding);
 }
 
 /** util.ParsePositive as mrc402Add & co. call it, with the caller's message. */

@@ -14,19 +14,14 @@ import { isMtAddress } from '../../world/address.ts';
 import { DEX402_PREFIX, sortedEntries, type Dex402Order } from './records.ts';
 import { mrc010Id } from '../mrc010/token.ts';
 import { DEX402_AUCTIONS } from '../dex/auctions.ts';
-import type { DexFamily } from '../dex/dex.ts';
+import { CLOSED_MESSAGES, type DexFamily } from '../dex/dex.ts';
 import { assignPlatform, newGeneratedId, zeroOrder } from '../dex/order-record.ts';
 import type { OrderCheck } from '../dex/order-steps.ts';
 
 const NOT_AUCTION_ITEM = '3004,DEX Item is not auction item';
 
 /** The messages most DEX402 switches share. */
-export const STATUS_MESSAGES: Readonly<Partial<Record<Dex402Status, string>>> = {
-  cancelled: '3004,DEX Item is already canceled',
-  soldout: '3004,DEX Item is already traded',
-  auction_end: '3004,DEX Item is already end, use auction finish',
-  auction_finish: '3004,DEX Item is already finished',
-};
+export const STATUS_MESSAGES: Readonly<Partial<Record<Dex402Status, string>>> = CLOSED_MESSAGES;
 
 /**
  * A check of the DEX402 functions' status switches (order-steps.ts): `allowed` passes, any other

@@ -5,6 +5,7 @@ import type { Dex402Order, Mrc402Token } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Dex402Kind } from '../../world/world.ts';
 import type { PlanContext } from '../../jobs/job.ts';
+import { writtenPercent } from '../dex010/plan.ts';
 
 /**
  * What MRC-402 clients send: which NFTs, held by whom, traded at what prices. Planners check every
@@ -96,10 +97,5 @@ export function anyBusy(ctx: PlanContext, addresses: readonly string[]): boolean
  */
 export function planPercent(rng: Rng): string {
   if (rng.chance(0.15)) return '0';
-  const hundredths = rng.chance(0.5) ? rng.int(1, 20) * 50 : rng.int(1, 1000);
-  const whole = Math.floor(hundredths / 100);
-  const cents = String(hundredths % 100).padStart(2, '0');
-  if (rng.chance(0.2)) return `${whole}.${cents}`;
-  if (cents === '00') return String(whole);
-  return `${whole}.${cents.replace(/0$/, '')}`;
+  return writtenPercent(rng, rng.chance(0.5) ? rng.int(1, 20) * 50 : rng.int(1, 1000));
 }

@@ -7,7 +7,7 @@ import type { Job } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { DEX402_FAMILY, status, STATUS_MESSAGES } from './order.ts';
 import { anyBusy, pickDex402, pickHolding, payees } from './plan.ts';
-import { buyFromSale, cancelOrder, openSale, refuse, writeNewOrder } from '../dex/order-steps.ts';
+import { buyFromSale, cancelCall, cancelOrder, openSale, refuse, writeNewOrder } from '../dex/order-steps.ts';
 
 const NOT_SELL_ITEM = '3004,DEX Item is not sell item';
 
@@ -64,12 +64,12 @@ export const mrc402UnsellJob: Job = {
   fcn: 'mrc402unsell',
   weight: 0.3,
   writes: [MRC402.unsell, MRC402.walletUnsell],
-  plan(ctx) {
-    const { world, rng } = ctx;
-    const order = pickDex402(ctx, 'sale', (o, status) => status === 'sale' && !anyBusy(ctx, [o.seller]));
-    if (!order) return null;
-    return { fcn: 'mrc402unsell', args: [order.dexid, fakeSignature(rng), world.wallet(order.seller)!.nonce] };
-  },
+  plan: (ctx) =>
+    cancelCall(
+      ctx,
+      'mrc402unsell',
+      pickDex402(ctx, 'sale', (o, s) => s === 'sale' && !anyBusy(ctx, [o.seller])),
+    ),
   execute: (stub, { args }) =>
     cancelOrder(stub, DEX402_FAMILY, args, {
       message: '1000,mrc402unsell operation must include four arguments : dexid, signature, nonce',
