@@ -38,6 +38,16 @@ export function nonceCheck(stub: Stub, wallet: Wallet, nonce: string): void {
   wallet.nonce = stub.randomString(40);
 }
 
+/**
+ * GetAddressInfo then NonceCheck, how most functions open: the wallet that signed the call, its
+ * nonce checked and rotated (in this copy: see nonceCheck).
+ */
+export function getSigner(stub: Stub, address: string, nonce: string): Wallet {
+  const wallet = getAddressInfo(stub, address);
+  nonceCheck(stub, wallet, nonce);
+  return wallet;
+}
+
 /** util.ParsePositive: digits only and greater than zero. */
 export function parsePositive(value: string, message: string): bigint {
   if (!/^[0-9]+$/.test(value) || BigInt(value) === 0n) throw new ChaincodeError(message);

@@ -114,3 +114,28 @@ export function tradePriceCalc(minTradeUnit: string, unitPrice: bigint, amount: 
   }
   return (unitPrice * amount) / BigInt(minTradeUnit);
 }
+
+/**
+ * A JSON call argument as a function json.Unmarshals it into its struct: `fail(why)` is the call's
+ * error for text that is not JSON and for a field of another type; an absent or null field reads as
+ * its Go zero value.
+ */
+export function jsonArgument(text: string, fail: (why: string) => Error) {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw fail((error as Error).message);
+  }
+  const field = <T>(from: object, key: string, zero: T, type: string, ok: (v: unknown) => boolean): T => {
+    const v = (from as Record<string, unknown>)[key];
+    if (v === undefined || v === null) return zero;
+    if (!ok(v)) throw fail(`${key} is not ${type}`);
+    return v as T;
+  };
+  return {
+    value,
+    string: (from: object, key: string) => field(from, key, '', 'a string', (v) => typeof v === 'string'),
+    int: (from: object, key: string) => field(from, key, 0, 'an integer', (v) => Number.isInteger(v)),
+  };
+}

@@ -1,5 +1,5 @@
 import type { Stub } from '../../world/stub.ts';
-import type { BalanceEntry, Wallet } from './records.ts';
+import type { Wallet } from './records.ts';
 import { parsePositive } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from './token.ts';
@@ -88,24 +88,21 @@ export function spendable(wallet: Wallet, token: number, now: number): bigint {
   return sum;
 }
 
-/** Tokens `wallet` can spend something of at `now`, in array order, without repeats. */
+/**
+ * Tokens `wallet` can spend something of at `now`, in array order, without repeats (in one pass: a
+ * whale's balance array holds hundreds of entries).
+ */
 export function spendableTokens(wallet: Wallet, now: number): number[] {
-  const out: number[] = [];
+  const seen = new Set<number>();
   for (const e of wallet.balance) {
     // Stored balances are normalised integer strings, so "0" (or "") is the only zero.
-    if (now >= e.unlockdate && e.balance !== '0' && e.balance !== '' && !out.includes(e.token)) out.push(e.token);
+    if (now >= e.unlockdate && nonZero(e.balance)) seen.add(e.token);
   }
-  return out;
+  return [...seen];
 }
 
-export function entryTotal(entries: readonly BalanceEntry[], token: number): bigint {
-  let sum = 0n;
-  for (const e of entries) if (e.token === token) sum += toAmount(e.balance);
-  return sum;
-}
-
-/** decimal.NewFromString as the chaincode uses it: anything unparsable counts as zero. */
-function toAmount(value: string): bigint {
+/** decimal.NewFromString (util.ParseNotNegative) as the chaincode uses it: anything unparsable counts as zero. */
+export function toAmount(value: string): bigint {
   return /^[0-9]+$/.test(value) ? BigInt(value) : 0n;
 }
 
@@ -122,13 +119,16 @@ export function moveToken(
   amount: string,
   unlockdate: number,
 ): void {
+  reworded(() => mrc010Subtract(stub, from, tokenId, amount, 'normal'), '5001,The balance of fromuser is insufficient');
+  mrc010Add(stub, to, tokenId, amount, unlockdate);
+}
+
+/** Runs `spend`, rewording its "not enough balance" (5000) as `shortfall`, as MoveToken's callers do. */
+export function reworded(spend: () => void, shortfall: string): void {
   try {
-    mrc010Subtract(stub, from, tokenId, amount, 'normal');
+    spend();
   } catch (error) {
-    if (error instanceof ChaincodeError && error.message.startsWith('5000,')) {
-      throw new ChaincodeError('5001,The balance of fromuser is insufficient');
-    }
+    if (error instanceof ChaincodeError && error.message.startsWith('5000,')) throw new ChaincodeError(shortfall);
     throw error;
   }
-  mrc010Add(stub, to, tokenId, amount, unlockdate);
 }

@@ -1,8 +1,9 @@
 import { MRC010 } from '@mtc/domain';
 import { isMtAddress } from '../../world/address.ts';
-import { expectArgs, getAddressInfo, nonceCheck, parseInt64, setAddressInfo } from '../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, getSigner, parseInt64, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from './token.ts';
+import { jsonArgument } from '../../chaincode/util.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import { pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
@@ -73,8 +74,7 @@ export const multiTransferJob: Job = {
     );
     const steps = mrc010Steps(stub.chaincode);
     if (!isMtAddress(from)) throw new ChaincodeError('3001,Invalid from address');
-    const fromWallet = getAddressInfo(stub, from);
-    nonceCheck(stub, fromWallet, nonce);
+    const fromWallet = getSigner(stub, from, nonce);
     const targets = parseTransferList(transferlist, steps.listTokenId);
     mrc010Id(stub, tokenId);
     if (targets.length < 1) {
@@ -119,29 +119,18 @@ export const multiTransferJob: Job = {
  */
 function parseTransferList(text: string, tokenid: boolean): TransferListItem[] {
   const fail = (why: string) => new ChaincodeError(`3290,Transfer list is in the wrong data - ${why}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw fail(error instanceof Error ? error.message : 'invalid JSON');
-  }
-  if (raw === null) return [];
-  if (!Array.isArray(raw)) throw fail('not an array');
-  return raw.map((item: unknown) => {
+  const { value, string } = jsonArgument(text, fail);
+  if (value === null) return [];
+  if (!Array.isArray(value)) throw fail('not an array');
+  return value.map((item: unknown) => {
     if (typeof item !== 'object' || item === null) throw fail('item is not an object');
-    const field = (name: string): string => {
-      const value = (item as Record<string, unknown>)[name];
-      if (value === undefined || value === null) return '';
-      if (typeof value !== 'string') throw fail(`${name} is not a string`);
-      return value;
-    };
-    if (tokenid) field('tokenid');
+    if (tokenid) string(item, 'tokenid');
     return {
-      address: field('address'),
-      amount: field('amount'),
-      unlockdate: field('unlockdate'),
-      tag: field('tag'),
-      memo: field('memo'),
+      address: string(item, 'address'),
+      amount: string(item, 'amount'),
+      unlockdate: string(item, 'unlockdate'),
+      tag: string(item, 'tag'),
+      memo: string(item, 'memo'),
     };
   });
 }

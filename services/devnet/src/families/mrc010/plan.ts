@@ -1,7 +1,14 @@
 import type { Rng } from '../../rng.ts';
 import { pickActiveWallet, type PlanContext } from '../../jobs/job.ts';
-import { spendable } from './balance.ts';
+import { spendable, spendableTokens } from './balance.ts';
 import type { Wallet } from './records.ts';
+
+/** A wallet, a token it holds, and how much of it a client puts in play. */
+export interface Funded {
+  readonly wallet: Wallet;
+  readonly token: number;
+  readonly available: bigint;
+}
 
 /**
  * An active wallet with something spendable, the token picked, and how much of it the client puts in
@@ -11,16 +18,13 @@ import type { Wallet } from './records.ts';
  * payments are in MTC; the rest favour the tokens the wallet got first (Zipf over its spendable
  * tokens), so early tokens become popular ones with many holders.
  */
-export function pickFundedWallet(
-  ctx: PlanContext,
-  attempts = 12,
-): { wallet: Wallet; token: number; available: bigint } | null {
+export function pickFundedWallet(ctx: PlanContext, attempts = 12): Funded | null {
   const { world, rng, now } = ctx;
   if (world.wallets.length === 0) return null;
   for (let i = 0; i < attempts; i++) {
     const wallet = world.wallet(pickActiveWallet(ctx));
     if (!wallet) continue;
-    const tokens = heldTokens(wallet, now);
+    const tokens = spendableTokens(wallet, now);
     if (tokens.length === 0) continue;
     const token = tokens.includes(0) && rng.chance(0.5) ? 0 : pickPopular(rng, tokens);
     const supply = BigInt(world.token(token)?.totalsupply || '0');
@@ -29,19 +33,6 @@ export function pickFundedWallet(
     return { wallet, token, available: cap > 0n && cap < held ? cap : held };
   }
   return null;
-}
-
-/** spendableTokens in one pass: a whale's balance array holds hundreds of entries. */
-function heldTokens(wallet: Wallet, now: number): number[] {
-  const seen = new Set<number>();
-  const out: number[] = [];
-  for (const e of wallet.balance) {
-    if (now >= e.unlockdate && e.balance !== '0' && e.balance !== '' && !seen.has(e.token)) {
-      seen.add(e.token);
-      out.push(e.token);
-    }
-  }
-  return out;
 }
 
 /**

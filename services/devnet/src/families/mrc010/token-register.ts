@@ -1,6 +1,7 @@
 import { MRC010 } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, getSigner, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { jsonArgument } from '../../chaincode/util.ts';
 import type { Rng } from '../../rng.ts';
 import type { Mrc010Token, TokenReserve, TokenTier } from './records.ts';
 import { TOKEN_MAX_NO, tokenKey } from './records.ts';
@@ -80,8 +81,7 @@ export const tokenRegisterJob: Job = {
     // strconv.ParseInt of the stored counter; a parse error reads as 0, as in the Go code.
     const maxNo = stub.getState(TOKEN_MAX_NO);
     const id = maxNo === undefined ? 0 : (typeof maxNo === 'string' ? Number.parseInt(maxNo, 10) || 0 : 0) + 1;
-    const owner = getAddressInfo(stub, token.owner);
-    nonceCheck(stub, owner, nonce);
+    getSigner(stub, token.owner, nonce);
 
     if (token.type.length === 0) token.type = '010';
     token.token = id;
@@ -170,26 +170,9 @@ function randomSymbol(rng: Rng): string {
  */
 function decodeClientToken(text: string, withId: boolean): Mrc010Token {
   const fail = () => new ChaincodeError('4105,Invalid token Data format');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw fail();
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fail();
-  const src = raw as Record<string, unknown>;
-  const str = (key: string): string => {
-    const v = src[key];
-    if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') throw fail();
-    return v;
-  };
-  const int = (key: string, from: Record<string, unknown> = src): number => {
-    const v = from[key];
-    if (v === undefined || v === null) return 0;
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw fail();
-    return v;
-  };
+  const { value, string: str, int } = jsonArgument(text, fail);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail();
+  const src = value as Record<string, unknown>;
   const list = <T>(key: string, decode: (item: Record<string, unknown>) => T): T[] | null => {
     const v = src[key];
     if (v === undefined || v === null) return null;
@@ -199,62 +182,56 @@ function decodeClientToken(text: string, withId: boolean): Mrc010Token {
       return decode(item as Record<string, unknown>);
     });
   };
-  const text_ = (item: Record<string, unknown>, key: string): string => {
-    const v = item[key];
-    if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') throw fail();
-    return v;
-  };
   const intMap = (key: string): Record<string, number> | null => {
     const v = src[key];
     if (v === undefined || v === null) return null;
     if (typeof v !== 'object' || Array.isArray(v)) throw fail();
     const out: Record<string, number> = {};
-    for (const k of Object.keys(v).sort()) out[k] = int(k, v as Record<string, unknown>);
+    for (const k of Object.keys(v).sort()) out[k] = int(v, k);
     return out;
   };
 
   return {
-    id: withId ? str('id') : '',
-    owner: str('owner'),
-    symbol: str('symbol'),
-    createdate: int('createdate'),
-    totalsupply: str('totalsupply'),
-    reservedamount: str('reservedamount'),
-    remainamount: str('remainamount'),
-    burnningamount: str('burnningamount'),
-    softcap: str('softcap'),
-    hardcap: str('hardcap'),
-    token: int('token'),
-    name: str('name'),
-    information: str('information'),
-    url: str('url'),
-    image: str('image'),
-    decimal: int('decimal'),
+    id: withId ? str(src, 'id') : '',
+    owner: str(src, 'owner'),
+    symbol: str(src, 'symbol'),
+    createdate: int(src, 'createdate'),
+    totalsupply: str(src, 'totalsupply'),
+    reservedamount: str(src, 'reservedamount'),
+    remainamount: str(src, 'remainamount'),
+    burnningamount: str(src, 'burnningamount'),
+    softcap: str(src, 'softcap'),
+    hardcap: str(src, 'hardcap'),
+    token: int(src, 'token'),
+    name: str(src, 'name'),
+    information: str(src, 'information'),
+    url: str(src, 'url'),
+    image: str(src, 'image'),
+    decimal: int(src, 'decimal'),
     reserve: list('reserve', (r) => ({
-      address: text_(r, 'address'),
-      value: text_(r, 'value'),
-      unlockdate: int('unlockdate', r),
+      address: str(r, 'address'),
+      value: str(r, 'value'),
+      unlockdate: int(r, 'unlockdate'),
     })),
     tier: list('tier', (t) => ({
-      startdate: int('startdate', t),
-      enddate: int('enddate', t),
-      supply: text_(t, 'supply'),
-      rate: int('rate', t),
-      tiersn: int('tiersn', t),
-      name: text_(t, 'name'),
-      investormin: text_(t, 'investormin'),
-      remainamount: text_(t, 'remainamount'),
-      unlockdate: int('unlockdate', t),
-      expirepolicy: text_(t, 'expirepolicy'),
+      startdate: int(t, 'startdate'),
+      enddate: int(t, 'enddate'),
+      supply: str(t, 'supply'),
+      rate: int(t, 'rate'),
+      tiersn: int(t, 'tiersn'),
+      name: str(t, 'name'),
+      investormin: str(t, 'investormin'),
+      remainamount: str(t, 'remainamount'),
+      unlockdate: int(t, 'unlockdate'),
+      expirepolicy: str(t, 'expirepolicy'),
     })),
-    status: str('status'),
+    status: str(src, 'status'),
     targettoken: intMap('targettoken'),
-    basetoken: int('basetoken'),
-    type: str('type'),
+    basetoken: int(src, 'basetoken'),
+    type: str(src, 'type'),
     logger: intMap('logger'),
-    job_type: str('job_type'),
-    job_args: str('job_args'),
-    jobdate: int('jobdate'),
+    job_type: str(src, 'job_type'),
+    job_args: str(src, 'job_args'),
+    jobdate: int(src, 'jobdate'),
   };
 }

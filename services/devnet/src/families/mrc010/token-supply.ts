@@ -1,114 +1,112 @@
 import { MRC010 } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
-import { spendable } from './balance.ts';
+import { expectArgs, getSigner, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import { mrc010Add, spendable, toAmount } from './balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { getMrc010, setMrc010 } from './token.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeMemo, fakeSignature } from '../../jobs/client.ts';
-import type { Call, Job, PlanContext } from '../../jobs/job.ts';
+import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { mrc010Steps, type Mrc010Steps } from './versions.ts';
+import { mrc010Steps } from './versions.ts';
+import type { Wallet } from './records.ts';
 
 /**
  * `tokenIncrease` (tokenId, amount, memo, sig, nonce) → `ownerIncrease` on the owner (+amount,
  * unlocked) and `tokenIncrease` on the token (totalsupply += amount) (CC-t `token.go` TokenIncrease;
  * CC-22's takes no memo: versions.ts).
  */
-export const tokenIncreaseJob: Job = {
+export const tokenIncreaseJob: Job = supplyJob({
   fcn: 'tokenIncrease',
   weight: 3,
   writes: [MRC010.ownerIncrease, MRC010.tokenIncrease],
-  plan(ctx) {
-    const { world, rng } = ctx;
+  name: 'tokenIncrease',
+  amountError: '1206,amount must be a positive integer',
+  total: 'totalsupply',
+  pick({ world, rng }) {
     if (world.tokens.length === 0) return null;
     const tokenId = rng.pick(world.tokens);
-    const token = world.token(tokenId)!;
-    const owner = world.wallet(token.owner)!;
-    const amount = portion(rng, BigInt(token.totalsupply), 0.1, 10);
-    return supplyCall(ctx, 'tokenIncrease', tokenId, amount, owner.nonce);
+    return { tokenId, amount: portion(rng, BigInt(world.token(tokenId)!.totalsupply), 0.1, 10) };
   },
-  execute(stub, { args }) {
-    const { steps, tokenId, amount, value, token, owner } = supplyArgs(
-      stub,
-      args,
-      'tokenIncrease',
-      '1206,amount must be a positive integer',
-    );
-    steps.increase(stub, owner, tokenId, amount);
-    setAddressInfo(stub, owner, MRC010.ownerIncrease, args);
-    token.totalsupply = (notNegative(token.totalsupply) + value).toString();
-    setMrc010(stub, token, MRC010.tokenIncrease, args);
-  },
-};
+  move: (stub, owner, tokenId, amount) => mrc010Add(stub, owner, tokenId, amount, 0),
+});
 
 /**
  * `tokenBurning` (tokenId, amount, memo, sig, nonce) → `ownerBurning` on the owner (−amount, spent
  * like a transfer) and `tokenBurning` on the token (burnningamount += amount; totalsupply unchanged)
- * (CC-t `token.go` TokenBurning; CC-22's takes no memo: versions.ts).
+ * (CC-t `token.go` TokenBurning; CC-22's takes no memo: versions.ts). The Go guard says 4 but the
+ * code reads args[4]; a 4-argument call would panic there (CC-t).
  */
-export const tokenBurningJob: Job = {
+export const tokenBurningJob: Job = supplyJob({
   fcn: 'tokenBurning',
   weight: 3,
   writes: [MRC010.ownerBurning, MRC010.tokenBurning],
-  plan(ctx) {
-    const { world, rng, now } = ctx;
+  name: 'tokenBurn',
+  amountError: '1206,The amount must be an integer',
+  total: 'burnningamount',
+  pick({ world, rng, now }) {
     for (let attempt = 0; attempt < 8 && world.tokens.length > 0; attempt++) {
       const tokenId = rng.pick(world.tokens);
-      const token = world.token(tokenId)!;
-      const owner = world.wallet(token.owner)!;
-      const available = spendable(owner, tokenId, now);
-      if (available === 0n) continue;
-      const amount = portion(rng, available, 0.5, 40);
-      return supplyCall(ctx, 'tokenBurning', tokenId, amount, owner.nonce);
+      const available = spendable(world.wallet(world.token(tokenId)!.owner)!, tokenId, now);
+      if (available > 0n) return { tokenId, amount: portion(rng, available, 0.5, 40) };
     }
     return null;
   },
-  execute(stub: Stub, { args }) {
-    // The Go guard says 4 but the code reads args[4]; a 4-argument call would panic there (CC-t).
-    const { steps, tokenId, amount, value, token, owner } = supplyArgs(
-      stub,
-      args,
-      'tokenBurn',
-      '1206,The amount must be an integer',
-    );
-    steps.burn(stub, owner, tokenId, amount);
-    setAddressInfo(stub, owner, MRC010.ownerBurning, args);
-    token.burnningamount = (notNegative(token.burnningamount) + value).toString();
-    setMrc010(stub, token, MRC010.tokenBurning, args);
-  },
-};
+  move: (stub, owner, tokenId, amount) => mrc010Steps(stub.chaincode).burn(stub, owner, tokenId, amount),
+});
 
-function supplyCall(ctx: PlanContext, fcn: string, tokenId: number, amount: bigint, nonce: string): Call {
-  const memo = mrc010Steps(ctx.chaincode).supplyMemo ? [fakeMemo(ctx.rng)] : [];
-  return { fcn, args: [String(tokenId), amount.toString(), ...memo, fakeSignature(ctx.rng), nonce] };
+/** What tokenIncrease and tokenBurning differ in; the rest they share, in each version's order. */
+interface SupplyRule {
+  fcn: string;
+  weight: number;
+  /** The owner's job type, then the token's. */
+  writes: readonly [string, string];
+  /** The function's name in its argument-count error. */
+  name: string;
+  amountError: string;
+  /** The token's total the amount adds to. */
+  total: 'totalsupply' | 'burnningamount';
+  pick(ctx: PlanContext): { tokenId: number; amount: bigint } | null;
+  /** What the amount does to the owner's balance. */
+  move(stub: Stub, owner: Wallet, tokenId: string, amount: string): void;
 }
 
-/** The arguments and checks tokenIncrease and tokenBurning share, in each version's order. */
-function supplyArgs(stub: Stub, args: readonly string[], name: string, amountError: string) {
-  const steps: Mrc010Steps = mrc010Steps(stub.chaincode);
-  const memo = steps.supplyMemo;
-  const a = expectArgs(
-    args,
-    memo ? 5 : 4,
-    `1000,${name} operation must include four arguments : TokenID, amount, ${memo ? 'memo, ' : ''}sign, tkey`,
-  );
-  const [tokenId, amount] = a;
-  let value: bigint;
-  let token;
-  if (memo) {
-    ({ token } = getMrc010(stub, tokenId));
-    value = parsePositive(amount, amountError);
-    if (a[2].length > 4096) throw new ChaincodeError('3005,Memo must be 1 to 4096 characters long');
-  } else {
-    value = parsePositive(amount, amountError);
-    ({ token } = getMrc010(stub, tokenId));
-  }
-  const owner = getAddressInfo(stub, token.owner);
-  nonceCheck(stub, owner, a[a.length - 1]!);
-  return { steps, tokenId, amount, value, token, owner };
-}
-
-/** util.ParseNotNegative with the callers' fallback to zero. */
-function notNegative(value: string): bigint {
-  return /^[0-9]+$/.test(value) ? BigInt(value) : 0n;
+function supplyJob(rule: SupplyRule): Job {
+  return {
+    fcn: rule.fcn,
+    weight: rule.weight,
+    writes: rule.writes,
+    plan(ctx) {
+      const picked = rule.pick(ctx);
+      if (!picked) return null;
+      const { world, rng } = ctx;
+      const memo = mrc010Steps(ctx.chaincode).supplyMemo ? [fakeMemo(rng)] : [];
+      const owner = world.wallet(world.token(picked.tokenId)!.owner)!;
+      const args = [String(picked.tokenId), picked.amount.toString(), ...memo, fakeSignature(rng), owner.nonce];
+      return { fcn: rule.fcn, args };
+    },
+    execute(stub, { args }) {
+      const memo = mrc010Steps(stub.chaincode).supplyMemo;
+      const a = expectArgs(
+        args,
+        memo ? 5 : 4,
+        `1000,${rule.name} operation must include four arguments : TokenID, amount, ${memo ? 'memo, ' : ''}sign, tkey`,
+      );
+      const [tokenId, amount] = a;
+      let value: bigint;
+      let token;
+      if (memo) {
+        ({ token } = getMrc010(stub, tokenId));
+        value = parsePositive(amount, rule.amountError);
+        if (a[2].length > 4096) throw new ChaincodeError('3005,Memo must be 1 to 4096 characters long');
+      } else {
+        value = parsePositive(amount, rule.amountError);
+        ({ token } = getMrc010(stub, tokenId));
+      }
+      const owner = getSigner(stub, token.owner, a[a.length - 1]!);
+      rule.move(stub, owner, tokenId, amount);
+      setAddressInfo(stub, owner, rule.writes[0], args);
+      token[rule.total] = (toAmount(token[rule.total]) + value).toString();
+      setMrc010(stub, token, rule.writes[1], args);
+    },
+  };
 }

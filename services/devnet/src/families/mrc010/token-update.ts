@@ -1,5 +1,5 @@
 import { MRC010 } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck } from '../../chaincode/base.ts';
+import { expectArgs, getSigner } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { getMrc010, setMrc010 } from './token.ts';
 import { fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
@@ -42,22 +42,13 @@ export const tokenUpdateJob: Job = {
       '1000,tokenRemoveTarget operation must include four arguments : TokenID, url, info, image, sign, tkey',
     );
     const { token } = getMrc010(stub, tokenId);
-    const owner = getAddressInfo(stub, token.owner);
-    nonceCheck(stub, owner, nonce);
-    let changed = false;
-    if (token.url !== url) {
-      token.url = url;
-      changed = true;
+    getSigner(stub, token.owner, nonce);
+    if (token.url === url && token.information === info && (image.length === 0 || token.image === image)) {
+      throw new ChaincodeError('4900,No data change');
     }
-    if (token.information !== info) {
-      token.information = info;
-      changed = true;
-    }
-    if (image.length > 0 && token.image !== image) {
-      token.image = image;
-      changed = true;
-    }
-    if (!changed) throw new ChaincodeError('4900,No data change');
+    token.url = url;
+    token.information = info;
+    if (image.length > 0) token.image = image;
     setMrc010(stub, token, MRC010.tokenUpdate, args);
   },
 };

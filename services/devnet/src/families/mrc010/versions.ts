@@ -1,7 +1,7 @@
 import type { Stub } from '../../world/stub.ts';
-import { mrc010Add, mrc010Subtract, moveToken } from './balance.ts';
+import { mrc010Subtract, moveToken } from './balance.ts';
 import { isLegacy, type ChaincodeVersion } from '../../chaincode/versions.ts';
-import { moveToken22, mrc010Add22, mrc010Subtract22 } from './legacy/cc22.ts';
+import { moveToken22, mrc010Subtract22 } from './legacy/cc22.ts';
 import type { Wallet } from './records.ts';
 
 /**
@@ -12,8 +12,6 @@ import type { Wallet } from './records.ts';
 export interface Mrc010Steps {
   /** MoveToken: CC-22's keeps an entry spent to exactly "0" and writes three-field entries (cc22.ts). */
   moveToken(stub: Stub, from: Wallet, to: Wallet, tokenId: string, amount: string, unlockdate: number): void;
-  /** MRC010Add as tokenIncrease credits the owner (unlocked). */
-  increase(stub: Stub, owner: Wallet, tokenId: string, amount: string): void;
   /** MRC010Subtract as tokenBurning debits the owner. */
   burn(stub: Stub, owner: Wallet, tokenId: string, amount: string): void;
   /**
@@ -29,7 +27,6 @@ export interface Mrc010Steps {
 
 const CURRENT: Mrc010Steps = {
   moveToken,
-  increase: (stub, owner, tokenId, amount) => mrc010Add(stub, owner, tokenId, amount, 0),
   burn: (stub, owner, tokenId, amount) => mrc010Subtract(stub, owner, tokenId, amount, 'normal'),
   supplyMemo: true,
   listTokenId: false,
@@ -37,8 +34,7 @@ const CURRENT: Mrc010Steps = {
 };
 
 const LEGACY: Mrc010Steps = {
-  moveToken: (stub, from, to, tokenId, amount, unlockdate) => moveToken22(stub, from, to, tokenId, amount, unlockdate),
-  increase: (stub, owner, tokenId, amount) => mrc010Add22(stub, owner, tokenId, amount, 0),
+  moveToken: moveToken22,
   burn: mrc010Subtract22,
   supplyMemo: false,
   listTokenId: true,

@@ -1,5 +1,6 @@
 import { parsePositive } from '../../../chaincode/base.ts';
 import { ChaincodeError } from '../../../chaincode/errors.ts';
+import { mrc010Add, reworded } from '../balance.ts';
 import { mrc010Id } from '../token.ts';
 import type { Wallet } from '../records.ts';
 import type { Stub } from '../../../world/stub.ts';
@@ -11,46 +12,12 @@ import type { Stub } from '../../../world/stub.ts';
  *   than 0 afterwards, but a spend that leaves an entry at exactly "0" without draining an earlier
  *   one removes nothing, so legacy wallets keep `{balance: "0", token: n}` entries;
  * - new entries have no sale/auction amounts (BalanceInfo has three fields; the working copy carries
- *   "" for them, which is what the current chaincode reads them as).
+ *   "" for them, which is what the current chaincode reads them as), so a credit is CC-t's MRC010Add.
  * Changed entries are replaced, never assigned into (see cloneWallet).
  */
-export function mrc010Add22(stub: Stub, wallet: Wallet, tokenId: string, amount: string, unlockdate: number): void {
-  const unlock = unlockdate < stub.now ? 0 : unlockdate;
-  const add = parsePositive(amount, `1101,${amount} is not positive integer`);
-  const token = mrc010Id(stub, tokenId);
-  credit(wallet, token, add, unlock);
-}
-
 export function mrc010Subtract22(stub: Stub, wallet: Wallet, tokenId: string, amount: string): void {
-  const subtract = parsePositive(amount, '1101,Amount must be an integer string');
+  let remain = parsePositive(amount, '1101,Amount must be an integer string');
   const token = mrc010Id(stub, tokenId);
-  debit(stub, wallet, token, subtract);
-}
-
-/** CC-22 `base.go` MoveToken: from's spendable part pays, to is credited (unlockdate < now → 0). */
-export function moveToken22(
-  stub: Stub,
-  from: Wallet,
-  to: Wallet,
-  tokenId: string,
-  amount: string,
-  unlockdate: number,
-  shortfall = '5001,The balance of fromuser is insufficient',
-): void {
-  const unlock = unlockdate < stub.now ? 0 : unlockdate;
-  const value = parsePositive(amount, '1101,Amount must be an integer string');
-  const token = mrc010Id(stub, tokenId);
-  try {
-    debit(stub, from, token, value);
-  } catch (error) {
-    if (error instanceof ChaincodeError && error.message.startsWith('5000,')) throw new ChaincodeError(shortfall);
-    throw error;
-  }
-  credit(to, token, value, unlock);
-}
-
-function debit(stub: Stub, wallet: Wallet, token: number, amount: bigint): void {
-  let remain = amount;
   let clean = false;
   for (const [i, entry] of wallet.balance.entries()) {
     if (entry.token !== token || stub.now < entry.unlockdate) continue;
@@ -70,15 +37,18 @@ function debit(stub: Stub, wallet: Wallet, token: number, amount: bigint): void 
   if (remain > 0n) throw new ChaincodeError('5000,Not enough balance');
 }
 
-function credit(wallet: Wallet, token: number, amount: bigint, unlock: number): void {
-  const index = wallet.balance.findIndex((e) => e.token === token && e.unlockdate === unlock);
-  const entry = wallet.balance[index];
-  if (entry) {
-    const held = /^[0-9]+$/.test(entry.balance) ? BigInt(entry.balance) : 0n;
-    wallet.balance[index] = { ...entry, balance: (held + amount).toString() };
-  } else {
-    wallet.balance.push({ balance: amount.toString(), token, unlockdate: unlock, saleamount: '', auctionamount: '' });
-  }
+/** CC-22 `base.go` MoveToken: from's spendable part pays, to is credited as MRC010Add credits. */
+export function moveToken22(
+  stub: Stub,
+  from: Wallet,
+  to: Wallet,
+  tokenId: string,
+  amount: string,
+  unlockdate: number,
+  shortfall = '5001,The balance of fromuser is insufficient',
+): void {
+  reworded(() => mrc010Subtract22(stub, from, tokenId, amount), shortfall);
+  mrc010Add(stub, to, tokenId, amount, unlockdate);
 }
 
 /** Go's json.Marshal of a map[string]int64: keys in sorted order. */

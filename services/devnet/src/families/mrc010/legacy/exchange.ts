@@ -8,7 +8,7 @@ import type { Wallet } from '../records.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../../jobs/client.ts';
 import type { Job } from '../../../jobs/job.ts';
 import { pickActiveWallet, pickOtherWallet, portion } from '../../../jobs/job.ts';
-import { pickFundedWallet } from '../plan.ts';
+import { pickFundedWallet, type Funded } from '../plan.ts';
 import { moveToken22 } from './cc22.ts';
 
 /**
@@ -35,7 +35,7 @@ export const exchangeJob: Job = {
     const { world, rng, now } = ctx;
     const from = pickFundedWallet(ctx);
     if (!from) return null;
-    let to: { wallet: Wallet; token: number; available: bigint } | null = null;
+    let to: Funded | null = null;
     for (let attempt = 0; attempt < 8 && !to; attempt++) {
       const wallet = world.wallet(pickActiveWallet(ctx, 0.6))!;
       if (wallet.id === from.wallet.id) continue;

@@ -1,5 +1,5 @@
 import { LEGACY } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck } from '../../../chaincode/base.ts';
+import { expectArgs, getSigner } from '../../../chaincode/base.ts';
 import { ChaincodeError } from '../../../chaincode/errors.ts';
 import { getMrc010, mrc010Id, setMrc010 } from '../token.ts';
 import { fakeSignature } from '../../../jobs/client.ts';
@@ -41,8 +41,7 @@ export const tokenSetBaseJob: Job = {
     if (token.targettoken && String(sn) in token.targettoken) {
       throw new ChaincodeError('4201,Base token are in the target token list');
     }
-    const owner = getAddressInfo(stub, token.owner);
-    nonceCheck(stub, owner, nonce);
+    getSigner(stub, token.owner, nonce);
     token.basetoken = baseId === '0' ? 0 : sn;
     setMrc010(stub, token, LEGACY.setBase, args);
   },

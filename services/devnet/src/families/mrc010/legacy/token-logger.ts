@@ -1,5 +1,5 @@
 import { LEGACY } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck } from '../../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, getSigner } from '../../../chaincode/base.ts';
 import { ChaincodeError } from '../../../chaincode/errors.ts';
 import { getMrc010, setMrc010 } from '../token.ts';
 import { fakeSignature } from '../../../jobs/client.ts';
@@ -43,8 +43,7 @@ export const tokenAddLoggerJob: Job = {
     } catch {
       throw new ChaincodeError('1202,The Logger is not exists');
     }
-    const owner = getAddressInfo(stub, token.owner);
-    nonceCheck(stub, owner, nonce);
+    getSigner(stub, token.owner, nonce);
     if (logger === token.owner) throw new ChaincodeError('1201,The Logger is the same as the token owner');
     if (token.logger && logger in token.logger) {
       throw new ChaincodeError('4205,Target token are in the target token list');
@@ -82,8 +81,7 @@ export const tokenRemoveLoggerJob: Job = {
     if (token.logger === null || !(logger in token.logger)) {
       throw new ChaincodeError('4202,Could not find logger in the logger list');
     }
-    const owner = getAddressInfo(stub, token.owner);
-    nonceCheck(stub, owner, nonce);
+    getSigner(stub, token.owner, nonce);
     const { [logger]: _removed, ...rest } = token.logger;
     token.logger = rest;
     setMrc010(stub, token, LEGACY.tokenRemoveLogger, args);

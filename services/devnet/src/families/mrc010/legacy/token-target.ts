@@ -1,5 +1,5 @@
 import { LEGACY } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck } from '../../../chaincode/base.ts';
+import { expectArgs, getSigner } from '../../../chaincode/base.ts';
 import { ChaincodeError } from '../../../chaincode/errors.ts';
 import { getMrc010, mrc010Id, setMrc010 } from '../token.ts';
 import { fakeSignature } from '../../../jobs/client.ts';
@@ -38,8 +38,7 @@ export const tokenAddTargetJob: Job = {
     );
     const { token } = getMrc010(stub, tokenId);
     const sn = mrc010Id(stub, targetId);
-    const owner = getAddressInfo(stub, token.owner);
-    nonceCheck(stub, owner, nonce);
+    getSigner(stub, token.owner, nonce);
     if (token.basetoken === sn) throw new ChaincodeError('1201,The TargetToken is the same as the BaseToken');
     if (token.targettoken && String(sn) in token.targettoken) {
       throw new ChaincodeError('4205,Target token are in the target token list');
@@ -81,8 +80,7 @@ export const tokenRemoveTargetJob: Job = {
     if (token.targettoken === null || !(String(id) in token.targettoken)) {
       throw new ChaincodeError('4202,Could not find target token in the target token list');
     }
-    const owner = getAddressInfo(stub, token.owner);
-    nonceCheck(stub, owner, nonce);
+    getSigner(stub, token.owner, nonce);
     const { [String(id)]: _removed, ...rest } = token.targettoken;
     token.targettoken = rest;
     setMrc010(stub, token, LEGACY.tokenRemoveTarget, args);
