@@ -164,7 +164,7 @@ describe('createDevnet', () => {
   it('never writes a negative or malformed balance, and keeps one entry per (token, unlockdate)', () => {
     const wallets = txs.flatMap((t) => t.entries).filter((e) => e.address !== '' && e.values);
     for (const values of [...wallets.map((e) => e.values!), ...Object.values(devnet.worldState().wallets)]) {
-      const entries = balanceEntries(values as Record<string, unknown>);
+      const entries = balanceEntries(values);
       expect(entries.some((b) => b.token === 0)).toBe(true);
       const legacy = !('id' in values);
       for (const b of entries) {

@@ -9,8 +9,11 @@ export const DEFAULT_IMAGE_ORIGIN = 'http://127.0.0.1:20922';
 /** Options of a devnet; defaults live here and nowhere else. */
 export const DevnetOptionsSchema = z.object({
   seed: z.number().int(),
+  /** Unix seconds of block 1. */
   genesisTime: z.number().int().nonnegative(),
+  /** Blocks generated up front. */
   historyBlocks: z.number().int().nonnegative(),
+  /** Mean spacing of the pre-generated blocks (each gap is 50–150 % of it, rounded). */
   blockIntervalSec: z.number().nonnegative(),
   /** The wallet population the chain grows to; newwallet calls stop there. */
   wallets: z.number().int().min(5).default(5_000),
@@ -25,7 +28,12 @@ export const DevnetOptionsSchema = z.object({
    * itself (mean 3.3), so chains made before it existed stay as they were (schedule.ts saves it).
    */
   txsPerBlock: z.number().min(1).max(MAX_TXS_PER_BLOCK).optional(),
-  /** Keep the history in files in this directory (history/file-history.ts); unset: in memory. */
+  /**
+   * Keep blocks and transactions in files in this directory (history/file-history.ts) rather than in
+   * memory (a long history does not fit): the files a previous devnet left there are replaced. Not
+   * part of the chain: the same options give the same chain with or without it. Call `close()` when
+   * done.
+   */
   historyDir: z.string().min(1).optional(),
   /**
    * Where NFT records' image URLs point (`<origin>/images/…`, served by the devnet's own server):
@@ -34,36 +42,7 @@ export const DevnetOptionsSchema = z.object({
   imageOrigin: z.url({ protocol: /^https?$/ }).default(DEFAULT_IMAGE_ORIGIN),
 });
 
-export interface DevnetOptions {
-  seed: number;
-  /** Unix seconds of block 1. */
-  genesisTime: number;
-  /** Blocks generated up front. */
-  historyBlocks: number;
-  /** Mean spacing of the pre-generated blocks (each gap is 50–150 % of it, rounded). */
-  blockIntervalSec: number;
-  /** Wallet population the chain grows to (default 5,000, at least 5). */
-  wallets?: number;
-  /** Share of transactions committed as MVCC_READ_CONFLICT (default 0.02). */
-  invalidTxRate?: number;
-  /** Share of blocks that list no transaction (default 0.1). */
-  emptyBlockRate?: number;
-  /** Share of the history (its first blocks) written by the legacy chaincode (default 0.1). */
-  legacyShare?: number;
-  /**
-   * Mean transactions a non-empty block aims for (1 … 1,000): each block draws from the built-in
-   * 1–6 mix scaled to this mean. Calls that conflict with one earlier in the block are left out, so
-   * blocks list somewhat fewer. Unset: the built-in mix itself (mean 3.3), the chain of old.
-   */
-  txsPerBlock?: number;
-  /**
-   * Keep blocks and transactions in files in this directory rather than in memory (a long history
-   * does not fit): the files a previous devnet left there are replaced. Not part of the chain: the
-   * same options give the same chain with or without it. Call `close()` when done.
-   */
-  historyDir?: string;
-  /** Origin of the NFT image URLs the devnet's clients write (default http://127.0.0.1:20922). */
-  imageOrigin?: string;
-}
+/** What a devnet is asked for: the schema's input (every default optional). */
+export type DevnetOptions = z.input<typeof DevnetOptionsSchema>;
 
 export type ResolvedDevnetOptions = z.output<typeof DevnetOptionsSchema>;

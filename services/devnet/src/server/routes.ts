@@ -20,22 +20,21 @@ export type Reply =
   | { readonly kind: 'express-404'; readonly method: string; readonly pathname: string }
   | { readonly kind: 'debug'; readonly body: string };
 
-const HEIGHT = /^\/block\/?$/i;
-const BLOCK = /^\/block\/([^/]+?)\/?$/i;
-const TRANSACTION = /^\/transaction\/([^/]+?)\/?$/i;
-/** Devnet only: no real node has these routes. */
-const DEBUG_STATE = /^\/debug\/state\/?$/;
-const DEBUG_FAULTS = /^\/debug\/faults\/?$/;
+/** Each route's path; the devnet-only debug routes, which no real node has, match case-sensitively. */
+const PATHS: readonly (readonly [Route['name'], RegExp])[] = [
+  ['height', /^\/block\/?$/i],
+  ['block', /^\/block\/([^/]+?)\/?$/i],
+  ['transaction', /^\/transaction\/([^/]+?)\/?$/i],
+  ['debug-state', /^\/debug\/state\/?$/],
+  ['debug-faults', /^\/debug\/faults\/?$/],
+];
 
 export function matchRoute(method: string, pathname: string): Route | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
-  if (HEIGHT.test(pathname)) return { name: 'height' };
-  const block = BLOCK.exec(pathname);
-  if (block) return { name: 'block', param: block[1]! };
-  const tx = TRANSACTION.exec(pathname);
-  if (tx) return { name: 'transaction', param: tx[1]! };
-  if (DEBUG_STATE.test(pathname)) return { name: 'debug-state' };
-  if (DEBUG_FAULTS.test(pathname)) return { name: 'debug-faults' };
+  for (const [name, path] of PATHS) {
+    const match = path.exec(pathname);
+    if (match) return (match[1] === undefined ? { name } : { name, param: match[1] }) as Route;
+  }
   return null;
 }
 

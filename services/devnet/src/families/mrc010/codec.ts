@@ -22,19 +22,8 @@ export interface LegacyBalanceEntry {
 }
 
 /** A wallet record written by a legacy version: the fields its MetaWallet has (see the table). */
-export interface LegacyWallet {
-  regdate: number;
-  password: string;
-  addinfo: string;
-  job_type: string;
-  job_args: string;
-  jobdate: number;
-  balance: LegacyBalanceEntry[];
-  mrc402?: Wallet['mrc402'];
-  mrc800?: Wallet['mrc800'];
-  pending: Wallet['pending'];
-  nonce?: string;
-}
+export type LegacyWallet = Pick<Wallet, 'regdate' | 'password' | 'addinfo' | 'job_type' | 'job_args' | 'jobdate'> &
+  Partial<Pick<Wallet, 'mrc402' | 'mrc800' | 'nonce'>> & { balance: LegacyBalanceEntry[]; pending: Wallet['pending'] };
 
 /** The pre-2.0 record kept its balance list under `token` (only the bridge's rename tells of it). */
 export type V1Wallet = Omit<LegacyWallet, 'balance'> & { token: LegacyBalanceEntry[] };

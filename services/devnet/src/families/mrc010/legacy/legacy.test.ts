@@ -10,8 +10,8 @@ import { tokenIncreaseJob } from '../token-supply.ts';
 import { transferJob } from '../transfer.ts';
 import { exchangeJob } from './exchange.ts';
 import { mrc100LogJob } from './mrc100-log.ts';
-import { tokenAddLoggerJob } from './token-logger.ts';
-import { tokenRemoveTargetJob } from './token-target.ts';
+import { tokenAddLoggerJob } from './token-admin.ts';
+import { tokenRemoveTargetJob } from './token-admin.ts';
 
 const NOW = 1_600_000_000;
 // CRC-valid addresses (metacoin-chain.md §5; real-samples).

@@ -6,7 +6,7 @@ import { getMrc010 } from '../token.ts';
 import type { Rng } from '../../../rng.ts';
 import { fakeSignature, fakeWords } from '../../../jobs/client.ts';
 import type { Job } from '../../../jobs/job.ts';
-import { pickGameToken } from './token-logger.ts';
+import { pickGameToken } from './token-admin.ts';
 
 /** CC-22 `mtc.go` MRC100Log, in its struct order. It has no jobdate: regdate is the peer's clock. */
 export interface Mrc100LogRecord {

@@ -5,10 +5,8 @@ import { tokenBurningJob, tokenIncreaseJob } from '../token-supply.ts';
 import { transferJob } from '../transfer.ts';
 import { exchangeJob } from './exchange.ts';
 import { mrc100LogJob } from './mrc100-log.ts';
-import { tokenSetBaseJob } from './token-base.ts';
-import { tokenAddLoggerJob, tokenRemoveLoggerJob } from './token-logger.ts';
+import * as admin from './token-admin.ts';
 import { legacyTokenRegisterJob } from './token-register.ts';
-import { tokenAddTargetJob, tokenRemoveTargetJob } from './token-target.ts';
 
 /**
  * The legacy chaincode's functions (CC-22 `MetaCoin.go`, dispatched until ≈ 2022-08), planned while
@@ -25,11 +23,11 @@ export const LEGACY_JOBS: readonly Job[] = [
   legacyTokenRegisterJob,
   tokenIncreaseJob,
   tokenBurningJob,
-  tokenSetBaseJob,
-  tokenAddTargetJob,
-  tokenRemoveTargetJob,
-  tokenAddLoggerJob,
-  tokenRemoveLoggerJob,
+  admin.tokenSetBaseJob,
+  admin.tokenAddTargetJob,
+  admin.tokenRemoveTargetJob,
+  admin.tokenAddLoggerJob,
+  admin.tokenRemoveLoggerJob,
   exchangeJob,
   mrc100LogJob,
 ];

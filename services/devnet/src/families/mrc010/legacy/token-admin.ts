@@ -1,0 +1,211 @@
+import { LEGACY } from '@mtc/domain';
+import { expectArgs, getAddressInfo, getSigner } from '../../../chaincode/base.ts';
+import { ChaincodeError } from '../../../chaincode/errors.ts';
+import { getMrc010, mrc010Id, setMrc010 } from '../token.ts';
+import { fakeSignature } from '../../../jobs/client.ts';
+import type { Call, Job, PlanContext } from '../../../jobs/job.ts';
+import { pickActiveWallet } from '../../../jobs/job.ts';
+import { sortedKeys } from './cc22.ts';
+
+/**
+ * Legacy `tokenSetBase` (TokenID, BaseTokenSN, sig, tkey) → `SetBase` on the token with the call
+ * args as job_args; basetoken := BaseTokenSN ("0" unsets it) (CC-22 `token.go` TokenSetBase, the
+ * STO DEX's base token). Quirk kept: the owner's nonce is checked, but its rotation is never saved
+ * (the owner wallet is not written).
+ */
+export const tokenSetBaseJob: Job = {
+  fcn: 'tokenSetBase',
+  weight: 1.5,
+  writes: [LEGACY.setBase],
+  plan(ctx) {
+    const { world, rng } = ctx;
+    if (world.tokens.length < 2) return null;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const id = rng.pick(world.tokens);
+      const token = world.token(id)!;
+      const unset = token.basetoken !== 0 && id !== 0 && rng.chance(0.3);
+      const base = unset ? 0 : rng.pick(world.tokens);
+      if (base === id || base === token.basetoken || (token.targettoken && String(base) in token.targettoken)) continue;
+      return ownerCall(ctx, 'tokenSetBase', id, String(base));
+    }
+    return null;
+  },
+  execute(stub, { args }) {
+    const [tokenId, baseId, , nonce] = tokenAdminArgs('tokenSetBase', 'BaseTokenSN', args);
+    if (tokenId === baseId) throw new ChaincodeError('4210,Must TokenID and basetoken sn is not qeual');
+    const { token } = getMrc010(stub, tokenId);
+    const sn = mrc010Id(stub, baseId);
+    if (token.basetoken === sn) throw new ChaincodeError('4210,Basetoken same as the existing value');
+    if (token.targettoken && String(sn) in token.targettoken) {
+      throw new ChaincodeError('4201,Base token are in the target token list');
+    }
+    getSigner(stub, token.owner, nonce);
+    token.basetoken = baseId === '0' ? 0 : sn;
+    setMrc010(stub, token, LEGACY.setBase, args);
+  },
+};
+
+/**
+ * Legacy `tokenAddTarget` (TokenID, TargetTokenSN, sig, tkey) → `tokenAddTarget` on the token:
+ * targettoken[TargetTokenSN] = now (CC-22 `token.go` TokenAddTarget, the STO DEX's tradable pairs).
+ * Quirks kept: the owner's nonce rotation is never saved; a token may target itself (only the base
+ * token is refused), and some owners do, which is what makes tokenRemoveTarget ever succeed.
+ * targettoken is a Go map[int]int64, written with its keys sorted as strings ("10" before "2"); a JS
+ * object lists integer keys numerically, so a map mixing 1- and 2-digit ids serialises in another
+ * key order than Go's (same JSON value).
+ */
+export const tokenAddTargetJob: Job = {
+  fcn: 'tokenAddTarget',
+  weight: 2,
+  writes: [LEGACY.tokenAddTarget],
+  plan(ctx) {
+    const { world, rng } = ctx;
+    if (world.tokens.length < 2) return null;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const id = rng.pick(world.tokens);
+      const token = world.token(id)!;
+      const target = rng.chance(0.3) ? id : rng.pick(world.tokens);
+      if (target === token.basetoken || (token.targettoken && String(target) in token.targettoken)) continue;
+      return ownerCall(ctx, 'tokenAddTarget', id, String(target));
+    }
+    return null;
+  },
+  execute(stub, { args }) {
+    const [tokenId, targetId, , nonce] = tokenAdminArgs('tokenAddTarget', 'TargetTokenSN', args);
+    const { token } = getMrc010(stub, tokenId);
+    const sn = mrc010Id(stub, targetId);
+    getSigner(stub, token.owner, nonce);
+    if (token.basetoken === sn) throw new ChaincodeError('1201,The TargetToken is the same as the BaseToken');
+    if (token.targettoken && String(sn) in token.targettoken) {
+      throw new ChaincodeError('4205,Target token are in the target token list');
+    }
+    token.targettoken = { ...token.targettoken, [sn]: stub.now };
+    setMrc010(stub, token, LEGACY.tokenAddTarget, args);
+  },
+};
+
+/**
+ * Legacy `tokenRemoveTarget` (TokenID, TargetTokenSN, sig, tkey) → `tokenRemoveTarget` on the token
+ * (CC-22 `token.go` TokenRemoveTarget). Quirk kept: the chaincode looks up and deletes the token's
+ * own id, not TargetTokenSN (GetToken of TokenID returns its own sn), so it succeeds only for a token
+ * that targets itself and then removes that self-target whatever target was asked for.
+ */
+export const tokenRemoveTargetJob: Job = {
+  fcn: 'tokenRemoveTarget',
+  weight: 2,
+  writes: [LEGACY.tokenRemoveTarget],
+  plan(ctx) {
+    const { world, rng } = ctx;
+    const candidates = world.tokens.filter((id) => {
+      const targets = world.token(id)!.targettoken;
+      return targets !== null && String(id) in targets;
+    });
+    if (candidates.length === 0) return null;
+    const id = rng.pick(candidates);
+    const token = world.token(id)!;
+    const asked = rng.pick(Object.keys(token.targettoken!));
+    return ownerCall(ctx, 'tokenRemoveTarget', id, asked);
+  },
+  execute(stub, { args }) {
+    const [tokenId, , , nonce] = tokenAdminArgs('tokenRemoveTarget', 'TargetTokenSN', args);
+    const { token, id } = getMrc010(stub, tokenId);
+    if (token.targettoken === null || !(String(id) in token.targettoken)) {
+      throw new ChaincodeError('4202,Could not find target token in the target token list');
+    }
+    getSigner(stub, token.owner, nonce);
+    const { [String(id)]: _removed, ...rest } = token.targettoken;
+    token.targettoken = rest;
+    setMrc010(stub, token, LEGACY.tokenRemoveTarget, args);
+  },
+};
+
+/**
+ * Legacy `tokenAddLogger` (TokenID, logger, sig, tkey) → `tokenAddLogger` on the token:
+ * logger[address] = now, keys sorted as Go writes a map[string]int64 (CC-22 `token.go`
+ * TokenAddLogger; BR `POST /mrc100/logger`). Loggers may write MRC-100 logs for the token. The logger
+ * must be an existing wallet other than the owner. Quirk kept: the owner's nonce rotation is never
+ * saved.
+ */
+export const tokenAddLoggerJob: Job = {
+  fcn: 'tokenAddLogger',
+  weight: 2,
+  writes: [LEGACY.tokenAddLogger],
+  plan(ctx) {
+    const { world } = ctx;
+    const id = pickGameToken(ctx);
+    if (id === null || world.wallets.length < 2) return null;
+    const token = world.token(id)!;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const logger = pickActiveWallet(ctx, 0.5);
+      if (logger === token.owner || (token.logger && logger in token.logger)) continue;
+      return ownerCall(ctx, 'tokenAddLogger', id, logger);
+    }
+    return null;
+  },
+  execute(stub, { args }) {
+    const [tokenId, logger, , nonce] = tokenAdminArgs('tokenAddLogger', 'logger', args);
+    const { token } = getMrc010(stub, tokenId);
+    try {
+      getAddressInfo(stub, logger);
+    } catch {
+      throw new ChaincodeError('1202,The Logger is not exists');
+    }
+    getSigner(stub, token.owner, nonce);
+    if (logger === token.owner) throw new ChaincodeError('1201,The Logger is the same as the token owner');
+    if (token.logger && logger in token.logger) {
+      throw new ChaincodeError('4205,Target token are in the target token list');
+    }
+    token.logger = sortedKeys({ ...token.logger, [logger]: stub.now });
+    setMrc010(stub, token, LEGACY.tokenAddLogger, args);
+  },
+};
+
+/**
+ * Legacy `tokenRemoveLogger` (TokenID, logger, sig, tkey) → `tokenRemoveLogger` on the token,
+ * deleting logger[address] (CC-22 `token.go` TokenRemoveLogger; BR `DELETE /mrc100/logger`). An
+ * emptied map stays `{}` (Go's delete leaves a non-nil map). The owner's nonce rotation is never saved.
+ */
+export const tokenRemoveLoggerJob: Job = {
+  fcn: 'tokenRemoveLogger',
+  weight: 1.5,
+  writes: [LEGACY.tokenRemoveLogger],
+  plan(ctx) {
+    const { world, rng } = ctx;
+    const candidates = world.tokens.filter((id) => Object.keys(world.token(id)!.logger ?? {}).length > 0);
+    if (candidates.length === 0) return null;
+    const id = rng.pick(candidates);
+    const token = world.token(id)!;
+    const logger = rng.pick(Object.keys(token.logger!));
+    return ownerCall(ctx, 'tokenRemoveLogger', id, logger);
+  },
+  execute(stub, { args }) {
+    const [tokenId, logger, , nonce] = tokenAdminArgs('tokenRemoveLogger', 'logger', args);
+    const { token } = getMrc010(stub, tokenId);
+    if (token.logger === null || !(logger in token.logger)) {
+      throw new ChaincodeError('4202,Could not find logger in the logger list');
+    }
+    getSigner(stub, token.owner, nonce);
+    const { [logger]: _removed, ...rest } = token.logger;
+    token.logger = rest;
+    setMrc010(stub, token, LEGACY.tokenRemoveLogger, args);
+  },
+};
+
+/** A random MRC-100 game token (type "100"/"101"), or null when there is none yet. */
+export function pickGameToken({ world, rng }: PlanContext): number | null {
+  const games = world.tokens.filter((id) => {
+    const type = world.token(id)!.type;
+    return type === '100' || type === '101';
+  });
+  return games.length === 0 ? null : rng.pick(games);
+}
+
+/** The arguments of a legacy token-admin function: (TokenID, `second`, sig, tkey). */
+function tokenAdminArgs(fcn: string, second: string, args: readonly string[]) {
+  return expectArgs(args, 4, `1000,${fcn} operation must include four arguments : TokenID, ${second}, sign, tkey`);
+}
+
+/** A client's call of a legacy token-admin function on token `id`, signed by its owner. */
+function ownerCall({ world, rng }: PlanContext, fcn: string, id: number, second: string): Call {
+  return { fcn, args: [String(id), second, fakeSignature(rng), world.wallet(world.token(id)!.owner)!.nonce] };
+}
