@@ -136,8 +136,6 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
       for (const address of world.wallets) wallets[address] = servedWallet(world.get(address) as object);
       const tokens: Record<string, ChainToken> = {};
       for (const id of world.tokens) tokens[id] = world.get(tokenKey(id)) as ChainToken;
-      const dex010: Record<string, Dex010Order> = {};
-      for (const id of world.dex010Orders) dex010[id] = world.dex010(id)!;
       // The records as stored: get(key) is the value the chain's last write of the key holds.
       const stored = <T>(ids: readonly string[]): Record<string, T> =>
         Object.fromEntries(ids.map((id) => [id, world.get(id) as T]));
@@ -145,7 +143,7 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
         height: history.height(),
         wallets,
         tokens,
-        dex010,
+        dex010: stored<Dex010Order>(world.dex010Orders),
         mrc400s: stored<ChainMrc400Collection>(world.mrc400.collections),
         mrc401s: stored<ChainMrc401Item>(world.mrc400.items),
         mrc402s: stored<Mrc402Token>(world.mrc402Ids),

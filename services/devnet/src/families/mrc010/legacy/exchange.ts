@@ -1,5 +1,5 @@
 import { LEGACY } from '@mtc/domain';
-import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, nonceCheck, setAddressInfo } from '../../../chaincode/base.ts';
 import { spendable, spendableTokens } from '../balance.ts';
 import { ChaincodeError } from '../../../chaincode/errors.ts';
 import { mrc010Id } from '../token.ts';
@@ -153,11 +153,7 @@ export const exchangeJob: Job = {
   },
 };
 
+/** Whether util.ParsePositive accepts `amount`: digits only and greater than zero. */
 function isPositive(amount: string): boolean {
-  try {
-    parsePositive(amount, '');
-    return true;
-  } catch {
-    return false;
-  }
+  return /^[0-9]+$/.test(amount) && BigInt(amount) > 0n;
 }
