@@ -7,7 +7,7 @@ import { openDevnet } from './chain/schedule.ts';
 import { DevnetConfigSchema, devnetImageOrigin, devnetOptionsFrom, faultOptionsFrom } from './config.ts';
 import { startDevnetServer } from './server/server.ts';
 
-/** Standalone devnet node: `node services/devnet/src/main.ts` (see .env.example). */
+/** Standalone devnet node: `npm run start:devnet` (see .env.example). */
 const ctx = createServiceContext('devnet', DevnetConfigSchema);
 const { config, logger } = ctx;
 
