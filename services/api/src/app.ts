@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import { READINESS_BUDGET_MS, type Readiness } from '@mtc/runtime';
 import { openModels } from '@mtc/read-models';
 import { withAccessLog, type OnResponse } from './access-log.ts';
 import { createConsistentReads } from './consistent.ts';
@@ -203,6 +204,8 @@ export interface RunningApi {
   url: string;
   /** Open live-stream connections (for /metrics). */
   streamConnections(): number;
+  /** The API's own /readyz, for an ops port's readiness (`startOpsServer`). */
+  readiness(): Promise<Readiness>;
   close(): Promise<void>;
 }
 
@@ -228,9 +231,15 @@ export async function startApi(
   });
   const { port } = server.address() as AddressInfo;
   const host = !deps.host || deps.host === '0.0.0.0' || deps.host === '::' ? 'localhost' : deps.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     streamConnections: () => app.streams?.connections() ?? 0,
+    async readiness() {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(READINESS_BUDGET_MS) });
+      const { error, ...detail } = (await res.json()) as { error?: { message?: unknown } } & Record<string, unknown>;
+      return { ready: res.ok, reason: typeof error?.message === 'string' ? error.message : undefined, detail };
+    },
     async close() {
       // Streams never end by themselves: end them first, or the server would wait on them for ever.
       await app.streams?.close();

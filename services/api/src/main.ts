@@ -9,14 +9,7 @@ import {
   openReadStore,
   topicsOf,
 } from '@mtc/adapters';
-import {
-  createMetricsRegistry,
-  createServiceContext,
-  port,
-  READINESS_BUDGET_MS,
-  startOpsServer,
-  storeBudgetMetrics,
-} from '@mtc/runtime';
+import { createMetricsRegistry, createServiceContext, port, startOpsServer, storeBudgetMetrics } from '@mtc/runtime';
 import { z } from 'zod';
 import { startApi } from './app.ts';
 import { ApiConfigSchema } from './config.ts';
@@ -97,11 +90,7 @@ const ops = await startOpsServer({
   registry,
   stopping: shutdown.signal,
   // The API's own /readyz answers within the same budget, naming what does not answer.
-  readiness: async () => {
-    const res = await fetch(`${api.url}/readyz`, { signal: AbortSignal.timeout(READINESS_BUDGET_MS) });
-    const { error, ...detail } = (await res.json()) as { error?: { message?: unknown } } & Record<string, unknown>;
-    return { ready: res.ok, reason: typeof error?.message === 'string' ? error.message : undefined, detail };
-  },
+  readiness: () => api.readiness(),
 });
 shutdown.add('ops', () => ops.close());
 // Hooks run newest first: the API drains while the ops port still answers /readyz (503, stopping).

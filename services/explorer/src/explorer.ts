@@ -8,7 +8,6 @@ import { AggregatorRegistry } from 'prom-client';
 import {
   createMetricsRegistry,
   createShutdown,
-  READINESS_BUDGET_MS,
   startOpsServer,
   type Logger,
   type OpsServer,
@@ -45,11 +44,16 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   const shutdown = createShutdown(logger, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
   // The main thread's metrics: the process's own (memory, CPU, event loop) and its API's.
   const registry = createMetricsRegistry('explorer');
+  // Every part thread: stopped by the shutdown, its metrics in /metrics, its failure the process's.
   const parts: RunningPart<unknown>[] = [];
+  const own = <R>(name: string, part: RunningPart<R>): RunningPart<R> => {
+    shutdown.add(name, () => part.stop());
+    parts.push(part);
+    return part;
+  };
   await mkdir(resolve(config.DATA_DIR), { recursive: true });
   // Fails here with EROFS/EACCES rather than later as SQLite's "unable to open database file".
   await access(resolve(config.DATA_DIR), constants.W_OK);
-  const fatals: Promise<never>[] = [];
   const threads = apiThreads(config, logger);
   // The API threads share the port (SO_REUSEPORT), which would let a second explorer share it too:
   // a port in use fails here, before any part starts, as a plain listen would.
@@ -59,9 +63,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
   let apiConfig = config;
   if (!nodeUrl) {
     const devnet = await startPart<DevnetReady>('devnet', new URL('./devnet-part.ts', import.meta.url), config, logger);
-    shutdown.add('devnet', () => devnet.stop());
-    parts.push(devnet);
-    fatals.push(devnet.fatal);
+    own('devnet', devnet);
     nodeUrl = devnet.value.nodeUrl;
     // The devnet's NFT images live on loopback, which the API fetches from only when allow-listed;
     // a real node's chain gets no such exception.
@@ -82,18 +84,14 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
     indexerData,
     logger,
   );
-  shutdown.add('projector', () => projector.stop());
-  parts.push(projector);
-  fatals.push(projector.fatal);
+  own('projector', projector);
   const follower = await startPart<null>(
     'follower',
     new URL('./follower-part.ts', import.meta.url),
     indexerData,
     logger,
   );
-  shutdown.add('follower', () => follower.stop());
-  parts.push(follower);
-  fatals.push(follower.fatal);
+  own('follower', follower);
 
   const sharedHead = headMemory();
   // API_RESPONSE_CACHE_MB is the process's memory for answers: each thread keeps its share.
@@ -113,9 +111,7 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
       { ...data, port, reusePort: true } satisfies ApiData,
       logger,
     );
-    shutdown.add(`api-${n}`, () => thread.stop());
-    fatals.push(thread.fatal);
-    parts.push(thread);
+    own(`api-${n}`, thread);
   }
   if (config.OPS_PORT !== undefined) {
     ops = await startOpsServer({
@@ -125,16 +121,12 @@ export async function startExplorer(config: ExplorerConfig, logger: Logger): Pro
         const all = await Promise.all([registry.getMetricsAsJSON(), ...parts.map((part) => part.metrics())]);
         return AggregatorRegistry.aggregate(all);
       },
-      readiness: async () => {
-        const res = await fetch(`${api.url}/readyz`, { signal: AbortSignal.timeout(READINESS_BUDGET_MS) });
-        const { error, ...detail } = (await res.json()) as { error?: { message?: unknown } } & Record<string, unknown>;
-        return { ready: res.ok, reason: typeof error?.message === 'string' ? error.message : undefined, detail };
-      },
+      readiness: () => api.readiness(),
       stopping: shutdown.signal,
     });
   }
 
-  const fatal = Promise.race(fatals);
+  const fatal = Promise.race(parts.map((part) => part.fatal));
   fatal.catch(() => {}); // observed by the caller; never an unhandled rejection here
   return { apiUrl: api.url, opsUrl: ops?.url, nodeUrl, shutdown, fatal };
 }

@@ -40,7 +40,8 @@ await servePart<IndexerData, null>('follower', async (config, shutdown, logger, 
     },
     metrics: gauges,
     onProgress: (height, nodeHeight, count) => {
-      gauges.published(height, nodeHeight, count);
+      gauges.blocks(count);
+      gauges.heights(height, nodeHeight);
       following.observe(height, nodeHeight);
       profiles.observe(height);
       progress.postMessage(height);

@@ -62,8 +62,8 @@ const follower = createFollower({
     heights: position,
   },
   onProgress: (height, head, count) => {
-    gauges.published(height, head, count);
-    last = { ...last, published: height, head };
+    gauges.blocks(count);
+    position(height, head);
     backfill.observe(height, head);
   },
 });

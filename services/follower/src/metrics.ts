@@ -3,8 +3,8 @@ import type { FollowerMetrics } from './follower.ts';
 
 /** The follower's metrics in `registry`, fed by the follower's hooks and its progress. */
 export interface FollowerGauges extends FollowerMetrics {
-  /** A batch of `count` blocks was published, up to `height`, with the node at `head`. */
-  published(height: number, head: number, count: number): void;
+  /** A batch of `count` blocks was published (its heights come through `heights`). */
+  blocks(count: number): void;
 }
 
 export function followerMetrics(registry: Registry): FollowerGauges {
@@ -35,23 +35,19 @@ export function followerMetrics(registry: Registry): FollowerGauges {
     labelNames: ['job_type'],
     registers,
   });
-  const heights = (height: number, head: number): void => {
-    published.set(height);
-    nodeHeight.set(head);
-    lag.set(head - height);
-  };
   return {
     retry: (reason) => retries.inc({ reason }),
     stalled: (is) => {
       if (is) stalls.inc();
       stalled.set(is ? 1 : 0);
     },
-    heights,
-    unknownJobType: (jobType) => unknownJobTypes.inc({ job_type: jobType.slice(0, 64) }),
-    published: (height, head, count) => {
-      // Count this batch, not the height: a restarted follower resumes at its log's last block.
-      blocks.inc(count);
-      heights(height, head);
+    heights: (height, head) => {
+      published.set(height);
+      nodeHeight.set(head);
+      lag.set(head - height);
     },
+    unknownJobType: (jobType) => unknownJobTypes.inc({ job_type: jobType.slice(0, 64) }),
+    // Count the batch, not the height: a restarted follower resumes at its log's last block.
+    blocks: (count) => blocks.inc(count),
   };
 }
