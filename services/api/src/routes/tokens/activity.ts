@@ -1,4 +1,5 @@
 import { seriesPage, seriesRows, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
+import { FILTERS_DOC, filteredSeries, TokenActivityFilter } from '../../activity-filter.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
@@ -18,6 +19,7 @@ export function toTokenTransfer(r: TokenTxDoc): TokenTransfer {
     block_sn: r.height,
     recipients: r.recipients.map(({ to, amount }) => ({ to, amount })),
     memo: r.memo,
+    kind: r.kind,
   };
 }
 
@@ -26,19 +28,19 @@ export const tokenTxsRoute = defineRoute({
   operationId: 'listTokenTxs',
   tag: 'tokens',
   summary: "A token's activity, newest first",
-  description: `Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. ${FILTERS_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
   params: TokenIdParams,
-  query: NewestFirstPaging,
+  query: NewestFirstPaging.extend(TokenActivityFilter.shape),
   response: TokenTxsPage,
   errors: [400, 404],
   cache: 'head',
   async handle({ params, query }, app) {
-    const key = String(params.id);
-    const [token, total] = await Promise.all([
+    const [token, list] = await Promise.all([
       requireToken(app.models, params.id),
-      seriesTotal(app.models.seriesCounters, tokenTxs, key),
+      filteredSeries(app.models, app.models.tokenTxs, tokenTxs, String(params.id), query),
     ]);
-    const rows = await seriesPage(app.models.tokenTxs, key, total, query.page, query.limit);
+    const { key, total, window } = list;
+    const rows = await seriesPage(app.models.tokenTxs, key, total, query.page, query.limit, window);
     return {
       owner: token.owner,
       total,
