@@ -349,6 +349,8 @@ describe('GET /api/address/{id}/txs', () => {
       total: 5,
       page: 3,
       limit: 2,
+      next: null,
+      prev: expect.any(String) as string,
       data: [
         row({
           job_type: 'NewWallet',
@@ -362,7 +364,7 @@ describe('GET /api/address/{id}/txs', () => {
       ],
     });
     const past = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2&page=4`);
-    expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [] });
+    expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [], next: null, prev: null });
   });
 
   it("reads the total from the counter and the page's rows by their ids (key and number)", async () => {

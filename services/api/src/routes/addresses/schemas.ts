@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CursorFields } from '../../cursor.ts';
 import { TokenLock } from '../tokens/schemas.ts';
 
 /** Response bodies of the address routes; each export is an OpenAPI component of the same name. */
@@ -96,5 +97,6 @@ export const AddressTxsPage = z.object({
   page: z.int(),
   limit: z.int(),
   data: z.array(AddressActivity).describe('Newest first.'),
+  ...CursorFields,
 });
 export type AddressTxsPage = z.infer<typeof AddressTxsPage>;
