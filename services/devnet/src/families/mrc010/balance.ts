@@ -38,25 +38,7 @@ export function mrc010Add(stub: Stub, wallet: Wallet, tokenId: string, amount: s
 }
 
 export function mrc010Subtract(stub: Stub, wallet: Wallet, tokenId: string, amount: string, kind: SubtractKind): void {
-  const subtract = parsePositive(amount, '1101,Amount must be an integer string');
-  const token = mrc010Id(stub, tokenId);
-
-  let remain = subtract;
-  for (const [i, entry] of wallet.balance.entries()) {
-    if (entry.token !== token || stub.now < entry.unlockdate) continue;
-    if (!/^[0-9]+$/.test(entry.balance)) continue;
-    const held = BigInt(entry.balance);
-    if (held < remain) {
-      remain -= held;
-      wallet.balance[i] = { ...entry, balance: '0' };
-      continue;
-    }
-    wallet.balance[i] = { ...entry, balance: (held - remain).toString() };
-    remain = 0n;
-    break;
-  }
-  if (remain > 0n) throw new ChaincodeError('5000,Not enough balance');
-
+  const { token, value: subtract } = spend(stub, wallet, tokenId, amount, /^[0-9]+$/);
   let openIndex = wallet.balance.findIndex((e) => e.token === token && e.unlockdate === 0);
   if (openIndex === -1) {
     wallet.balance.push({ balance: '0', token, unlockdate: 0, saleamount: '0', auctionamount: '0' });
@@ -77,6 +59,33 @@ export function mrc010Subtract(stub: Stub, wallet: Wallet, tokenId: string, amou
   wallet.balance = wallet.balance.filter(
     (e) => e.token === 0 || nonZero(e.balance) || nonZero(e.auctionamount) || nonZero(e.saleamount),
   );
+}
+
+/**
+ * The walk both chaincodes' MRC010Subtract start with: `amount` is taken from the wallet's entries of
+ * the token in array order, skipping locked ones and those whose balance does not match `digits`.
+ * Fails with 5000 when they hold too little; tells whether some entry was drained to "0".
+ */
+export function spend(stub: Stub, wallet: Wallet, tokenId: string, amount: string, digits: RegExp) {
+  const value = parsePositive(amount, '1101,Amount must be an integer string');
+  const token = mrc010Id(stub, tokenId);
+  let remain = value;
+  let drained = false;
+  for (const [i, entry] of wallet.balance.entries()) {
+    if (entry.token !== token || stub.now < entry.unlockdate || !digits.test(entry.balance)) continue;
+    const held = BigInt(entry.balance);
+    if (held < remain) {
+      remain -= held;
+      wallet.balance[i] = { ...entry, balance: '0' };
+      drained = true;
+      continue;
+    }
+    wallet.balance[i] = { ...entry, balance: (held - remain).toString() };
+    remain = 0n;
+    break;
+  }
+  if (remain > 0n) throw new ChaincodeError('5000,Not enough balance');
+  return { token, value, drained };
 }
 
 /** What MRC010Subtract would let `wallet` spend of `token` at `now`. */
@@ -110,7 +119,10 @@ function nonZero(value: string): boolean {
   return value !== '0' && value !== '';
 }
 
-/** CC-t `base.go` MoveToken, with Transfer's rewording of the shortfall error. */
+/**
+ * CC-t `base.go` MoveToken: from pays by `subtract` (CC-22's: cc22.ts), whose "not enough balance"
+ * (5000) becomes `shortfall` (Transfer's wording unless the caller has its own), and to is credited.
+ */
 export function moveToken(
   stub: Stub,
   from: Wallet,
@@ -118,17 +130,14 @@ export function moveToken(
   tokenId: string,
   amount: string,
   unlockdate: number,
+  subtract = (s: Stub, w: Wallet, id: string, value: string) => mrc010Subtract(s, w, id, value, 'normal'),
+  shortfall = '5001,The balance of fromuser is insufficient',
 ): void {
-  reworded(() => mrc010Subtract(stub, from, tokenId, amount, 'normal'), '5001,The balance of fromuser is insufficient');
-  mrc010Add(stub, to, tokenId, amount, unlockdate);
-}
-
-/** Runs `spend`, rewording its "not enough balance" (5000) as `shortfall`, as MoveToken's callers do. */
-export function reworded(spend: () => void, shortfall: string): void {
   try {
-    spend();
+    subtract(stub, from, tokenId, amount);
   } catch (error) {
     if (error instanceof ChaincodeError && error.message.startsWith('5000,')) throw new ChaincodeError(shortfall);
     throw error;
   }
+  mrc010Add(stub, to, tokenId, amount, unlockdate);
 }

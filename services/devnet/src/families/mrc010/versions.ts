@@ -1,7 +1,7 @@
 import type { Stub } from '../../world/stub.ts';
 import { mrc010Subtract, moveToken } from './balance.ts';
 import { isLegacy, type ChaincodeVersion } from '../../chaincode/versions.ts';
-import { moveToken22, mrc010Subtract22 } from './legacy/cc22.ts';
+import { mrc010Subtract22 } from './legacy/cc22.ts';
 import type { Wallet } from './records.ts';
 
 /**
@@ -34,7 +34,8 @@ const CURRENT: Mrc010Steps = {
 };
 
 const LEGACY: Mrc010Steps = {
-  moveToken: moveToken22,
+  moveToken: (stub, from, to, tokenId, amount, lock) =>
+    moveToken(stub, from, to, tokenId, amount, lock, mrc010Subtract22),
   burn: mrc010Subtract22,
   supplyMemo: false,
   listTokenId: true,

@@ -1,7 +1,4 @@
-import { parsePositive } from '../../../chaincode/base.ts';
-import { ChaincodeError } from '../../../chaincode/errors.ts';
-import { mrc010Add, reworded } from '../balance.ts';
-import { mrc010Id } from '../token.ts';
+import { spend } from '../balance.ts';
 import type { Wallet } from '../records.ts';
 import type { Stub } from '../../../world/stub.ts';
 
@@ -16,39 +13,8 @@ import type { Stub } from '../../../world/stub.ts';
  * Changed entries are replaced, never assigned into (see cloneWallet).
  */
 export function mrc010Subtract22(stub: Stub, wallet: Wallet, tokenId: string, amount: string): void {
-  let remain = parsePositive(amount, '1101,Amount must be an integer string');
-  const token = mrc010Id(stub, tokenId);
-  let clean = false;
-  for (const [i, entry] of wallet.balance.entries()) {
-    if (entry.token !== token || stub.now < entry.unlockdate) continue;
-    if (!/^-?[0-9]+$/.test(entry.balance)) continue;
-    const held = BigInt(entry.balance);
-    if (held < remain) {
-      remain -= held;
-      wallet.balance[i] = { ...entry, balance: '0' };
-      if (token > 0) clean = true;
-      continue;
-    }
-    wallet.balance[i] = { ...entry, balance: (held - remain).toString() };
-    remain = 0n;
-    break;
-  }
-  if (clean) wallet.balance = wallet.balance.filter((e) => !(e.token > 0 && e.balance === '0'));
-  if (remain > 0n) throw new ChaincodeError('5000,Not enough balance');
-}
-
-/** CC-22 `base.go` MoveToken: from's spendable part pays, to is credited as MRC010Add credits. */
-export function moveToken22(
-  stub: Stub,
-  from: Wallet,
-  to: Wallet,
-  tokenId: string,
-  amount: string,
-  unlockdate: number,
-  shortfall = '5001,The balance of fromuser is insufficient',
-): void {
-  reworded(() => mrc010Subtract22(stub, from, tokenId, amount), shortfall);
-  mrc010Add(stub, to, tokenId, amount, unlockdate);
+  const { token, drained } = spend(stub, wallet, tokenId, amount, /^-?[0-9]+$/);
+  if (token > 0 && drained) wallet.balance = wallet.balance.filter((e) => !(e.token > 0 && e.balance === '0'));
 }
 
 /** Go's json.Marshal of a map[string]int64: keys in sorted order. */

@@ -1,6 +1,6 @@
 import { LEGACY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, setAddressInfo } from '../../../chaincode/base.ts';
-import { spendable, spendableTokens } from '../balance.ts';
+import { moveToken, spendable, spendableTokens } from '../balance.ts';
 import { ChaincodeError } from '../../../chaincode/errors.ts';
 import { mrc010Id } from '../token.ts';
 import { isMtAddress } from '../../../world/address.ts';
@@ -9,7 +9,7 @@ import { fakeMemo, fakeSignature, fakeTag } from '../../../jobs/client.ts';
 import type { Job } from '../../../jobs/job.ts';
 import { pickActiveWallet, pickOtherWallet, portion } from '../../../jobs/job.ts';
 import { pickFundedWallet, type Funded } from '../plan.ts';
-import { moveToken22 } from './cc22.ts';
+import { mrc010Subtract22 } from './cc22.ts';
 
 /**
  * Legacy `exchange` (CC-22 `stodex.go` Exchange, dispatched until ≈ 2022-08): an atomic swap signed
@@ -138,11 +138,12 @@ export const exchangeJob: Job = {
     nonceCheck(stub, to, toNonce);
     const fromShort = '5001,The balance of fromuser is insufficient';
     const toShort = '5002,The balance of touser is insufficient';
-    moveToken22(stub, from, to, fromToken, fromAmount, 0, fromShort);
-    moveToken22(stub, to, from, toToken, toAmount, 0, toShort);
-    if (fromFeeWallet && isPositive(fromFee))
-      moveToken22(stub, from, fromFeeWallet, fromFeeToken, fromFee, 0, fromShort);
-    if (toFeeWallet && isPositive(toFee)) moveToken22(stub, to, toFeeWallet, toFeeToken, toFee, 0, toShort);
+    const pay = (payer: Wallet, payee: Wallet, token: string, amount: string, short: string) =>
+      moveToken(stub, payer, payee, token, amount, 0, mrc010Subtract22, short);
+    pay(from, to, fromToken, fromAmount, fromShort);
+    pay(to, from, toToken, toAmount, toShort);
+    if (fromFeeWallet && isPositive(fromFee)) pay(from, fromFeeWallet, fromFeeToken, fromFee, fromShort);
+    if (toFeeWallet && isPositive(toFee)) pay(to, toFeeWallet, toFeeToken, toFee, toShort);
 
     // Go passes each wallet struct by value, so every write is a snapshot (hence the copies); a second
     // write of the same key replaces the first in the write set.

@@ -5,13 +5,18 @@ import { getMrc010, mrc010Id, setMrc010 } from '../token.ts';
 import { fakeSignature } from '../../../jobs/client.ts';
 import type { Call, Job, PlanContext } from '../../../jobs/job.ts';
 import { pickActiveWallet } from '../../../jobs/job.ts';
+import type { Mrc010Token } from '../records.ts';
 import { sortedKeys } from './cc22.ts';
 
+/*
+ * The legacy token-admin functions (TokenID, second argument, sig, tkey) each write the token with
+ * the call args as job_args. Quirk kept in all of them: the owner's nonce is checked, but its rotation
+ * is never saved (the owner wallet is not written).
+ */
+
 /**
- * Legacy `tokenSetBase` (TokenID, BaseTokenSN, sig, tkey) → `SetBase` on the token with the call
- * args as job_args; basetoken := BaseTokenSN ("0" unsets it) (CC-22 `token.go` TokenSetBase, the
- * STO DEX's base token). Quirk kept: the owner's nonce is checked, but its rotation is never saved
- * (the owner wallet is not written).
+ * Legacy `tokenSetBase` (TokenID, BaseTokenSN, sig, tkey) → `SetBase` on the token; basetoken :=
+ * BaseTokenSN ("0" unsets it) (CC-22 `token.go` TokenSetBase, the STO DEX's base token).
  */
 export const tokenSetBaseJob: Job = {
   fcn: 'tokenSetBase',
@@ -25,7 +30,7 @@ export const tokenSetBaseJob: Job = {
       const token = world.token(id)!;
       const unset = token.basetoken !== 0 && id !== 0 && rng.chance(0.3);
       const base = unset ? 0 : rng.pick(world.tokens);
-      if (base === id || base === token.basetoken || (token.targettoken && String(base) in token.targettoken)) continue;
+      if (base === id || base === token.basetoken || isTarget(token, base)) continue;
       return ownerCall(ctx, 'tokenSetBase', id, String(base));
     }
     return null;
@@ -36,9 +41,7 @@ export const tokenSetBaseJob: Job = {
     const { token } = getMrc010(stub, tokenId);
     const sn = mrc010Id(stub, baseId);
     if (token.basetoken === sn) throw new ChaincodeError('4210,Basetoken same as the existing value');
-    if (token.targettoken && String(sn) in token.targettoken) {
-      throw new ChaincodeError('4201,Base token are in the target token list');
-    }
+    if (isTarget(token, sn)) throw new ChaincodeError('4201,Base token are in the target token list');
     getSigner(stub, token.owner, nonce);
     token.basetoken = baseId === '0' ? 0 : sn;
     setMrc010(stub, token, LEGACY.setBase, args);
@@ -48,11 +51,10 @@ export const tokenSetBaseJob: Job = {
 /**
  * Legacy `tokenAddTarget` (TokenID, TargetTokenSN, sig, tkey) → `tokenAddTarget` on the token:
  * targettoken[TargetTokenSN] = now (CC-22 `token.go` TokenAddTarget, the STO DEX's tradable pairs).
- * Quirks kept: the owner's nonce rotation is never saved; a token may target itself (only the base
- * token is refused), and some owners do, which is what makes tokenRemoveTarget ever succeed.
- * targettoken is a Go map[int]int64, written with its keys sorted as strings ("10" before "2"); a JS
- * object lists integer keys numerically, so a map mixing 1- and 2-digit ids serialises in another
- * key order than Go's (same JSON value).
+ * Quirk kept: a token may target itself (only the base token is refused), and some owners do, which is
+ * what makes tokenRemoveTarget ever succeed. targettoken is a Go map[int]int64, written with its keys
+ * sorted as strings ("10" before "2"); a JS object lists integer keys numerically, so a map mixing 1-
+ * and 2-digit ids serialises in another key order than Go's (same JSON value).
  */
 export const tokenAddTargetJob: Job = {
   fcn: 'tokenAddTarget',
@@ -65,7 +67,7 @@ export const tokenAddTargetJob: Job = {
       const id = rng.pick(world.tokens);
       const token = world.token(id)!;
       const target = rng.chance(0.3) ? id : rng.pick(world.tokens);
-      if (target === token.basetoken || (token.targettoken && String(target) in token.targettoken)) continue;
+      if (target === token.basetoken || isTarget(token, target)) continue;
       return ownerCall(ctx, 'tokenAddTarget', id, String(target));
     }
     return null;
@@ -76,9 +78,7 @@ export const tokenAddTargetJob: Job = {
     const sn = mrc010Id(stub, targetId);
     getSigner(stub, token.owner, nonce);
     if (token.basetoken === sn) throw new ChaincodeError('1201,The TargetToken is the same as the BaseToken');
-    if (token.targettoken && String(sn) in token.targettoken) {
-      throw new ChaincodeError('4205,Target token are in the target token list');
-    }
+    if (isTarget(token, sn)) throw new ChaincodeError('4205,Target token are in the target token list');
     token.targettoken = { ...token.targettoken, [sn]: stub.now };
     setMrc010(stub, token, LEGACY.tokenAddTarget, args);
   },
@@ -96,24 +96,17 @@ export const tokenRemoveTargetJob: Job = {
   writes: [LEGACY.tokenRemoveTarget],
   plan(ctx) {
     const { world, rng } = ctx;
-    const candidates = world.tokens.filter((id) => {
-      const targets = world.token(id)!.targettoken;
-      return targets !== null && String(id) in targets;
-    });
+    const candidates = world.tokens.filter((id) => isTarget(world.token(id)!, id));
     if (candidates.length === 0) return null;
     const id = rng.pick(candidates);
-    const token = world.token(id)!;
-    const asked = rng.pick(Object.keys(token.targettoken!));
-    return ownerCall(ctx, 'tokenRemoveTarget', id, asked);
+    return ownerCall(ctx, 'tokenRemoveTarget', id, rng.pick(Object.keys(world.token(id)!.targettoken!)));
   },
   execute(stub, { args }) {
     const [tokenId, , , nonce] = tokenAdminArgs('tokenRemoveTarget', 'TargetTokenSN', args);
     const { token, id } = getMrc010(stub, tokenId);
-    if (token.targettoken === null || !(String(id) in token.targettoken)) {
-      throw new ChaincodeError('4202,Could not find target token in the target token list');
-    }
+    if (!isTarget(token, id)) throw new ChaincodeError('4202,Could not find target token in the target token list');
     getSigner(stub, token.owner, nonce);
-    const { [String(id)]: _removed, ...rest } = token.targettoken;
+    const { [String(id)]: _removed, ...rest } = token.targettoken!;
     token.targettoken = rest;
     setMrc010(stub, token, LEGACY.tokenRemoveTarget, args);
   },
@@ -123,8 +116,7 @@ export const tokenRemoveTargetJob: Job = {
  * Legacy `tokenAddLogger` (TokenID, logger, sig, tkey) → `tokenAddLogger` on the token:
  * logger[address] = now, keys sorted as Go writes a map[string]int64 (CC-22 `token.go`
  * TokenAddLogger; BR `POST /mrc100/logger`). Loggers may write MRC-100 logs for the token. The logger
- * must be an existing wallet other than the owner. Quirk kept: the owner's nonce rotation is never
- * saved.
+ * must be an existing wallet other than the owner.
  */
 export const tokenAddLoggerJob: Job = {
   fcn: 'tokenAddLogger',
@@ -163,7 +155,7 @@ export const tokenAddLoggerJob: Job = {
 /**
  * Legacy `tokenRemoveLogger` (TokenID, logger, sig, tkey) → `tokenRemoveLogger` on the token,
  * deleting logger[address] (CC-22 `token.go` TokenRemoveLogger; BR `DELETE /mrc100/logger`). An
- * emptied map stays `{}` (Go's delete leaves a non-nil map). The owner's nonce rotation is never saved.
+ * emptied map stays `{}` (Go's delete leaves a non-nil map).
  */
 export const tokenRemoveLoggerJob: Job = {
   fcn: 'tokenRemoveLogger',
@@ -174,9 +166,7 @@ export const tokenRemoveLoggerJob: Job = {
     const candidates = world.tokens.filter((id) => Object.keys(world.token(id)!.logger ?? {}).length > 0);
     if (candidates.length === 0) return null;
     const id = rng.pick(candidates);
-    const token = world.token(id)!;
-    const logger = rng.pick(Object.keys(token.logger!));
-    return ownerCall(ctx, 'tokenRemoveLogger', id, logger);
+    return ownerCall(ctx, 'tokenRemoveLogger', id, rng.pick(Object.keys(world.token(id)!.logger!)));
   },
   execute(stub, { args }) {
     const [tokenId, logger, , nonce] = tokenAdminArgs('tokenRemoveLogger', 'logger', args);
@@ -208,4 +198,8 @@ function tokenAdminArgs(fcn: string, second: string, args: readonly string[]) {
 /** A client's call of a legacy token-admin function on token `id`, signed by its owner. */
 function ownerCall({ world, rng }: PlanContext, fcn: string, id: number, second: string): Call {
   return { fcn, args: [String(id), second, fakeSignature(rng), world.wallet(world.token(id)!.owner)!.nonce] };
+}
+
+function isTarget(token: Mrc010Token, sn: number): boolean {
+  return token.targettoken !== null && String(sn) in token.targettoken;
 }
