@@ -1,9 +1,10 @@
+import type { DexOrder } from '../dex/order-fields.ts';
+
 /**
- * On-chain record shapes, field for field and in the order Go's encoding/json writes them
- * (CC-t `mtc/mtc.go` TWallet, TMRC010Balance, TMRC010; `token.go` TMRC010DEX). Object key order is the JSON key order, so
- * every constructor and clone here must keep the struct order. Go writes nil maps and slices as
- * `null`, and sorts map keys when it writes them: a future map filler (mrc402, logger) has to insert
- * keys in sorted order to serialise the same way.
+ * On-chain record shapes, field for field and in the order Go's encoding/json writes them (CC-t
+ * `mtc/mtc.go` TWallet, TMRC010Balance, TMRC010). Object key order is the JSON key order, so every
+ * constructor and clone here must keep the struct order. Go writes nil maps and slices as `null`,
+ * and sorts map keys when it writes them: a map filler (mrc402, logger) inserts keys in sorted order.
  */
 
 export interface BalanceEntry {
@@ -88,40 +89,15 @@ export interface Mrc010Token {
 /**
  * TMRC010DEX, an MRC-010 DEX order stored under `DEX010_<32 hex><digit>` (CC-t `token.go`): a sell
  * order (sell_price set), a request to sell (buy_price set) or an auction (auction_start_date > 0).
- * Amounts and prices are decimal strings; sell_price/buy_price are per `min_trade_unit` units.
+ * Amounts and prices are decimal strings; sell_price/buy_price are per `min_trade_unit` units. The
+ * fields it shares with TMRC402DEX are DexOrder's; Go's field order is zeroOrder's (dex/order-record.ts).
  */
-export interface Dex010Order {
-  dexid: string;
+export interface Dex010Order extends DexOrder {
   mrc010: string;
-  seller: string;
-  buyer: string;
-  amount: string;
-  remain_amount: string;
   min_trade_unit: string;
-  platform_name: string;
-  platform_url: string;
-  platform_address: string;
-  platform_commission: string;
-  regdate: number;
-  sell_date: number;
-  cancel_date: number;
-  sell_price: string;
-  sell_token: string;
   buy_price: string;
   buy_token: string;
   buy_price_total: string;
-  auction_bid_count: number;
-  auction_start_date: number;
-  auction_end_date: number;
-  auction_settle_date: number;
-  auction_bidding_unit: string;
-  auction_start_price: string;
-  auction_buynow_price: string;
-  auction_current_price: string;
-  auction_current_bidder: string;
-  job_type: string;
-  job_args: string;
-  jobdate: number;
 }
 
 export const DEX010_PREFIX = 'DEX010_';

@@ -16,7 +16,6 @@ import type { Wallet } from './records.ts';
  * CC-22's takes no memo: versions.ts).
  */
 export const tokenIncreaseJob: Job = supplyJob({
-  fcn: 'tokenIncrease',
   weight: 3,
   writes: [MRC010.ownerIncrease, MRC010.tokenIncrease],
   name: 'tokenIncrease',
@@ -37,7 +36,6 @@ export const tokenIncreaseJob: Job = supplyJob({
  * code reads args[4]; a 4-argument call would panic there (CC-t).
  */
 export const tokenBurningJob: Job = supplyJob({
-  fcn: 'tokenBurning',
   weight: 3,
   writes: [MRC010.ownerBurning, MRC010.tokenBurning],
   name: 'tokenBurn',
@@ -56,9 +54,8 @@ export const tokenBurningJob: Job = supplyJob({
 
 /** What tokenIncrease and tokenBurning differ in; the rest they share, in each version's order. */
 interface SupplyRule {
-  fcn: string;
   weight: number;
-  /** The owner's job type, then the token's. */
+  /** The owner's job type, then the token's, which is also the function's name. */
   writes: readonly [string, string];
   /** The function's name in its argument-count error. */
   name: string;
@@ -71,8 +68,9 @@ interface SupplyRule {
 }
 
 function supplyJob(rule: SupplyRule): Job {
+  const fcn = rule.writes[1];
   return {
-    fcn: rule.fcn,
+    fcn,
     weight: rule.weight,
     writes: rule.writes,
     plan(ctx) {
@@ -82,7 +80,7 @@ function supplyJob(rule: SupplyRule): Job {
       const memo = mrc010Steps(ctx.chaincode).supplyMemo ? [fakeMemo(rng)] : [];
       const owner = world.wallet(world.token(picked.tokenId)!.owner)!;
       const args = [String(picked.tokenId), picked.amount.toString(), ...memo, fakeSignature(rng), owner.nonce];
-      return { fcn: rule.fcn, args };
+      return { fcn, args };
     },
     execute(stub, { args }) {
       const memo = mrc010Steps(stub.chaincode).supplyMemo;
@@ -92,16 +90,10 @@ function supplyJob(rule: SupplyRule): Job {
         `1000,${rule.name} operation must include four arguments : TokenID, amount, ${memo ? 'memo, ' : ''}sign, tkey`,
       );
       const [tokenId, amount] = a;
-      let value: bigint;
-      let token;
-      if (memo) {
-        ({ token } = getMrc010(stub, tokenId));
-        value = parsePositive(amount, rule.amountError);
-        if (a[2].length > 4096) throw new ChaincodeError('3005,Memo must be 1 to 4096 characters long');
-      } else {
-        value = parsePositive(amount, rule.amountError);
-        ({ token } = getMrc010(stub, tokenId));
-      }
+      let token = memo ? getMrc010(stub, tokenId).token : undefined;
+      const value = parsePositive(amount, rule.amountError);
+      if (memo && a[2].length > 4096) throw new ChaincodeError('3005,Memo must be 1 to 4096 characters long');
+      token ??= getMrc010(stub, tokenId).token;
       const owner = getSigner(stub, token.owner, a[a.length - 1]!);
       rule.move(stub, owner, tokenId, amount);
       setAddressInfo(stub, owner, rule.writes[0], args);

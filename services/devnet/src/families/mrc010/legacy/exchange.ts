@@ -46,14 +46,8 @@ export const exchangeJob: Job = {
     }
     if (!to) return null;
 
-    // Each side keeps back up to 1 % of its balance for its fee.
     const fromAmount = portion(rng, from.available, 1, 40);
     const toAmount = portion(rng, to.available, 1, 40);
-    const fee = (available: bigint, amount: bigint): string => {
-      const left = available - amount;
-      if (left <= 0n || rng.chance(0.15)) return '0';
-      return portion(rng, left, 0.05, 1).toString();
-    };
     const parties = new Set([from.wallet.id, to.wallet.id]);
     const operator = (): string => pickOtherWallet(ctx, parties) ?? '';
     let fromFeeAddr = '';
@@ -75,31 +69,15 @@ export const exchangeJob: Job = {
     } else if (roll < 0.74) {
       fromFeeAddr = from.wallet.id; // a fee to oneself: nothing happens
     }
-    return {
-      fcn: 'exchange',
-      args: [
-        from.wallet.id,
-        fromAmount.toString(),
-        String(from.token),
-        fromFeeAddr,
-        fromFeeAddr === '' ? '' : fee(from.available, fromAmount),
-        String(from.token),
-        fakeTag(rng),
-        fakeMemo(rng),
-        fakeSignature(rng),
-        to.wallet.id,
-        toAmount.toString(),
-        String(to.token),
-        toFeeAddr,
-        toFeeAddr === '' ? '' : fee(to.available, toAmount),
-        String(to.token),
-        fakeTag(rng),
-        fakeMemo(rng),
-        fakeSignature(rng),
-        from.wallet.nonce,
-        to.wallet.nonce,
-      ],
+    // Each side keeps back up to 1 % of its balance for its fee.
+    const side = ({ wallet, token, available }: Funded, amount: bigint, feeAddr: string) => {
+      const left = available - amount;
+      const fee = feeAddr === '' ? '' : left <= 0n || rng.chance(0.15) ? '0' : portion(rng, left, 0.05, 1).toString();
+      const head = [wallet.id, amount.toString(), String(token), feeAddr, fee, String(token)];
+      return [...head, fakeTag(rng), fakeMemo(rng), fakeSignature(rng)];
     };
+    const args = [...side(from, fromAmount, fromFeeAddr), ...side(to, toAmount, toFeeAddr)];
+    return { fcn: 'exchange', args: [...args, from.wallet.nonce, to.wallet.nonce] };
   },
   execute(stub, { args }) {
     const a = expectArgs(
@@ -118,21 +96,20 @@ export const exchangeJob: Job = {
 
     const from = getAddressInfo(stub, fromAddr);
     const to = getAddressInfo(stub, toAddr);
-    let fromFeeWallet: Wallet | null = null;
-    if (fromFeeAddr === '' || fromFeeAddr === fromAddr) fromFeeWallet = null;
-    else if (fromFeeAddr === toAddr) fromFeeWallet = to;
-    else {
-      if (!isMtAddress(fromFeeAddr)) throw new ChaincodeError('3003,Invalid from fee address');
-      fromFeeWallet = getAddressInfo(stub, fromFeeAddr);
-    }
-    let toFeeWallet: Wallet | null = null;
-    if (toFeeAddr === '' || toFeeAddr === toAddr) toFeeWallet = null;
-    else if (toFeeAddr === fromAddr) toFeeWallet = from;
-    else if (toFeeAddr === fromFeeAddr) toFeeWallet = fromFeeWallet;
-    else {
-      if (!isMtAddress(toFeeAddr)) throw new ChaincodeError('3004,Invalid to fee address');
-      toFeeWallet = getAddressInfo(stub, toFeeAddr);
-    }
+    // A fee receiver: none when "" or its payer, else a wallet already read for its address, else its own.
+    const feeWallet = (address: string, payer: string, read: [string, Wallet | null][], error: string) => {
+      if (address === '' || address === payer) return null;
+      const shared = read.find(([key]) => key === address);
+      if (shared) return shared[1];
+      if (!isMtAddress(address)) throw new ChaincodeError(error);
+      return getAddressInfo(stub, address);
+    };
+    const fromFeeWallet = feeWallet(fromFeeAddr, fromAddr, [[toAddr, to]], '3003,Invalid from fee address');
+    const toFeeRead: [string, Wallet | null][] = [
+      [fromAddr, from],
+      [fromFeeAddr, fromFeeWallet],
+    ];
+    const toFeeWallet = feeWallet(toFeeAddr, toAddr, toFeeRead, '3004,Invalid to fee address');
 
     nonceCheck(stub, from, fromNonce);
     nonceCheck(stub, to, toNonce);

@@ -1,4 +1,3 @@
-import { MRC010 } from '@mtc/domain';
 import type { Job } from '../../../jobs/job.ts';
 import { tokenRegisterJob } from '../token-register.ts';
 
@@ -12,9 +11,8 @@ const GAME_TOKEN_SHARE = 0.35;
  * tokens are MRC-100 game tokens (type "100"/"101"), the only ones mrc100Log accepts.
  */
 export const legacyTokenRegisterJob: Job = {
-  fcn: 'tokenRegister',
+  ...tokenRegisterJob,
   weight: 2,
-  writes: [MRC010.tokenRegister, MRC010.tokenReserve],
   plan(ctx) {
     const call = tokenRegisterJob.plan(ctx);
     if (!call || !ctx.rng.chance(GAME_TOKEN_SHARE)) return call;
@@ -22,5 +20,4 @@ export const legacyTokenRegisterJob: Job = {
     token.type = ctx.rng.chance(0.7) ? '100' : '101';
     return { ...call, args: [JSON.stringify(token), ...call.args.slice(1)] };
   },
-  execute: (stub, call) => tokenRegisterJob.execute(stub, call),
 };
