@@ -20,15 +20,11 @@ export interface PlanContext {
   /** The wallet population the devnet grows to. */
   readonly walletCap: number;
   /**
-   * Keys written by the block's earlier transactions. The bridge holds back a call for an address
-   * with a transaction pending in the block, so pickers skip these; a call that touches one anyway is
-   * left out by the block builder.
+   * Keys written by the block's earlier transactions: the bridge holds back a call for an address with
+   * one pending, so pickers skip these (the block builder leaves out a call that touches one).
    */
   readonly busy?: ReadonlySet<string>;
-  /**
-   * The chaincode version installed: a client calls a function with the argument layout of that
-   * version (MRC-400/401 changed theirs between CC-m and CC-t). Default: the current one.
-   */
+  /** The chaincode version installed, whose argument layouts clients use. Default: the current one. */
   readonly chaincode?: ChaincodeVersion;
   /** Origin of the NFT image URLs clients write (the devnet serves `<origin>/images/…`). */
   readonly imageOrigin?: string;
@@ -37,8 +33,7 @@ export interface PlanContext {
 /**
  * One chaincode function. `plan` plays a client: it proposes a call the chaincode accepts in the
  * current world, or null when none is possible now. `execute` plays the chaincode: it reads and
- * writes through the stub exactly as the Go code does, and throws ChaincodeError where the Go code
- * returns an error. New job families (MRC-010 DEX, MRC-400/401/402) are added as more of these.
+ * writes through the stub exactly as the Go code does, and throws ChaincodeError where Go errs.
  */
 export interface Job {
   readonly fcn: string;
@@ -50,9 +45,8 @@ export interface Job {
    */
   readonly writes: readonly string[];
   /**
-   * Job types that other jobs write on what this one's calls create (an auction's bids and
-   * settlements): while one is missing from the chain, this job is drawn more often too
-   * (registry.ts pickJob), since nothing else makes more of what they need.
+   * Job types other jobs write on what this one creates (an auction's bids and settlements): while one
+   * is missing from the chain, this job is drawn more often too (registry.ts pickJob).
    */
   readonly outcomes?: readonly string[];
   plan(ctx: PlanContext): Call | null;
@@ -60,10 +54,9 @@ export interface Job {
 }
 
 /**
- * Whether a client goes for the outcome that writes job type `type` (a buy-now, an auction withdrawn
- * before any bid, a melt that pays a fee …): always while the chain holds none, so that every history,
- * however short and whatever its clock, shows each outcome a job can write; afterwards with
- * probability `share`, the outcome's natural rate.
+ * Whether a client goes for the outcome that writes job type `type` (a buy-now, a melt that pays a
+ * fee …): always while the chain holds none, so that every history, however short, shows each
+ * outcome; afterwards with probability `share`, the outcome's natural rate.
  */
 export function wants(ctx: PlanContext, type: string, share = 0): boolean {
   return !ctx.world.hasWritten(type) || (share > 0 && ctx.rng.chance(share));
@@ -75,13 +68,11 @@ const ZIPF_S = 2;
 const RECENT = 300;
 
 /**
- * A wallet drawn by activity. With probability `zipfShare` wallets are ranked by age (creation
- * order) and drawn with weight (rank + 1)^-ZIPF_S (by inverting the continuous power-law CDF: O(1)
- * for a growing population); otherwise one of the RECENT newest wallets is drawn uniformly (new users
- * are active for a while). So a few old wallets — the genesis whales, the early exchanges and games —
- * hold and move most value and take part in a large share of transactions, newcomers make many small
- * payments, and most wallets in between fall dormant, keeping the record their last writer left.
- * A wallet in `busy` is drawn again, among the new users.
+ * A wallet drawn by activity. With probability `zipfShare` wallets are ranked by age and drawn with
+ * weight (rank + 1)^-ZIPF_S (inverting the continuous power-law CDF: O(1)); otherwise one of the
+ * RECENT newest is drawn uniformly. So a few old wallets (genesis whales, early exchanges and games)
+ * move most value, newcomers make many small payments, and most wallets in between fall dormant. A
+ * wallet in `busy` is drawn again, among the new users.
  */
 export function pickActiveWallet(ctx: PlanContext, zipfShare = 0.8): string {
   const { world, rng, busy } = ctx;

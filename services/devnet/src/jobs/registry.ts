@@ -32,9 +32,7 @@ export const DEFAULT_JOBS: readonly Job[] = [
 
 /**
  * How much more often a job is drawn while the chain holds no entry of some job type it writes (or
- * leads to: Job.outcomes): clients try what nobody has done yet, so that a short history holds every
- * type the registered jobs write (an update, a burn; and with the planners' `wants`, every outcome).
- * Once each type is on chain the job weighs its weight again, so a long history has the weights' mix.
+ * leads to: Job.outcomes), so that a short history holds every type; a long one has the weights' mix.
  */
 const NEW_TYPE_BOOST = 4;
 

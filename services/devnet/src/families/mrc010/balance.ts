@@ -1,5 +1,5 @@
 import type { Stub } from '../../world/stub.ts';
-import type { Wallet } from './records.ts';
+import { creditEntry, type Wallet } from './records.ts';
 import { parsePositive } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from './token.ts';
@@ -27,13 +27,7 @@ export function mrc010Add(stub: Stub, wallet: Wallet, tokenId: string, amount: s
   if (entry) {
     wallet.balance[index] = { ...entry, balance: (toAmount(entry.balance) + add).toString() };
   } else {
-    wallet.balance.push({
-      balance: add.toString(),
-      token,
-      unlockdate: unlock,
-      saleamount: '',
-      auctionamount: '',
-    });
+    wallet.balance.push(creditEntry(add.toString(), token, unlock));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { BalanceEntry, Mrc010Token, Wallet } from './records.ts';
+import { creditEntry, type BalanceEntry, type Mrc010Token, type Wallet } from './records.ts';
 import { isLegacy, type ChaincodeVersion } from '../../chaincode/versions.ts';
 
 /**
@@ -49,7 +49,7 @@ export function readWallet(address: string, raw: object): Wallet {
   if (record.id) return raw as Wallet;
   let wallet = readWallets.get(raw);
   if (!wallet) {
-    const list = record.balance ?? record.token ?? [];
+    const list: (LegacyBalanceEntry | BalanceEntry)[] = record.balance ?? record.token ?? [];
     wallet = Object.freeze<Wallet>({
       id: address,
       regdate: record.regdate ?? 0,
@@ -58,7 +58,7 @@ export function readWallet(address: string, raw: object): Wallet {
       job_type: record.job_type ?? '',
       job_args: record.job_args ?? '',
       jobdate: record.jobdate ?? 0,
-      balance: list.map(currentEntry),
+      balance: list.map((e) => ('saleamount' in e ? e : creditEntry(e.balance, e.token, e.unlockdate))),
       mrc010: null,
       mrc402: record.mrc402 ?? null,
       mrc800: record.mrc800 ?? null,
@@ -92,7 +92,7 @@ export function encodeWallet(wallet: Wallet, version: ChaincodeVersion): ChainWa
   if (!isLegacy(version)) return wallet;
   const { regdate, password, addinfo, job_type, job_args, jobdate, mrc402, mrc800, pending, nonce } = wallet;
   const head = { regdate, password, addinfo, job_type, job_args, jobdate };
-  const balance = wallet.balance.map(legacyEntry);
+  const balance = wallet.balance.map(({ balance, token, unlockdate }) => ({ balance, token, unlockdate }));
   switch (version) {
     case 'v1':
       return { ...head, token: balance, pending };
@@ -139,13 +139,4 @@ export function servedWallet(raw: object): Wallet | LegacyWallet {
   if (!('token' in record)) return record;
   const { token, ...rest } = record;
   return { ...rest, balance: token };
-}
-
-function currentEntry(e: LegacyBalanceEntry | BalanceEntry): BalanceEntry {
-  if ('saleamount' in e) return e;
-  return { balance: e.balance, token: e.token, unlockdate: e.unlockdate, saleamount: '', auctionamount: '' };
-}
-
-function legacyEntry(e: BalanceEntry): LegacyBalanceEntry {
-  return { balance: e.balance, token: e.token, unlockdate: e.unlockdate };
 }

@@ -77,9 +77,7 @@ export const multiTransferJob: Job = {
     const fromWallet = getSigner(stub, from, nonce);
     const targets = parseTransferList(transferlist, steps.listTokenId);
     mrc010Id(stub, tokenId);
-    if (targets.length < 1) {
-      throw new ChaincodeError('3002, There are no multiple transmission recipients');
-    }
+    if (targets.length < 1) throw new ChaincodeError('3002, There are no multiple transmission recipients');
     if (targets.length > MAX_RECIPIENTS) {
       throw new ChaincodeError('3002,There must be 100 or fewer recipients of multitransfer');
     }
@@ -91,9 +89,7 @@ export const multiTransferJob: Job = {
         throw new ChaincodeError(`6100, [${item.address}] already exists on the transfer list.`);
       }
       seen.add(item.address);
-      if (from === item.address) {
-        throw new ChaincodeError('3201,From address and to address must be different values');
-      }
+      if (from === item.address) throw new ChaincodeError('3201,From address and to address must be different values');
       const lock = parseInt64(item.unlockdate, '1102,Invalid unlock date');
       const toWallet = getAddressInfo(stub, item.address);
       steps.moveToken(stub, fromWallet, toWallet, tokenId, item.amount, lock);

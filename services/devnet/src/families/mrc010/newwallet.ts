@@ -2,14 +2,13 @@ import { MRC010 } from '@mtc/domain';
 import { addressChecksum } from '@mtc/domain';
 import { expectArgs, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import type { Wallet } from './records.ts';
+import { creditEntry, type Wallet } from './records.ts';
 import { fakePublicKeyPem, fakeWords } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 
 /**
  * `newwallet` (publicKey, addinfo) → a new address, written with job type `NewWallet` and job_args
- * [address, publicKey, addinfo] (CC-t `base.go` NewWallet). Its first balance entry has "" sale and
- * auction amounts: the Go literal sets only balance, token and unlockdate.
+ * [address, publicKey, addinfo] (CC-t `base.go` NewWallet), with a first entry as credits make them.
  */
 export const newWalletJob: Job = {
   fcn: 'newwallet',
@@ -45,7 +44,7 @@ export const newWalletJob: Job = {
       job_type: 'NewWallet',
       job_args: '',
       jobdate: stub.now,
-      balance: [{ balance: '0', token: 0, unlockdate: 0, saleamount: '', auctionamount: '' }],
+      balance: [creditEntry('0', 0, 0)],
       mrc010: null,
       mrc402: null,
       mrc800: null,

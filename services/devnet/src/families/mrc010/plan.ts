@@ -12,11 +12,10 @@ export interface Funded {
 
 /**
  * An active wallet with something spendable, the token picked, and how much of it the client puts in
- * play (`available`): its spendable balance, capped by a payment size drawn log-uniformly between a
- * hundred-millionth and a hundredth of the token's supply. What a payment is for, not how rich its
- * payer is, sets its size, so large holders keep most of their holdings while moving most of the value. Most
- * payments are in MTC; the rest favour the tokens the wallet got first (Zipf over its spendable
- * tokens), so early tokens become popular ones with many holders.
+ * play: its spendable balance, capped by a payment size drawn log-uniformly between 1e-8 and 1e-2 of
+ * the token's supply (so large holders keep most of their holdings while moving most of the value).
+ * Most payments are in MTC; the rest favour the tokens the wallet got first (pickPopular), so
+ * early tokens become popular ones with many holders.
  */
 export function pickFundedWallet(ctx: PlanContext, attempts = 12): Funded | null {
   const { world, rng, now } = ctx;

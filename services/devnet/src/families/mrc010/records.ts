@@ -15,6 +15,11 @@ export interface BalanceEntry {
   auctionamount: string;
 }
 
+/** A balance entry as a credit makes it: Go's literal sets only the first three fields, so sale and auction are "". */
+export function creditEntry(balance: string, token: number, unlockdate: number): BalanceEntry {
+  return { balance, token, unlockdate, saleamount: '', auctionamount: '' };
+}
+
 export interface NftBalance {
   balance: string;
   saleamount: string;

@@ -4,7 +4,7 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import { jsonArgument } from '../../chaincode/util.ts';
 import type { Rng } from '../../rng.ts';
 import type { Mrc010Token, TokenReserve, TokenTier } from './records.ts';
-import { TOKEN_MAX_NO, tokenKey } from './records.ts';
+import { creditEntry, TOKEN_MAX_NO, tokenKey } from './records.ts';
 import { encodeToken } from './codec.ts';
 import { mrc010Steps } from './versions.ts';
 import { capitalise, fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
@@ -105,17 +105,9 @@ export const tokenRegisterJob: Job = {
       if (id === 0) {
         holder.balance[0] = { ...holder.balance[0]!, balance: r.value };
       } else {
-        holder.balance.push({
-          balance: r.value,
-          token: id,
-          unlockdate: r.unlockdate,
-          saleamount: '',
-          auctionamount: '',
-        });
+        holder.balance.push(creditEntry(r.value, id, r.unlockdate));
       }
-      if (supply - value < 0n) {
-        throw new ChaincodeError('1103,The reserve amount is greater than totalsupply');
-      }
+      if (supply - value < 0n) throw new ChaincodeError('1103,The reserve amount is greater than totalsupply');
       setAddressInfo(stub, holder, MRC010.tokenReserve, [token.owner, r.address, r.value, String(id)]);
     }
     stub.putState(TOKEN_MAX_NO, String(id));

@@ -17,9 +17,7 @@ export function getMrc010(stub: Stub, tokenId: string): { token: Mrc010Token; id
 export function mrc010Id(stub: Stub, tokenId: string): number {
   if (tokenId.length === 0) throw new ChaincodeError('4002,Token id missing');
   if (!/^[+-]?[0-9]{1,15}$/.test(tokenId)) throw new ChaincodeError('4104,Invalid toekn SN');
-  if (stub.getState(tokenKey(tokenId)) === undefined) {
-    throw new ChaincodeError(`4001,Token ${tokenId} not exists`);
-  }
+  if (stub.getState(tokenKey(tokenId)) === undefined) throw new ChaincodeError(`4001,Token ${tokenId} not exists`);
   return Number(tokenId);
 }
 

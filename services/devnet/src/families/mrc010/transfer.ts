@@ -49,9 +49,7 @@ export const transferJob: Job = {
     );
     if (!isMtAddress(from)) throw new ChaincodeError('3001,Invalid from address');
     if (!isMtAddress(to)) throw new ChaincodeError('3002,Invalid to address');
-    if (from === to) {
-      throw new ChaincodeError('3201,From address and to address must be different values');
-    }
+    if (from === to) throw new ChaincodeError('3201,From address and to address must be different values');
     mrc010Id(stub, tokenId);
     const lock = parseInt64(unlockdate, '1102,Invalid unlock date');
     const fromWallet = getAddressInfo(stub, from);

@@ -5,8 +5,8 @@ import { mrc010Subtract22 } from './legacy/cc22.ts';
 import type { Wallet } from './records.ts';
 
 /**
- * The MRC-010 functions both chaincodes have (transfer, multitransfer, tokenIncrease,
- * tokenBurning, tokenRegister's execution) are one job each; what the legacy chaincode (CC-22, every version before v2.3) does
+ * The MRC-010 functions both chaincodes have (transfer, multitransfer, tokenIncrease, tokenBurning,
+ * tokenRegister) are one job each; what the legacy chaincode (CC-22, every version before v2.3) does
  * its own way is a row of this table, which the job reads for the version installed.
  */
 export interface Mrc010Steps {

@@ -8,15 +8,6 @@ import { fakeSignature, fakeWords } from '../../../jobs/client.ts';
 import type { Job } from '../../../jobs/job.ts';
 import { pickGameToken } from './token-admin.ts';
 
-/** CC-22 `mtc.go` MRC100Log, in its struct order. It has no jobdate: regdate is the peer's clock. */
-export interface Mrc100LogRecord {
-  regdate: number;
-  token: number;
-  logger: string;
-  job_type: string;
-  job_args: string;
-}
-
 /**
  * Legacy `mrc100Log` (key, TokenID, logger, log, sig, tkey) → an `MRC100LOG` record under `key`
  * whose job_args is the log text itself, not JSON (CC-22 `mrc100.go` Mrc100Log). The key is the
@@ -58,14 +49,8 @@ export const mrc100LogJob: Job = {
     if (token.type !== '100' && token.type !== '101') throw new ChaincodeError('6032,This token cannot log');
     nonceCheck(stub, wallet, nonce);
     if (stub.getState(key) !== undefined) throw new ChaincodeError('6013,MRC100 already exists');
-    const record: Mrc100LogRecord = {
-      regdate: stub.now,
-      token: token.token,
-      logger,
-      job_type: LEGACY.mrc100Log,
-      job_args: log,
-    };
-    stub.putState(key, record);
+    // CC-22 `mtc.go` MRC100Log, in its struct order. It has no jobdate: regdate is the peer's clock.
+    stub.putState(key, { regdate: stub.now, token: token.token, logger, job_type: LEGACY.mrc100Log, job_args: log });
   },
 };
 
