@@ -19,17 +19,10 @@ export function fakePublicKeyPem(rng: Rng): string {
 
 /** A base64 DER ECDSA-Sig-Value of P-256 size: SEQUENCE { INTEGER r, INTEGER s }. */
 export function fakeSignature(rng: Rng): string {
-  const r = rng.bytes(32);
-  const s = rng.bytes(32);
-  const rPad = r[0]! >= 0x80 ? 1 : 0;
-  const sPad = s[0]! >= 0x80 ? 1 : 0;
-  const body = 4 + 64 + rPad + sPad;
-  const der = Buffer.alloc(2 + body);
-  der.set([0x30, body, 0x02, 32 + rPad], 0);
-  der.set(r, 4 + rPad);
-  der.set([0x02, 32 + sPad], 36 + rPad);
-  der.set(s, 38 + rPad + sPad);
-  return der.toString('base64');
+  // A DER INTEGER is signed: a high first byte takes a leading zero.
+  const integer = (b: Uint8Array) => Buffer.concat([Buffer.from(b[0]! >= 0x80 ? [0x02, 33, 0] : [0x02, 32]), b]);
+  const body = Buffer.concat([integer(rng.bytes(32)), integer(rng.bytes(32))]);
+  return Buffer.concat([Buffer.from([0x30, body.length]), body]).toString('base64');
 }
 
 // prettier-ignore

@@ -39,14 +39,9 @@ export function mrc010Subtract(stub: Stub, wallet: Wallet, tokenId: string, amou
     openIndex = wallet.balance.length - 1;
   }
   const open = wallet.balance[openIndex]!;
-  if (kind === 'sell') {
-    wallet.balance[openIndex] = { ...open, saleamount: (decimalOrZero(open.saleamount) + subtract).toString() };
-  }
-  if (kind === 'auction') {
-    wallet.balance[openIndex] = {
-      ...open,
-      auctionamount: (decimalOrZero(open.auctionamount) + subtract).toString(),
-    };
+  if (kind !== 'normal') {
+    const field = kind === 'sell' ? 'saleamount' : 'auctionamount';
+    wallet.balance[openIndex] = { ...open, [field]: (decimalOrZero(open[field]) + subtract).toString() };
   }
 
   // Every wallet keeps its token-0 entries, so the array never empties (Go would write null).

@@ -48,27 +48,20 @@ export const exchangeJob: Job = {
 
     const fromAmount = portion(rng, from.available, 1, 40);
     const toAmount = portion(rng, to.available, 1, 40);
-    const parties = new Set([from.wallet.id, to.wallet.id]);
-    const operator = (): string => pickOtherWallet(ctx, parties) ?? '';
-    let fromFeeAddr = '';
-    let toFeeAddr = '';
+    const [fromId, toId] = [from.wallet.id, to.wallet.id];
+    const operator = (): string => pickOtherWallet(ctx, new Set([fromId, toId])) ?? '';
+    const maybe = () => (rng.chance(0.5) ? operator() : '');
+    // Who takes the fees, by share: one exchange operator both, two operators, the counterparty the from
+    // side's or the to side's, the from side itself (nothing happens), or nobody.
+    const feeTakers: [below: number, takers: () => string[]][] = [
+      [0.3, () => Array<string>(2).fill(operator())],
+      [0.45, () => [operator(), operator()]],
+      [0.57, () => [toId, maybe()]],
+      [0.69, () => [maybe(), fromId]],
+      [0.74, () => [fromId]],
+    ];
     const roll = rng.next();
-    if (roll < 0.3) {
-      const shared = operator(); // one exchange operator takes both fees
-      fromFeeAddr = shared;
-      toFeeAddr = shared;
-    } else if (roll < 0.45) {
-      fromFeeAddr = operator();
-      toFeeAddr = operator();
-    } else if (roll < 0.57) {
-      fromFeeAddr = to.wallet.id; // the counterparty takes the from side's fee
-      toFeeAddr = rng.chance(0.5) ? operator() : '';
-    } else if (roll < 0.69) {
-      fromFeeAddr = rng.chance(0.5) ? operator() : '';
-      toFeeAddr = from.wallet.id;
-    } else if (roll < 0.74) {
-      fromFeeAddr = from.wallet.id; // a fee to oneself: nothing happens
-    }
+    const [fromFeeAddr = '', toFeeAddr = ''] = feeTakers.find(([below]) => roll < below)?.[1]() ?? [];
     // Each side keeps back up to 1 % of its balance for its fee.
     const side = ({ wallet, token, available }: Funded, amount: bigint, feeAddr: string) => {
       const left = available - amount;

@@ -32,7 +32,10 @@ export const mrc100LogJob: Job = {
     if (!wallet) return null;
     const log = gameLog(rng);
     const signature = fakeSignature(rng);
-    const key = `MRC100_${id}_${now}_${md5(log + signature + wallet.nonce)}`;
+    const hash = createHash('md5')
+      .update(log + signature + wallet.nonce)
+      .digest('hex');
+    const key = `MRC100_${id}_${now}_${hash}`;
     return { fcn: 'mrc100Log', args: [key, String(id), logger, log, signature, wallet.nonce] };
   },
   execute(stub, { args }) {
@@ -63,8 +66,4 @@ function gameLog(rng: Rng): string {
     score: rng.int(0, 1_000_000),
     note: fakeWords(rng, 0, 3),
   });
-}
-
-function md5(text: string): string {
-  return createHash('md5').update(text).digest('hex');
 }
