@@ -15,10 +15,7 @@ import { DEX402_PREFIX, MRC402_PREFIX, type Dex402Order, type Mrc402Token } from
  */
 export interface World {
   get(key: string): StateValue | undefined;
-  /**
-   * A wallet as a planning client sees it, whichever chaincode version wrote it: in the current
-   * shape, with the nonce it must sign with (families/mrc010/codec.ts clientWallet). The stored record is get(address).
-   */
+  /** A wallet as a planning client sees it, in the current shape with the nonce it must sign with (clientWallet). */
   wallet(address: string): Wallet | undefined;
   /** A token in the current shape (a legacy record's missing id filled in, as CC-t reads it). */
   token(id: number): Mrc010Token | undefined;
@@ -44,10 +41,7 @@ export interface World {
   readonly openDex402: Readonly<Record<Dex402Kind, readonly string[]>>;
   /** MRC-400 collections and MRC-401 items: ids, and items by state (families/mrc400/records.ts). */
   readonly mrc400: Mrc400Index;
-  /**
-   * Whether a committed record was written with job type `type` (its `job_type`: the type of its
-   * entry). Planners make a rare outcome on purpose until the chain holds one (job.ts `wants`).
-   */
+  /** Whether a committed record was written with job type `type` (job.ts `wants` reads it). */
   hasWritten(type: string): boolean;
   apply(writes: readonly Write[]): void;
 }
@@ -63,7 +57,7 @@ export function dex010Kind(order: Dex010Order): Dex010Kind {
 }
 
 /** Open until cancelled (cancel_date), sold out (sell_date) or settled (auction_settle_date). */
-function isOpen(order: Dex010Order): boolean {
+function isOpen(order: Dex010Order | Dex402Order): boolean {
   return order.cancel_date === 0 && order.sell_date === 0 && order.auction_settle_date === 0;
 }
 
@@ -120,8 +114,7 @@ export function createWorld(): World {
 
 /**
  * The MRC-402 indexes, kept from the writes as they are applied (`observe` runs before the write
- * lands, so the previous value is still in `state`): ids and orders in creation order, holders per
- * id (from each written wallet's `mrc402` map, old against new) and open DEX402 orders by kind.
+ * lands, so the previous value is still in `state`), holders from each written wallet's `mrc402` map.
  */
 function createMrc402Indexes(state: ReadonlyMap<string, StateValue>) {
   const ids: string[] = [];
@@ -148,7 +141,7 @@ function createMrc402Indexes(state: ReadonlyMap<string, StateValue>) {
       if (!state.has(key)) orders.push(key);
       const order = value as Dex402Order;
       const list = order.auction_start_date !== 0 ? open.auction : open.sale;
-      if (order.cancel_date === 0 && order.sell_date === 0 && order.auction_settle_date === 0) list.add(key);
+      if (isOpen(order)) list.add(key);
       else list.remove(key);
     } else if (isMtAddress(key)) {
       const before = (state.get(key) as { mrc402?: Wallet['mrc402'] } | undefined)?.mrc402;

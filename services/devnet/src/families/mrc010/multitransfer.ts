@@ -10,14 +10,9 @@ import { pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from './plan.ts';
 import { mrc010Steps } from './versions.ts';
 
-/** One recipient of a multitransfer, as the client writes it (every field a string). */
-interface TransferListItem {
-  address: string;
-  amount: string;
-  unlockdate: string;
-  tag: string;
-  memo: string;
-}
+/** The fields of one recipient of a multitransfer, as the client writes it (every field a string). */
+const ITEM_FIELDS = ['address', 'amount', 'unlockdate', 'tag', 'memo'] as const;
+type TransferListItem = Record<(typeof ITEM_FIELDS)[number], string>;
 
 const MAX_RECIPIENTS = 100;
 
@@ -121,12 +116,6 @@ function parseTransferList(text: string, tokenid: boolean): TransferListItem[] {
   return value.map((item: unknown) => {
     if (typeof item !== 'object' || item === null) throw fail('item is not an object');
     if (tokenid) string(item, 'tokenid');
-    return {
-      address: string(item, 'address'),
-      amount: string(item, 'amount'),
-      unlockdate: string(item, 'unlockdate'),
-      tag: string(item, 'tag'),
-      memo: string(item, 'memo'),
-    };
+    return Object.fromEntries(ITEM_FIELDS.map((key) => [key, string(item, key)])) as TransferListItem;
   });
 }
