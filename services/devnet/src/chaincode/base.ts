@@ -29,8 +29,7 @@ export function setAddressInfo(stub: Stub, wallet: Wallet, jobType: string, args
 
 /**
  * CC-t `base.go` NonceCheck: the call must carry the wallet's current nonce, and a fresh one replaces
- * it. The signature is not verified (the devnet has no private keys). The rotation only reaches the
- * chain if the caller later writes this copy of the wallet.
+ * it in this copy (the signature is not verified: the devnet has no private keys).
  */
 export function nonceCheck(stub: Stub, wallet: Wallet, nonce: string): void {
   const expected = wallet.nonce !== '' ? wallet.nonce : String(wallet.jobdate);
@@ -38,10 +37,7 @@ export function nonceCheck(stub: Stub, wallet: Wallet, nonce: string): void {
   wallet.nonce = stub.randomString(40);
 }
 
-/**
- * GetAddressInfo then NonceCheck, how most functions open: the wallet that signed the call, its
- * nonce checked and rotated (in this copy: see nonceCheck).
- */
+/** GetAddressInfo then NonceCheck, how most functions open: the wallet that signed the call. */
 export function getSigner(stub: Stub, address: string, nonce: string): Wallet {
   const wallet = getAddressInfo(stub, address);
   nonceCheck(stub, wallet, nonce);

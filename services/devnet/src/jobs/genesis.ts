@@ -6,11 +6,9 @@ import { tokenRegisterCall } from '../families/mrc010/token-register.ts';
 /** A transaction of a scripted block: a planned chaincode call, or a chaincode lifecycle commit. */
 export type ScriptedTx = { readonly kind: 'call'; plan(ctx: PlanContext): Call } | { readonly kind: 'lifecycle' };
 
-export const GENESIS_WALLETS = 5;
-
 /** 800,000,000 MTC at 8 decimals: the chaincode's (unused) InitSupply constant, in base units. */
 const MTC_SUPPLY = 800_000_000n * 10n ** 8n;
-/** How MTC's supply is split over the genesis wallets, in per cent. */
+/** How MTC's supply is split over the genesis wallets (one per share), in per cent. */
 const MTC_SHARES = [40n, 25n, 15n, 10n, 10n] as const;
 
 /**
@@ -19,7 +17,7 @@ const MTC_SHARES = [40n, 25n, 15n, 10n, 10n] as const;
  */
 export function scriptedBlock(height: number): readonly ScriptedTx[] | undefined {
   if (height === 1) {
-    const wallets: ScriptedTx[] = Array.from({ length: GENESIS_WALLETS }, () => ({
+    const wallets: ScriptedTx[] = Array.from(MTC_SHARES, () => ({
       kind: 'call',
       plan: (ctx: PlanContext) => newWalletJob.plan(ctx)!,
     }));
@@ -30,7 +28,7 @@ export function scriptedBlock(height: number): readonly ScriptedTx[] | undefined
 }
 
 function planMtc({ world, rng }: PlanContext): Call {
-  const holders = world.wallets.slice(0, GENESIS_WALLETS);
+  const holders = world.wallets.slice(0, MTC_SHARES.length);
   const owner = world.wallet(holders[0]!)!;
   return tokenRegisterCall(
     rng,

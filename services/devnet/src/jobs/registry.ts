@@ -12,10 +12,8 @@ import { tokenUpdateJob } from '../families/mrc010/token-update.ts';
 import { transferJob } from '../families/mrc010/transfer.ts';
 
 /**
- * The chaincode functions the devnet calls, with their share of randomly planned calls: MRC-010 and
- * its DEX, then the NFT families (MRC-402 with DEX402; MRC-400/401 in both argument layouts), which
- * run from the non-legacy chaincodes on. Register a new family by adding its jobs here (every seed's
- * chain changes with it: the schedule fingerprint sees the job set).
+ * The chaincode functions the devnet calls from the non-legacy chaincodes on: MRC-010 and its DEX,
+ * then the NFT families. A family added here changes every seed's chain (the fingerprint sees it).
  */
 export const DEFAULT_JOBS: readonly Job[] = [
   transferJob,

@@ -5,8 +5,8 @@ import type { World } from './world.ts';
 
 /**
  * The chaincode's view of the ledger during one transaction, like Fabric's shim stub: reads see the
- * committed state only (never the transaction's own writes), a second PutState of a key replaces
- * the first, and the read and write keys are recorded so the block builder can spot MVCC conflicts.
+ * committed state only, a second PutState of a key replaces the first, and the read and write keys
+ * are recorded so the block builder can spot MVCC conflicts.
  */
 export interface Stub {
   /** The endorsing peer's clock (the chaincode's time.Now()), unix seconds. */

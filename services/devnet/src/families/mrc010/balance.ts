@@ -8,13 +8,11 @@ import { decimalOrZero } from '../../chaincode/util.ts';
 /**
  * The MRC-010 balance array rules of CC-t `base.go` (MRC010Add, MRC010Subtract), on a wallet copy:
  * - one entry per (token, unlockdate); a credit whose unlockdate is already past is stored with 0;
- * - spending walks the array in order, skipping entries still locked (now < unlockdate), so expired
- *   locks are spendable where they stand;
+ * - spending walks the array in order, skipping entries still locked (now < unlockdate);
  * - after a spend, entries of tokens other than 0 whose balance, sale and auction are all zero go.
- * Entries made by a credit carry "" sale/auction amounts (Go zero values), entries made by a spend
- * carry "0". Sale and auction amounts are signed: the DEX can drive them below zero (CC-t
- * `token.go` mrc010Unauction lowers saleamount for escrow it put in auctionamount). Changed entries
- * are replaced, never assigned into (see cloneWallet).
+ * Entries made by a spend carry "0" sale/auction amounts (credits: creditEntry). These are signed: CC-t
+ * `token.go` mrc010Unauction lowers saleamount for escrow it put in auctionamount. Changed entries are
+ * replaced, never assigned into (see cloneWallet).
  */
 export type SubtractKind = 'normal' | 'sell' | 'auction';
 
@@ -86,10 +84,7 @@ export function spendable(wallet: Wallet, token: number, now: number): bigint {
   return sum;
 }
 
-/**
- * Tokens `wallet` can spend something of at `now`, in array order, without repeats (in one pass: a
- * whale's balance array holds hundreds of entries).
- */
+/** Tokens `wallet` can spend something of at `now`, in array order, without repeats (in one pass). */
 export function spendableTokens(wallet: Wallet, now: number): number[] {
   const seen = new Set<number>();
   for (const e of wallet.balance) {

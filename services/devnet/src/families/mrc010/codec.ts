@@ -2,16 +2,12 @@ import { creditEntry, type BalanceEntry, type Mrc010Token, type Wallet } from '.
 import { isLegacy, type ChaincodeVersion } from '../../chaincode/versions.ts';
 
 /**
- * How the MRC-010 records of each chaincode version (chaincode/versions.ts) look on the chain.
- *
- * Every legacy balance entry is `{balance, token, unlockdate}` (BalanceInfo); none has `id`, and no
- * legacy token record (`Token`) has `id`. The one-month 6b6d1e1 layout (id but 3-field entries and no
- * mrc010) is not modelled.
- *
- * Inside the devnet every record is handled in the current shape (`Wallet`, `Mrc010Token`): reading
- * a record is Go's json.Unmarshal into the current struct (absent fields take their zero values: ""
- * sale/auction amounts, "" nonce, null maps) plus CC-t's GetAddressInfo/GetMRC010 filling an empty
- * id from the key; writing it is json.Marshal of the writing version's struct.
+ * How the MRC-010 records of each chaincode version (chaincode/versions.ts) look on the chain. No
+ * legacy wallet or token record has `id`, and legacy balance entries are `{balance, token, unlockdate}`
+ * (BalanceInfo); the one-month 6b6d1e1 layout (id but 3-field entries, no mrc010) is not modelled.
+ * Inside the devnet every record has the current shape: reading one is Go's json.Unmarshal into the
+ * current struct (absent fields at their zero values) plus CC-t's GetAddressInfo/GetMRC010 filling an
+ * empty id from the key; writing one is json.Marshal of the writing version's struct.
  */
 
 /** A balance entry as the legacy chaincode writes it (CC-22 `mtc.go` BalanceInfo). */
@@ -39,10 +35,9 @@ const clientWallets = new WeakMap<object, Wallet>();
 const readTokens = new WeakMap<object, Mrc010Token>();
 
 /**
- * A stored wallet record as the current chaincode reads it (CC-t GetAddressInfo): Unmarshal into
- * TWallet, id from the key when empty. A pre-2.0 `token` list is read as the balance list: some
- * migration must have done so, or those wallets would have lost their funds (assumption). The result
- * is frozen and shared; callers copy it (cloneWallet) before changing it.
+ * A stored wallet record as CC-t GetAddressInfo reads it, id from the key when empty. A pre-2.0
+ * `token` list is read as the balance list (assumed: some migration must have done so, or those
+ * wallets would have lost their funds). The result is frozen and shared: callers copy it (cloneWallet).
  */
 export function readWallet(address: string, raw: object): Wallet {
   const record = raw as Partial<Wallet> & { token?: LegacyBalanceEntry[] };

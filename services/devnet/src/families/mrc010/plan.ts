@@ -34,10 +34,7 @@ export function pickFundedWallet(ctx: PlanContext, attempts = 12): Funded | null
   return null;
 }
 
-/**
- * One of `ids` with weight ≈ 1/(rank + 1) by position. A wallet's balance array lists tokens in the
- * order it first got them, which follows their age closely enough, so no sort is needed.
- */
+/** One of `ids` with weight ≈ 1/(rank + 1) by position (a balance array lists tokens about by age). */
 function pickPopular(rng: Rng, ids: readonly number[]): number {
   if (ids.length === 1) return ids[0]!;
   const rank = Math.floor(Math.exp(rng.next() * Math.log(ids.length + 1))) - 1;

@@ -114,10 +114,9 @@ export function tokenKey(id: number | string): string {
 }
 
 /**
- * What json.Unmarshal gives the chaincode: a private copy it may change before PutState. Committed
- * records are frozen and their nested objects are shared between snapshots (history entries hold
- * thousands of them), so the copy is shallow: code that changes a balance entry or a map value
- * replaces the object (`balance[i] = { ...entry, balance }`) instead of assigning into it.
+ * What json.Unmarshal gives the chaincode: a private copy it may change. Committed records are frozen
+ * and share nested objects between snapshots, so the copy is shallow: code that changes a balance
+ * entry or a map value replaces the object (`balance[i] = { ...entry, balance }`).
  */
 export function cloneWallet(w: Wallet): Wallet {
   return {

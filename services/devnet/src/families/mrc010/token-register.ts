@@ -149,16 +149,12 @@ function planReserveLock(rng: Rng, now: number): number {
 }
 
 function randomSymbol(rng: Rng): string {
-  let out = '';
-  const length = rng.int(3, 5);
-  for (let i = 0; i < length; i++) out += String.fromCharCode(65 + rng.int(0, 25));
-  return out;
+  return Array.from({ length: rng.int(3, 5) }, () => String.fromCharCode(65 + rng.int(0, 25))).join('');
 }
 
 /**
- * json.Unmarshal of the client's token into a zero TMRC010 (or CC-22 Token, without `id`, held in the
- * current shape): known fields in struct order, absent ones at their Go zero value (nil slices and
- * maps become null), a wrongly typed one fails the call.
+ * json.Unmarshal of the client's token into a zero TMRC010 (or CC-22 Token, without `id`): known fields
+ * in struct order, absent ones at their Go zero value (nil slices and maps: null), mistyped ones fail.
  */
 function decodeClientToken(text: string, withId: boolean): Mrc010Token {
   const fail = () => new ChaincodeError('4105,Invalid token Data format');

@@ -16,9 +16,7 @@ import { mrc010Subtract22 } from './cc22.ts';
  * by both sides, 20 call args — from side ×9 (addr, amount, token, feeSendto, fee, feeToken, tag,
  * memo, sig), to side ×9, fromTKey, toTKey — which are the job_args of every write: `exchange` on
  * from, `exchangePair` on to, `exchangeFee` on the from-fee receiver, `exchangeFeePair` on the to-fee
- * receiver, in that order.
- *
- * Quirks kept, from the Go pointer juggling:
+ * receiver, in that order. Quirks kept, from the Go pointer juggling:
  * - a fee receiver that is one of the parties shares that party's wallet, so one key is written
  *   twice and the later job type wins: fromFee = to leaves `exchangeFee` on to, toFee = from leaves
  *   `exchangeFeePair` on from, fromFee = toFee leaves `exchangeFeePair` on that wallet. The bridge

@@ -9,12 +9,9 @@ import * as admin from './token-admin.ts';
 import { legacyTokenRegisterJob } from './token-register.ts';
 
 /**
- * The legacy chaincode's functions (CC-22 `MetaCoin.go`, dispatched until ≈ 2022-08), planned while
- * a legacy version is installed (chain/eras.ts), with their share of randomly planned calls. Where a
- * function still exists today it is today's job: transfer, multitransfer, tokenIncrease and
- * tokenBurning run their legacy steps under a legacy version (versions.ts), tokenRegister is the
- * legacy port, and `newwallet` differs only in the record shape, which the installed version decides
- * when the wallet is written (codec.ts).
+ * The legacy chaincode's functions (CC-22 `MetaCoin.go`, dispatched until ≈ 2022-08), planned while a
+ * legacy version is installed (chain/eras.ts). Functions that still exist are today's jobs, run with
+ * the legacy steps (versions.ts) and record shapes (codec.ts); tokenRegister has its own planner.
  */
 export const LEGACY_JOBS: readonly Job[] = [
   transferJob,

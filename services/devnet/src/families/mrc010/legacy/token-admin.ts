@@ -5,14 +5,7 @@ import { getMrc010, mrc010Id, setMrc010 } from '../token.ts';
 import { fakeSignature } from '../../../jobs/client.ts';
 import type { Call, Job, PlanContext } from '../../../jobs/job.ts';
 import { pickActiveWallet } from '../../../jobs/job.ts';
-import type { Mrc010Token } from '../records.ts';
 import { sortedKeys } from './cc22.ts';
-
-/*
- * The legacy token-admin functions (TokenID, second argument, sig, tkey) each write the token with
- * the call args as job_args. Quirk kept in all of them: the owner's nonce is checked, but its rotation
- * is never saved (the owner wallet is not written).
- */
 
 /**
  * Legacy `tokenSetBase` (TokenID, BaseTokenSN, sig, tkey) → `SetBase` on the token; basetoken :=
@@ -30,7 +23,7 @@ export const tokenSetBaseJob: Job = {
       const token = world.token(id)!;
       const unset = token.basetoken !== 0 && id !== 0 && rng.chance(0.3);
       const base = unset ? 0 : rng.pick(world.tokens);
-      if (base === id || base === token.basetoken || isTarget(token, base)) continue;
+      if (base === id || base === token.basetoken || listed(token.targettoken, base)) continue;
       return ownerCall(ctx, 'tokenSetBase', id, String(base));
     }
     return null;
@@ -41,7 +34,7 @@ export const tokenSetBaseJob: Job = {
     const { token } = getMrc010(stub, tokenId);
     const sn = mrc010Id(stub, baseId);
     if (token.basetoken === sn) throw new ChaincodeError('4210,Basetoken same as the existing value');
-    if (isTarget(token, sn)) throw new ChaincodeError('4201,Base token are in the target token list');
+    if (listed(token.targettoken, sn)) throw new ChaincodeError('4201,Base token are in the target token list');
     getSigner(stub, token.owner, nonce);
     token.basetoken = baseId === '0' ? 0 : sn;
     setMrc010(stub, token, LEGACY.setBase, args);
@@ -67,7 +60,7 @@ export const tokenAddTargetJob: Job = {
       const id = rng.pick(world.tokens);
       const token = world.token(id)!;
       const target = rng.chance(0.3) ? id : rng.pick(world.tokens);
-      if (target === token.basetoken || isTarget(token, target)) continue;
+      if (target === token.basetoken || listed(token.targettoken, target)) continue;
       return ownerCall(ctx, 'tokenAddTarget', id, String(target));
     }
     return null;
@@ -78,7 +71,7 @@ export const tokenAddTargetJob: Job = {
     const sn = mrc010Id(stub, targetId);
     getSigner(stub, token.owner, nonce);
     if (token.basetoken === sn) throw new ChaincodeError('1201,The TargetToken is the same as the BaseToken');
-    if (isTarget(token, sn)) throw new ChaincodeError('4205,Target token are in the target token list');
+    if (listed(token.targettoken, sn)) throw new ChaincodeError('4205,Target token are in the target token list');
     token.targettoken = { ...token.targettoken, [sn]: stub.now };
     setMrc010(stub, token, LEGACY.tokenAddTarget, args);
   },
@@ -96,7 +89,7 @@ export const tokenRemoveTargetJob: Job = {
   writes: [LEGACY.tokenRemoveTarget],
   plan(ctx) {
     const { world, rng } = ctx;
-    const candidates = world.tokens.filter((id) => isTarget(world.token(id)!, id));
+    const candidates = world.tokens.filter((id) => listed(world.token(id)!.targettoken, id));
     if (candidates.length === 0) return null;
     const id = rng.pick(candidates);
     return ownerCall(ctx, 'tokenRemoveTarget', id, rng.pick(Object.keys(world.token(id)!.targettoken!)));
@@ -104,7 +97,8 @@ export const tokenRemoveTargetJob: Job = {
   execute(stub, { args }) {
     const [tokenId, , , nonce] = tokenAdminArgs('tokenRemoveTarget', 'TargetTokenSN', args);
     const { token, id } = getMrc010(stub, tokenId);
-    if (!isTarget(token, id)) throw new ChaincodeError('4202,Could not find target token in the target token list');
+    if (!listed(token.targettoken, id))
+      throw new ChaincodeError('4202,Could not find target token in the target token list');
     getSigner(stub, token.owner, nonce);
     const { [String(id)]: _removed, ...rest } = token.targettoken!;
     token.targettoken = rest;
@@ -129,7 +123,7 @@ export const tokenAddLoggerJob: Job = {
     const token = world.token(id)!;
     for (let attempt = 0; attempt < 6; attempt++) {
       const logger = pickActiveWallet(ctx, 0.5);
-      if (logger === token.owner || (token.logger && logger in token.logger)) continue;
+      if (logger === token.owner || listed(token.logger, logger)) continue;
       return ownerCall(ctx, 'tokenAddLogger', id, logger);
     }
     return null;
@@ -144,9 +138,7 @@ export const tokenAddLoggerJob: Job = {
     }
     getSigner(stub, token.owner, nonce);
     if (logger === token.owner) throw new ChaincodeError('1201,The Logger is the same as the token owner');
-    if (token.logger && logger in token.logger) {
-      throw new ChaincodeError('4205,Target token are in the target token list');
-    }
+    if (listed(token.logger, logger)) throw new ChaincodeError('4205,Target token are in the target token list');
     token.logger = sortedKeys({ ...token.logger, [logger]: stub.now });
     setMrc010(stub, token, LEGACY.tokenAddLogger, args);
   },
@@ -171,11 +163,9 @@ export const tokenRemoveLoggerJob: Job = {
   execute(stub, { args }) {
     const [tokenId, logger, , nonce] = tokenAdminArgs('tokenRemoveLogger', 'logger', args);
     const { token } = getMrc010(stub, tokenId);
-    if (token.logger === null || !(logger in token.logger)) {
-      throw new ChaincodeError('4202,Could not find logger in the logger list');
-    }
+    if (!listed(token.logger, logger)) throw new ChaincodeError('4202,Could not find logger in the logger list');
     getSigner(stub, token.owner, nonce);
-    const { [logger]: _removed, ...rest } = token.logger;
+    const { [logger]: _removed, ...rest } = token.logger!;
     token.logger = rest;
     setMrc010(stub, token, LEGACY.tokenRemoveLogger, args);
   },
@@ -190,7 +180,10 @@ export function pickGameToken({ world, rng }: PlanContext): number | null {
   return games.length === 0 ? null : rng.pick(games);
 }
 
-/** The arguments of a legacy token-admin function: (TokenID, `second`, sig, tkey). */
+/**
+ * The arguments of a legacy token-admin function: (TokenID, `second`, sig, tkey). Each writes the
+ * token with them as job_args; quirk kept in all: the owner's nonce rotation is never saved.
+ */
 function tokenAdminArgs(fcn: string, second: string, args: readonly string[]) {
   return expectArgs(args, 4, `1000,${fcn} operation must include four arguments : TokenID, ${second}, sign, tkey`);
 }
@@ -200,6 +193,7 @@ function ownerCall({ world, rng }: PlanContext, fcn: string, id: number, second:
   return { fcn, args: [String(id), second, fakeSignature(rng), world.wallet(world.token(id)!.owner)!.nonce] };
 }
 
-function isTarget(token: Mrc010Token, sn: number): boolean {
-  return token.targettoken !== null && String(sn) in token.targettoken;
+/** Whether a token's targettoken or logger map has `key`. */
+function listed(map: Record<string, number> | null, key: string | number): boolean {
+  return map !== null && String(key) in map;
 }
