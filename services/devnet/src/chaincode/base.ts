@@ -1,8 +1,7 @@
 import { isMtAddress } from '../world/address.ts';
 import type { Stub } from '../world/stub.ts';
-import type { Wallet } from '../families/mrc010/records.ts';
+import { cloneWallet, type Wallet } from '../families/mrc010/records.ts';
 import { encodeWallet, readWallet } from '../families/mrc010/codec.ts';
-import { cloneWallet } from '../families/mrc010/records.ts';
 import { ChaincodeError } from './errors.ts';
 
 /**

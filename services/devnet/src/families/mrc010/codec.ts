@@ -34,6 +34,13 @@ const readWallets = new WeakMap<object, Wallet>();
 const clientWallets = new WeakMap<object, Wallet>();
 const readTokens = new WeakMap<object, Mrc010Token>();
 
+/** What `make` gives for the stored record `raw`, made once per record. */
+function memo<T>(cache: WeakMap<object, T>, raw: object, make: () => T): T {
+  let value = cache.get(raw);
+  if (value === undefined) cache.set(raw, (value = make()));
+  return value;
+}
+
 /**
  * A stored wallet record as CC-t GetAddressInfo reads it, id from the key when empty. A pre-2.0
  * `token` list is read as the balance list (assumed: some migration must have done so, or those
@@ -42,10 +49,9 @@ const readTokens = new WeakMap<object, Mrc010Token>();
 export function readWallet(address: string, raw: object): Wallet {
   const record = raw as Partial<Wallet> & { token?: LegacyBalanceEntry[] };
   if (record.id) return raw as Wallet;
-  let wallet = readWallets.get(raw);
-  if (!wallet) {
+  return memo(readWallets, raw, () => {
     const list: (LegacyBalanceEntry | BalanceEntry)[] = record.balance ?? record.token ?? [];
-    wallet = Object.freeze<Wallet>({
+    return Object.freeze<Wallet>({
       id: address,
       regdate: record.regdate ?? 0,
       password: record.password ?? '',
@@ -60,9 +66,7 @@ export function readWallet(address: string, raw: object): Wallet {
       pending: record.pending ?? null,
       nonce: record.nonce ?? '',
     });
-    readWallets.set(raw, wallet);
-  }
-  return wallet;
+  });
 }
 
 /**
@@ -74,12 +78,7 @@ export function clientWallet(address: string, raw: object | undefined): Wallet |
   if (raw === undefined) return undefined;
   const wallet = readWallet(address, raw);
   if (wallet.nonce !== '') return wallet;
-  let view = clientWallets.get(raw);
-  if (!view) {
-    view = Object.freeze({ ...wallet, nonce: String(wallet.jobdate) });
-    clientWallets.set(raw, view);
-  }
-  return view;
+  return memo(clientWallets, raw, () => Object.freeze({ ...wallet, nonce: String(wallet.jobdate) }));
 }
 
 /** What `version`'s SetAddressInfo marshals for `wallet` (see the table above). */
@@ -109,13 +108,8 @@ export function encodeWallet(wallet: Wallet, version: ChaincodeVersion): ChainWa
 export function readToken(raw: object): Mrc010Token {
   const record = raw as ChainToken;
   if ('id' in record && record.id !== '') return record;
-  let token = readTokens.get(raw);
-  if (!token) {
-    // Spread after the id: a legacy record has no id key, so the id lands first, in struct order.
-    token = Object.freeze({ id: String(record.token), ...record });
-    readTokens.set(raw, token);
-  }
-  return token;
+  // Spread after the id: a legacy record has no id key, so the id lands first, in struct order.
+  return memo(readTokens, raw, () => Object.freeze({ id: String(record.token), ...record }));
 }
 
 /** What `version`'s SetTokenInfo marshals: legacy Token has no `id`. */

@@ -5,8 +5,7 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from './token.ts';
 import { jsonArgument } from '../../chaincode/util.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
-import type { Job } from '../../jobs/job.ts';
-import { pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
+import { type Job, pickOtherWallet, planUnlockdate, portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from './plan.ts';
 import { mrc010Steps } from './versions.ts';
 

@@ -1,5 +1,4 @@
-import { MRC010 } from '@mtc/domain';
-import { addressChecksum } from '@mtc/domain';
+import { addressChecksum, MRC010 } from '@mtc/domain';
 import { expectArgs, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { creditEntry, type Wallet } from './records.ts';

@@ -3,13 +3,11 @@ import { expectArgs, getAddressInfo, getSigner, parsePositive, setAddressInfo } 
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { jsonArgument } from '../../chaincode/util.ts';
 import type { Rng } from '../../rng.ts';
-import type { Mrc010Token, TokenReserve, TokenTier } from './records.ts';
-import { creditEntry, TOKEN_MAX_NO, tokenKey } from './records.ts';
+import { creditEntry, type Mrc010Token, TOKEN_MAX_NO, tokenKey, type TokenReserve, type TokenTier } from './records.ts';
 import { encodeToken } from './codec.ts';
 import { mrc010Steps } from './versions.ts';
 import { capitalise, fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
-import type { Job, PlanContext } from '../../jobs/job.ts';
-import { portion } from '../../jobs/job.ts';
+import { type Job, type PlanContext, portion } from '../../jobs/job.ts';
 
 /**
  * `tokenRegister` (tokenJSON, sig, nonce) → `TOKEN_DATA_<n>` with job type `tokenRegister`, whose

@@ -5,8 +5,7 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import { getMrc010, setMrc010 } from './token.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeMemo, fakeSignature } from '../../jobs/client.ts';
-import type { Job, PlanContext } from '../../jobs/job.ts';
-import { portion } from '../../jobs/job.ts';
+import { type Job, type PlanContext, portion } from '../../jobs/job.ts';
 import { mrc010Steps } from './versions.ts';
 import type { Wallet } from './records.ts';
 

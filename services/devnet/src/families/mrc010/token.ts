@@ -1,7 +1,6 @@
 import type { Stub } from '../../world/stub.ts';
 import { encodeToken, readToken } from './codec.ts';
-import type { Mrc010Token } from './records.ts';
-import { cloneToken, tokenKey } from './records.ts';
+import { cloneToken, type Mrc010Token, tokenKey } from './records.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 
 /**

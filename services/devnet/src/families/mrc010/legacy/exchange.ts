@@ -6,8 +6,7 @@ import { mrc010Id } from '../token.ts';
 import { isMtAddress } from '../../../world/address.ts';
 import type { Wallet } from '../records.ts';
 import { fakeMemo, fakeSignature, fakeTag } from '../../../jobs/client.ts';
-import type { Job } from '../../../jobs/job.ts';
-import { pickActiveWallet, pickOtherWallet, portion } from '../../../jobs/job.ts';
+import { type Job, pickActiveWallet, pickOtherWallet, portion } from '../../../jobs/job.ts';
 import { pickFundedWallet, type Funded } from '../plan.ts';
 import { mrc010Subtract22 } from './cc22.ts';
 

@@ -3,8 +3,7 @@ import { expectArgs, getAddressInfo, getSigner } from '../../../chaincode/base.t
 import { ChaincodeError } from '../../../chaincode/errors.ts';
 import { getMrc010, mrc010Id, setMrc010 } from '../token.ts';
 import { fakeSignature } from '../../../jobs/client.ts';
-import type { Call, Job, PlanContext } from '../../../jobs/job.ts';
-import { pickActiveWallet } from '../../../jobs/job.ts';
+import { type Call, type Job, pickActiveWallet, type PlanContext } from '../../../jobs/job.ts';
 import { sortedKeys } from './cc22.ts';
 
 /**
