@@ -12,10 +12,7 @@ export interface Call {
 export interface PlanContext {
   readonly world: World;
   readonly rng: Rng;
-  /**
-   * The endorsing peers' clock for this block (the chaincode's stub.now), unix seconds. Clients plan
-   * against it; their transactions' timestamps are their own clocks, a little off (block-builder.ts).
-   */
+  /** The endorsing peers' clock for this block (stub.now), unix seconds; client clocks differ a little. */
   readonly now: number;
   /** The wallet population the devnet grows to. */
   readonly walletCap: number;
@@ -94,9 +91,8 @@ export function pickActiveWallet(ctx: PlanContext, zipfShare = 0.8): string {
 
 /**
  * A wallet other than those in `exclude` (or `busy`), or null after a few misses. Short recipient
- * lists go to active wallets (70 % by age rank, 30 % new users: many small payments reach small
- * wallets); a long list (≥ 8 picked so far, an airdrop-style multitransfer) is drawn from the whole
- * population, which is what gives popular tokens thousands of holders in a long history.
+ * lists go to active wallets (70 % by age rank); a long one (≥ 8 picked so far, an airdrop) is drawn
+ * from the whole population, which is what gives popular tokens thousands of holders.
  */
 export function pickOtherWallet(ctx: PlanContext, exclude: ReadonlySet<string>): string | null {
   const { world, rng } = ctx;
@@ -115,10 +111,7 @@ export function portion(rng: Rng, amount: bigint, minPct: number, maxPct: number
   return share > 0n ? share : amount > 0n ? 1n : 0n;
 }
 
-/**
- * An unlockdate argument: mostly "0", sometimes a future lock (often short, so locks also expire
- * within a generated history), rarely a date already past (the chaincode stores that as 0).
- */
+/** An unlockdate: mostly "0", sometimes a future lock (often short), rarely a past date (stored as 0). */
 export function planUnlockdate(rng: Rng, now: number): string {
   const roll = rng.next();
   if (roll < 0.06) return String(now + rng.int(60, 86_400));

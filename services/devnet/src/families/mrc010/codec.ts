@@ -70,9 +70,8 @@ export function readWallet(address: string, raw: object): Wallet {
 }
 
 /**
- * A wallet as a client sees it when it plans a call: the chaincode's view, with the nonce it must
- * sign with — what getNonce answers: the stored nonce, or its jobdate for an old wallet whose nonce
- * is "" (CC-t/CC-22 `base.go` GetNonce, NonceCheck).
+ * A wallet as a planning client sees it, with the nonce it must sign with: the stored nonce, or the
+ * jobdate of an old wallet whose nonce is "" (CC-t/CC-22 `base.go` GetNonce, NonceCheck).
  */
 export function clientWallet(address: string, raw: object | undefined): Wallet | undefined {
   if (raw === undefined) return undefined;

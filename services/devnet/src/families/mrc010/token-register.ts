@@ -40,9 +40,8 @@ export const tokenRegisterJob: Job = {
     const reserved = rng.chance(0.7) ? total : portion(rng, total, 50, 95);
     const reserve = planReserves(ctx, owner.id, reserved);
     const symbol = randomSymbol(rng);
-    const name = rng.chance(0.5)
-      ? `${capitalise(fakeWords(rng, 1, 1))} ${rng.pick(['Token', 'Coin', 'Point', 'Cash'])}`
-      : `${capitalise(fakeWords(rng, 1, 1))} ${capitalise(fakeWords(rng, 1, 1))}`;
+    const word = () => capitalise(fakeWords(rng, 1, 1));
+    const name = rng.chance(0.5) ? `${word()} ${rng.pick(['Token', 'Coin', 'Point', 'Cash'])}` : `${word()} ${word()}`;
     const request: ClientToken = {
       owner: owner.id,
       symbol,

@@ -3,10 +3,7 @@ import { encodeToken, readToken } from './codec.ts';
 import { cloneToken, type Mrc010Token, tokenKey } from './records.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 
-/**
- * CC-t `token.go` GetMRC010: a private copy of the token and its numeric id. A legacy record has no
- * id; CC-t fills it from the token number (`if tk.Id == "" { tk.Id = TokenID }`).
- */
+/** CC-t `token.go` GetMRC010: a private copy of the token (an empty id filled: readToken) and its id. */
 export function getMrc010(stub: Stub, tokenId: string): { token: Mrc010Token; id: number } {
   const id = mrc010Id(stub, tokenId);
   return { token: cloneToken(readToken(stub.getState(tokenKey(tokenId)) as object)), id };

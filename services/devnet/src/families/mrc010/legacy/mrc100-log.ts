@@ -32,10 +32,8 @@ export const mrc100LogJob: Job = {
     if (!wallet) return null;
     const log = gameLog(rng);
     const signature = fakeSignature(rng);
-    const hash = createHash('md5')
-      .update(log + signature + wallet.nonce)
-      .digest('hex');
-    const key = `MRC100_${id}_${now}_${hash}`;
+    const md5 = createHash('md5').update(log + signature + wallet.nonce);
+    const key = `MRC100_${id}_${now}_${md5.digest('hex')}`;
     return { fcn: 'mrc100Log', args: [key, String(id), logger, log, signature, wallet.nonce] };
   },
   execute(stub, { args }) {

@@ -44,9 +44,8 @@ export const tokenSetBaseJob: Job = {
  * Legacy `tokenAddTarget` (TokenID, TargetTokenSN, sig, tkey) → `tokenAddTarget` on the token:
  * targettoken[TargetTokenSN] = now (CC-22 `token.go` TokenAddTarget, the STO DEX's tradable pairs).
  * Quirk kept: a token may target itself (only the base token is refused), and some owners do, which is
- * what makes tokenRemoveTarget ever succeed. targettoken is a Go map[int]int64, written with its keys
- * sorted as strings ("10" before "2"); a JS object lists integer keys numerically, so a map mixing 1-
- * and 2-digit ids serialises in another key order than Go's (same JSON value).
+ * what makes tokenRemoveTarget ever succeed. Go writes this map[int]int64 with its keys sorted as
+ * strings ("10" before "2"), a JS object numerically: another key order, the same JSON value.
  */
 export const tokenAddTargetJob: Job = {
   fcn: 'tokenAddTarget',
