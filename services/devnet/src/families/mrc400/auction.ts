@@ -5,7 +5,9 @@ import { mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
-  clearAuction,
+  expectHeld,
+  NO_AUCTION,
+  NO_PLATFORM,
   getMrc400,
   getMrc401,
   ordinal,
@@ -37,8 +39,6 @@ import { assignPlatform } from './create.ts';
 import { collectionOfItem, findPayer, free, layoutOf, pickItem, pickToken, planPrice } from './plan.ts';
 import {
   checkToken,
-  clearPlatform,
-  expectHeld,
   listCallOf,
   openList,
   payees,
@@ -149,7 +149,7 @@ function auctionCCt(stub: Stub, args: readonly string[]): void {
     if (item.transferable === 'Bound' && item.owner !== c.owner) {
       throw new ChaincodeError(`5002,MRC401 [${ad.id}] is cannot be sold`);
     }
-    clearPlatform(item);
+    Object.assign(item, NO_PLATFORM);
     item.auction_start_price = priceArg(ad.auction_start_price, '1', index, 'auction_start_price')!;
     item.auction_buynow_price =
       priceArg(ad.auction_buynow_price, '0', index, 'auction_buynow_price', true) ?? item.auction_buynow_price;
@@ -395,7 +395,7 @@ function finishCCm(stub: Stub, id: string, item: Mrc401Item): void {
     if (item.auction_date === 0 || item.auction_end === 0) {
       throw new ChaincodeError(`3004,MRC401 [${id}] is not auction`);
     }
-    clearAuction(item);
+    Object.assign(item, NO_AUCTION);
     setMrc401(stub, id, item, MRC400.itemAuctionfailure, [id, seller, '', '[]', '', '']);
     return;
   }
@@ -416,7 +416,7 @@ function finishCCm(stub: Stub, id: string, item: Mrc401Item): void {
   }
   item.owner = winner;
   recordTrade(stub, item, 'Auction');
-  clearAuction(item);
+  Object.assign(item, NO_AUCTION);
   setMrc401(stub, id, item, MRC400.itemAuctionwinning, [id, winner, JSON.stringify(payments), '', '']);
 }
 
@@ -424,7 +424,7 @@ function finishCCt(stub: Stub, id: string, item: Mrc401Item): void {
   if (item.auction_date === 0 || item.auction_end === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not auction`);
   if (item.auction_end > stub.now) throw new ChaincodeError('3004,It cannot be closed while the auction is pending');
   if (item.auction_current_bidder === '') {
-    clearAuction(item);
+    Object.assign(item, NO_AUCTION);
     setMrc401(stub, id, item, MRC400.itemAuctionfailure, [id, item.owner, '']);
     return;
   }

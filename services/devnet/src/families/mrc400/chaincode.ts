@@ -29,21 +29,18 @@ import { getMrc010 } from '../mrc010/token.ts';
  * the CC-t shape and encoded per version (records.ts).
  */
 
-/** GetMRC400 (the same in both versions): a private copy, id filled from the key when empty. */
-export function getMrc400(stub: Stub, id: string): Mrc400Collection {
-  if (!isCollectionKey(id)) throw new ChaincodeError('6102,invalid MRC400 data address');
+/** GetMRC400 and GetMRC401 (the same in both versions): a private copy, id filled from the key when empty. */
+function getRecord<T extends object>(stub: Stub, id: string, what: string, read: (key: string, raw: object) => T): T {
+  if (!(what === 'MRC400' ? isCollectionKey(id) : isItemKey(id))) {
+    throw new ChaincodeError(`6102,invalid ${what} data address`);
+  }
   const raw = stub.getState(id);
-  if (raw === undefined) throw new ChaincodeError(`6004,MRC400 [${id}] not exist`);
-  return { ...readCollection(id, raw as object) };
+  if (raw === undefined) throw new ChaincodeError(`6004,${what} [${id}] not exist`);
+  return { ...read(id, raw as object) };
 }
 
-/** GetMRC401 (the same in both versions). */
-export function getMrc401(stub: Stub, id: string): Mrc401Item {
-  if (!isItemKey(id)) throw new ChaincodeError('6102,invalid MRC401 data address');
-  const raw = stub.getState(id);
-  if (raw === undefined) throw new ChaincodeError(`6004,MRC401 [${id}] not exist`);
-  return { ...readItem(id, raw as object) };
-}
+export const getMrc400 = (stub: Stub, id: string): Mrc400Collection => getRecord(stub, id, 'MRC400', readCollection);
+export const getMrc401 = (stub: Stub, id: string): Mrc401Item => getRecord(stub, id, 'MRC401', readItem);
 
 /**
  * setMRC400: stamps the job fields and writes the record under its id, or under `key` (CC-m's
@@ -51,9 +48,7 @@ export function getMrc401(stub: Stub, id: string): Mrc401Item {
  */
 export function setMrc400(stub: Stub, c: Mrc400Collection, jobType: string, args: readonly string[], key = c.id): void {
   if (!isCollectionKey(key)) throw new ChaincodeError('6102,invalid MRC401 data address');
-  c.job_type = jobType;
-  c.jobdate = stub.now;
-  c.job_args = JSON.stringify(args);
+  Object.assign(c, { job_type: jobType, jobdate: stub.now, job_args: JSON.stringify(args) });
   stub.putState(key, encodeCollection(c, stub.chaincode));
 }
 
@@ -69,11 +64,23 @@ export function setMrc401(stub: Stub, key: string, item: Mrc401Item, jobType: st
   if (ownItemKey && (item.mrc400.length !== 40 || !target.startsWith(item.mrc400))) {
     throw new ChaincodeError('6102,invalid MRC401 ID');
   }
-  item.job_type = jobType;
-  item.jobdate = stub.now;
-  item.job_args = JSON.stringify(args);
+  Object.assign(item, { job_type: jobType, jobdate: stub.now, job_args: JSON.stringify(args) });
   stub.putState(target, encodeItem(item, stub.chaincode));
 }
+
+/** An item's sale, auction and platform fields as the functions that end them leave them. */
+export const NO_SALE = { sell_date: 0, sell_price: '0', sell_token: '0' } as const;
+export const NO_AUCTION = {
+  auction_date: 0,
+  auction_end: 0,
+  auction_token: '0',
+  auction_bidding_unit: '0',
+  auction_start_price: '0',
+  auction_buynow_price: '0',
+  auction_current_price: '0',
+  auction_current_bidder: '',
+} as const;
+export const NO_PLATFORM = { platform_name: '', platform_url: '', platform_address: '', platform_commission: '' };
 
 /**
  * The item literal both versions' Mrc401Create (and CC-t's Mrc401CreateTrade) start from. Quirk
@@ -82,6 +89,8 @@ export function setMrc401(stub: Stub, key: string, item: Mrc401Item, jobType: st
 export function newItem(now: number, id: string, mrc400: string, owner: string, creator: string): Mrc401Item {
   return {
     ...zeroItem(),
+    ...NO_SALE,
+    ...NO_AUCTION,
     id,
     mrc400,
     owner,
@@ -92,37 +101,17 @@ export function newItem(now: number, id: string, mrc400: string, owner: string, 
     melting_fee: '0.0',
     transferable: 'Permanent',
     sell_fee: '0.0',
-    sell_price: '0',
-    sell_token: '0',
     jobdate: now,
-    auction_token: '0',
-    auction_bidding_unit: '0',
-    auction_start_price: '0',
-    auction_buynow_price: '0',
-    auction_current_price: '0',
     auction_current_bidder: '0',
     last_trade_amount: '0',
     last_trade_token: '0',
   };
 }
 
-/** Clears an item's auction fields, as every function that ends an auction does. */
-export function clearAuction(item: Mrc401Item): void {
-  item.auction_date = 0;
-  item.auction_end = 0;
-  item.auction_token = '0';
-  item.auction_bidding_unit = '0';
-  item.auction_start_price = '0';
-  item.auction_buynow_price = '0';
-  item.auction_current_price = '0';
-  item.auction_current_bidder = '';
-}
-
-/** Clears an item's sale fields. */
-export function clearSale(item: Mrc401Item): void {
-  item.sell_date = 0;
-  item.sell_price = '0';
-  item.sell_token = '0';
+/** Neither on sale nor in auction. */
+export function expectHeld(item: Mrc401Item, id: string): void {
+  if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
+  if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
 }
 
 /** GetMRC010 as the MRC-400/401 functions check a token argument. */
@@ -290,8 +279,6 @@ export function permissionCheck(c: Mrc400Collection, item: PermissionItem, actor
 
 // ---------------------------------------------------------------- encoding/json, as the chaincode uses it
 
-export type { FieldKind } from './records.ts';
-
 /** Go's json.Unmarshal error (the wording is an approximation), for the caller to wrap (guard). */
 function cannot(value: unknown, type: string, where = 'Go value'): ChaincodeError {
   const kind = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
@@ -376,17 +363,12 @@ export function unmarshalMapInto(
   return decodeMap(parseJson(text), into, 'Go value');
 }
 
-/** guard for an unmarshal: its errors are the inner messages of the chaincode's. */
-export const unmarshalOr = guard;
-
 /**
  * Go iterates a map in random order; where the order shows (PaymentInfo lists, which partner an
  * error names) the devnet takes the keys sorted, one of the orders Go may take.
  */
 export function mapEntries(map: Readonly<Record<string, string>> | null): [string, string][] {
-  return map === null
-    ? []
-    : Object.keys(map)
-        .sort()
-        .map((k) => [k, map[k]!]);
+  return Object.keys(map ?? {})
+    .sort()
+    .map((k) => [k, map![k]!]);
 }

@@ -6,6 +6,7 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
   checkToken,
+  expectHeld,
   getMrc400,
   getMrc401,
   guard,
@@ -446,8 +447,7 @@ function updateItems(
     if (updaterArg !== null) {
       permissionCheck(c, item, updaterArg, 'update');
       if (item.melting_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already melted`);
-      if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already sale`);
-      if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already auction`);
+      expectHeld(item, job.item_id);
     }
     checkItemUpdate(item, job, updaterArg === null);
     const params = [item.id, updaterArg ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];

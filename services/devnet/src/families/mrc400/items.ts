@@ -1,7 +1,7 @@
 import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
-import { guard, itemIdCheck, type FieldKind } from './chaincode.ts';
+import { expectHeld, guard, itemIdCheck } from './chaincode.ts';
+import type { FieldKind, Mrc401Item } from './records.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import type { Mrc401Item } from './records.ts';
 
 /**
  * The item data of mrc401create, mrc401createtrade and mrc401update: the client's JSON (CC-m
@@ -69,13 +69,9 @@ export function checkItemUpdate(item: Mrc401Item, job: ItemJob, old: boolean): v
   item.item_url = guard(() => dataAssign(job.item_url, 'url', 0, 255, false), error('ItemURL'))!;
   item.item_image_url = guard(() => dataAssign(job.item_image_url, 'url', 0, 255, false), error('ItemImageURL'))!;
   item.groupid = guard(() => dataAssign(job.groupid, 'text', 0, 40, false), error('GroupID'))!;
-  const busy = () => {
-    if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
-    if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
-  };
-  if (old && job.sell_fee !== item.sell_fee) busy();
+  if (old && job.sell_fee !== item.sell_fee) expectHeld(item, id);
   item.sell_fee = guard(() => numericDataCheck(job.sell_fee, '0', '99.9999', 4, false)!, error('SellFee'));
-  if (old && job.melting_fee !== item.melting_fee) busy();
+  if (old && job.melting_fee !== item.melting_fee) expectHeld(item, id);
   item.melting_fee = guard(() => numericDataCheck(job.melting_fee, '0', '99.9999', 4, false)!, error('MeltingFee'));
 
   const changeable = old

@@ -5,8 +5,10 @@ import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
-  clearAuction,
-  clearSale,
+  NO_AUCTION,
+  NO_PLATFORM,
+  NO_SALE,
+  expectHeld,
   getMrc400,
   getMrc401,
   guard,
@@ -16,7 +18,6 @@ import {
   percentOf,
   setMrc401,
   unmarshalList,
-  unmarshalOr,
   unmarshalStrings,
   type Mrc401Action,
 } from './chaincode.ts';
@@ -104,7 +105,7 @@ export const mrc401SellJob: Job = {
       if (!old) {
         // Read with NEW_SELL_FIELDS.
         const p = sd as typeof sd & Platform;
-        clearPlatform(item);
+        Object.assign(item, NO_PLATFORM);
         assignPlatform(stub, item, p.platform_name, p.platform_url, p.platform_address, p.platform_commission);
         item.last_worker = wallet.id;
       }
@@ -226,7 +227,7 @@ function buyCCm(stub: Stub, buyerAddress: string, id: string, sig: string, nonce
   }
   item.owner = buyerAddress;
   recordTrade(stub, item, 'Sell');
-  clearSale(item);
+  Object.assign(item, NO_SALE);
   setMrc401(stub, id, item, MRC400.itemBuy, [id, seller, buyerAddress, JSON.stringify(payments), sig, nonce]);
 }
 
@@ -249,7 +250,7 @@ function listCall(stub: Stub, args: readonly string[], fcn: string, ccTName = fc
 
 /** A list call's list: at most 100 items under CC-m (`old`), 1000 under CC-t, and not empty. */
 function listArg<T>(parse: () => T[], old: boolean, what: string): T[] {
-  const list = unmarshalOr(parse, (inner) => `3004,Selldata is in the wrong data ${inner}`);
+  const list = guard(parse, (inner) => `3004,Selldata is in the wrong data ${inner}`);
   const limit = old ? 100 : 1000;
   if (list.length > limit) throw new ChaincodeError(`3002,There must be ${limit} or fewer ${what} item`);
   if (list.length < 1) throw new ChaincodeError('3002,There is no item information');
@@ -328,16 +329,16 @@ export function withdraw(stub: Stub, args: readonly string[], what: 'unsell' | '
     const item = claim(id);
     if (what === 'unsell') {
       if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not sale`);
-      clearSale(item);
+      Object.assign(item, NO_SALE);
     } else {
       if (item.auction_date === 0) throw new ChaincodeError(`3004,MRC401 [${id}] is not auction item`);
       if (item.auction_current_bidder !== '') {
         throw new ChaincodeError(`3004,MRC401 [${id}] there is a bidder, so the auction cannot be canceled`);
       }
-      clearAuction(item);
+      Object.assign(item, NO_AUCTION);
     }
     if (!old) {
-      clearPlatform(item);
+      Object.assign(item, NO_PLATFORM);
       item.last_worker = wallet.id;
     }
     setMrc401(stub, id, item, what === 'unsell' ? MRC400.itemUnsell : MRC400.itemUnauction, [id, seller, sig, nonce]);
@@ -369,19 +370,6 @@ export function checkToken(c: Mrc400Collection, token: string, index: number, ol
   if (c.allow_token !== '0' && c.allow_token !== '' && token !== c.allow_token && token !== '0') {
     throw new ChaincodeError(`${at} is must ${c.allow_token} or metacoin`);
   }
-}
-
-/** Neither on sale nor in auction. */
-export function expectHeld(item: Mrc401Item, id: string): void {
-  if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
-  if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
-}
-
-export function clearPlatform(item: Mrc401Item): void {
-  item.platform_name = '';
-  item.platform_url = '';
-  item.platform_address = '';
-  item.platform_commission = '';
 }
 
 /** CC-t's list loops read an item's collection only when it differs from the previous item's. */

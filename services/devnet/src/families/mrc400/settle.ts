@@ -1,7 +1,7 @@
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import { clearAuction, clearSale, dexFee, mapEntries, setMrc401 } from './chaincode.ts';
+import { dexFee, mapEntries, NO_AUCTION, NO_SALE, setMrc401 } from './chaincode.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
@@ -144,8 +144,8 @@ export function mrc401DexProcess(
     setAddressInfo(stub, wallet, jobType, tradeArgs(from, to, magnitude, token, sign, item.id, tkey, v.tradeAmount));
   }
 
-  clearAuction(item);
-  clearSale(item);
+  Object.assign(item, NO_AUCTION);
+  Object.assign(item, NO_SALE);
   const params = [item.id, item.owner, buyerAddress, JSON.stringify(payments)];
   item.owner = buyerAddress;
   setMrc401(stub, item.id, item, itemJobType, params);

@@ -2,7 +2,8 @@ import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { checkNonce, getMrc400, getMrc401, percentOf, setMrc401 } from './chaincode.ts';
+import { checkNonce, expectHeld, getMrc400, getMrc401, percentOf, setMrc401 } from './chaincode.ts';
+import { credit, tradeArgs } from './settle.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import { MELTED, type Mrc401Item } from './records.ts';
 import { fakeSignature } from '../../jobs/client.ts';
@@ -43,8 +44,7 @@ export const mrc401TransferJob: Job = {
     if (item.transferable === 'Bound' && item.owner !== getMrc400(stub, item.mrc400).owner) {
       throw new ChaincodeError(`5002,MRC401 [${id}] is not transferable`);
     }
-    if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
-    if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
+    expectHeld(item, id);
     if (item.owner !== from) throw new ChaincodeError(`3004,MRC401 [${id}] is not your item`);
     if (to === from) throw new ChaincodeError('3005,From address and to address must be different values');
     const owner = getAddressInfo(stub, from);
@@ -103,8 +103,7 @@ export const mrc401MeltJob: Job = {
     );
     const old = !mrc400Version(stub.chaincode).meltCcT;
     const item = getMrc401(stub, id);
-    if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);
-    if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
+    expectHeld(item, id);
     const holder = item.owner;
     if (holder === MELTED) throw new ChaincodeError(`3004,MRC401 [${id}] is already melted`);
     const owner = getAddressInfo(stub, holder);
@@ -117,15 +116,13 @@ export const mrc401MeltJob: Job = {
       const token = item.initial_token;
       const fee = percentOf(reserve, item.melting_fee);
       let receive = reserve - fee;
-      const params = (to: string, amount: bigint) => [id, to, amount.toString(), token, sig, '0', '', id, nonce];
+      const params = (to: string, amount: bigint) => tradeArgs(id, to, amount, token, sig, id, nonce);
       if (fee > 0n) {
         payments.push(payment(id, collectionOwner, fee.toString(), token, '', '', PAY.recvMeltfee));
         if (collectionOwner === holder) {
           if (old) receive = reserve;
         } else {
-          const feeWallet = getAddressInfo(stub, collectionOwner);
-          mrc010Add(stub, feeWallet, token, fee.toString(), 0);
-          setAddressInfo(stub, feeWallet, MRC400.receiveMeltfee, params(collectionOwner, fee));
+          credit(stub, collectionOwner, token, fee, MRC400.receiveMeltfee, params(collectionOwner, fee));
         }
       }
       if (receive > 0n) {
