@@ -36,9 +36,9 @@ import {
 } from '../dex/auctions.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { assignPlatform } from './create.ts';
-import { collectionOfItem, findPayer, free, layoutOf, pickItem, pickToken, planPrice } from './plan.ts';
+import { collectionOfItem, findPayer, free, planner, pickItem, pickToken, planPrice } from './plan.ts';
 import {
-  checkToken,
+  checkSellToken,
   listCallOf,
   openList,
   payees,
@@ -95,8 +95,7 @@ export const mrc401AuctionJob: Job = {
   weight: 1,
   writes: [MRC400.itemAuction, MRC400.walletItemAuction],
   outcomes: auctionOutcomes(MRC401_AUCTIONS),
-  plan(ctx) {
-    if (layoutOf(ctx) !== 'new') return null;
+  plan: planner((ctx) => {
     const { world, rng, now } = ctx;
     const listing = planListing(ctx, 'new');
     if (!listing) return null;
@@ -125,7 +124,7 @@ export const mrc401AuctionJob: Job = {
       };
     });
     return listCallOf(ctx, 'mrc401auction', 'new', seller, '', JSON.stringify(list));
-  },
+  }, 'new'),
   execute: perVersion({ 'v2.3': auctionCCm, current: auctionCCt }),
 };
 
@@ -158,7 +157,7 @@ function auctionCCt(stub: Stub, args: readonly string[]): void {
     if (buyNow !== 0n && buyNow < decimalOrZero(item.auction_start_price)) {
       throw new ChaincodeError(`3005,${ordinal(index)} item buynow price is must be greater then auction start price`);
     }
-    checkToken(c, ad.token, index, false);
+    checkSellToken(c, ad.token, index, false);
     item.auction_token = ad.token;
     item.auction_current_price = '0';
     item.auction_current_bidder = '';
@@ -195,9 +194,7 @@ export const mrc401UnauctionJob: Job = {
   fcn: 'mrc401unauction',
   weight: 0.3,
   writes: [MRC400.itemUnauction, MRC400.walletItemUnauction],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     let caller = '';
     const item = pickItem(ctx, ctx.world.mrc400.inAuction, (item) => {
       if (item.auction_current_bidder !== '' || !withdraws(ctx, MRC401_AUCTIONS, fate(ctx, item))) return false;
@@ -206,7 +203,7 @@ export const mrc401UnauctionJob: Job = {
     });
     if (!item) return null;
     return listCallOf(ctx, 'mrc401unauction', layout, caller, item.mrc400, JSON.stringify([item.id]));
-  },
+  }),
   execute: (stub, { args }) => withdraw(stub, args, 'unauction'),
 };
 
@@ -240,9 +237,7 @@ export const mrc401BidJob: Job = {
     MRC400.receiveAuction,
     MRC400.receiveFee,
   ],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     const { rng, now } = ctx;
     const { inAuction } = ctx.world.mrc400;
     const biddable = (item: Mrc401Item) =>
@@ -273,7 +268,7 @@ export const mrc401BidJob: Job = {
         ? [bidder.id, item.id, price.toString(), item.auction_token, sig, bidder.nonce]
         : [bidder.id, item.id, price.toString(), sig, bidder.nonce];
     return { fcn: 'mrc401bid', args };
-  },
+  }),
   execute: perVersion({ 'v2.3': bidCCm, current: bidCCt }),
 };
 
@@ -374,12 +369,11 @@ export const mrc401AuctionFinishJob: Job = {
   fcn: 'mrc401auctionfinish',
   weight: 0.8,
   writes: [MRC400.itemAuctionwinning, MRC400.itemAuctionfailure, MRC400.receiveAuction, MRC400.receiveFee],
-  plan(ctx) {
-    if (layoutOf(ctx) === null) return null;
+  plan: planner((ctx) => {
     const ends = (item: Mrc401Item) => item.auction_end <= ctx.now && settleable(ctx, item);
     const item = pickItem(ctx, ctx.world.mrc400.inAuction, ends, 12);
     return item ? { fcn: 'mrc401auctionfinish', args: [item.id] } : null;
-  },
+  }),
   execute(stub, { args }) {
     const [id] = expectArgs(args, 1, '1000,mrc401auctionfinish operation must include four arguments : mrc401id');
     const item = getMrc401(stub, id);

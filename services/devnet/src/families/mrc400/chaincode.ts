@@ -114,6 +114,18 @@ export function expectHeld(item: Mrc401Item, id: string): void {
   if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
 }
 
+/**
+ * That an item of `c` may be priced in `token`: MTC ("0"), the allow_token, or (CC-t, allow_token
+ * "0" or "") any. Else "<at> is must <allow_token>", plus " or metacoin" when `metacoin` (CC-m:
+ * unless the allow_token is "0").
+ */
+export function expectToken(c: Mrc400Collection, token: string, old: boolean, at: string, metacoin = !old): void {
+  const allowed = old || c.allow_token !== '' ? c.allow_token : '0';
+  if (token === '0' || token === allowed || (!old && allowed === '0')) return;
+  const orMtc = metacoin || (old && allowed !== '0') ? ' or metacoin' : '';
+  throw new ChaincodeError(`${at} is must ${allowed}${orMtc}`);
+}
+
 /** GetMRC010 as the MRC-400/401 functions check a token argument. */
 export function checkToken(stub: Stub, token: string): void {
   guard(
@@ -209,6 +221,26 @@ export type PermissionItem = Pick<Mrc401Item, 'id' | 'owner' | 'creator' | 'last
 
 export const NO_ITEM: PermissionItem = { id: '', owner: '', creator: '', last_worker: '' };
 
+/** The partner roles (a collection's partner map) that may sell and withdraw items, and that may create them. */
+export const PARTNER_ROLES: readonly string[] = ['partner', 'seller', 'creator'];
+export const SELLS: readonly string[] = ['partner', 'seller'];
+export const CREATES: readonly string[] = ['partner', 'creator'];
+
+const SELL_DENIED = '[#] sell or auction is only available to MRC400 partner or seller';
+const UNSELL_DENIED = '[#] unsell or unauction is only available to MRC400 partner or seller';
+
+/** Per action a partner may take: the roles allowed and the message ("3007,MRC401 " after) for others. */
+const PARTNER_RULES: Readonly<Record<string, readonly [readonly string[], string]>> = {
+  sell: [SELLS, SELL_DENIED],
+  auction: [SELLS, SELL_DENIED],
+  unsell: [SELLS, UNSELL_DENIED],
+  unauction: [SELLS, UNSELL_DENIED],
+  create: [CREATES, 'creation is only available to MRC400 partner or creator'],
+  update: [CREATES, 'update is only available to MRC400 partner or creator'],
+  // Go's message here says "partner or creator" though the roles checked are partner and seller.
+  createtrade: [SELLS, 'creation is only available to MRC400 partner or creator'],
+};
+
 /**
  * CC-t Mrc401PermissionCheck. Transfers and melts: the item's owner only. Sell, unsell, auction,
  * unauction: the owner, or — for an item the MRC-400 owner holds — a partner with role "partner" or
@@ -219,61 +251,20 @@ export const NO_ITEM: PermissionItem = { id: '', owner: '', creator: '', last_wo
  */
 export function permissionCheck(c: Mrc400Collection, item: PermissionItem, actor: string, action: Mrc401Action): void {
   if (!isMtAddress(actor)) throw new ChaincodeError(`1002,${actor} is not Metacoin address`);
-  switch (action) {
-    case 'transfer':
-    case 'melt':
-      if (item.owner === actor) return;
-      throw new ChaincodeError(`3004,MRC401 [${item.id}] is not your item`);
-    case 'sell':
-    case 'unsell':
-    case 'auction':
-    case 'unauction':
-      if (item.owner === actor) return;
-      if (item.owner !== c.owner) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not your item`);
-      break;
-    case 'create':
-    case 'update':
-    case 'createtrade':
-      if (actor === c.owner) return;
-      break;
+  const creating = action === 'create' || action === 'update' || action === 'createtrade';
+  if (creating ? actor === c.owner : item.owner === actor) return;
+  if (action === 'transfer' || action === 'melt' || (!creating && item.owner !== c.owner)) {
+    throw new ChaincodeError(`3004,MRC401 [${item.id}] is not your item`);
   }
-  const permission = c.partner?.[actor];
-  if (permission === undefined) throw new ChaincodeError('3007,MRC401 operation is only available to MRC400 partner');
-  const sells = permission === 'partner' || permission === 'seller';
-  const creates = permission === 'partner' || permission === 'creator';
-  switch (action) {
-    case 'sell':
-    case 'auction':
-      if (!sells) {
-        throw new ChaincodeError(
-          `3007,MRC401 [${item.id}] sell or auction is only available to MRC400 partner or seller`,
-        );
-      }
-      return;
-    case 'unsell':
-    case 'unauction':
-      if (!sells) {
-        throw new ChaincodeError(
-          `3007,MRC401 [${item.id}] unsell or unauction is only available to MRC400 partner or seller`,
-        );
-      }
-      if (item.last_worker !== actor) {
-        throw new ChaincodeError(`3007,MRC401 [${item.id}] unsell or unauction is only available to last worker`);
-      }
-      return;
-    case 'create':
-      if (!creates) throw new ChaincodeError('3007,MRC401 creation is only available to MRC400 partner or creator');
-      return;
-    case 'update':
-      if (!creates) throw new ChaincodeError('3007,MRC401 update is only available to MRC400 partner or creator');
-      if (item.creator !== actor) {
-        throw new ChaincodeError(`3007,MRC401 [${item.id}] update is only available to creator`);
-      }
-      return;
-    case 'createtrade':
-      // Go's message here says "partner or creator" though the roles checked are partner and seller.
-      if (!sells) throw new ChaincodeError('3007,MRC401 creation is only available to MRC400 partner or creator');
-      return;
+  const role = c.partner?.[actor];
+  if (role === undefined) throw new ChaincodeError('3007,MRC401 operation is only available to MRC400 partner');
+  const [roles, denied] = PARTNER_RULES[action]!;
+  if (!roles.includes(role)) throw new ChaincodeError(`3007,MRC401 ${denied.replace('#', item.id)}`);
+  if ((action === 'unsell' || action === 'unauction') && item.last_worker !== actor) {
+    throw new ChaincodeError(`3007,MRC401 [${item.id}] unsell or unauction is only available to last worker`);
+  }
+  if (action === 'update' && item.creator !== actor) {
+    throw new ChaincodeError(`3007,MRC401 [${item.id}] update is only available to creator`);
   }
 }
 

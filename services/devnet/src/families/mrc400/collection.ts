@@ -10,6 +10,7 @@ import {
   mapEntries,
   newMrc400Id,
   ordinal,
+  PARTNER_ROLES,
   setMrc400,
   unmarshalMapInto,
 } from './chaincode.ts';
@@ -20,7 +21,7 @@ import { fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Call, Job, PlanContext } from '../../jobs/job.ts';
 import { pickActiveWallet, pickOtherWallet } from '../../jobs/job.ts';
 import { nftImageUrl } from '../../world/images.ts';
-import { fakeCategory, fakeTitle, free, layoutOf, pickCollection, slug } from './plan.ts';
+import { fakeCategory, fakeTitle, free, planner, pickCollection, slug } from './plan.ts';
 
 /** The string fields of a collection that util.DataAssign sets. */
 type TextField = Exclude<keyof Mrc400Collection, 'id' | 'createdate' | 'partner' | 'job_type' | 'job_args' | 'jobdate'>;
@@ -64,7 +65,7 @@ function assignPartners(stub: Stub, c: Mrc400Collection, text: string): void {
       () => getAddressInfo(stub, address),
       (inner) => `3005,${ordinal(index)} partner item error : ${inner}`,
     );
-    if (permission !== 'partner' && permission !== 'seller' && permission !== 'creator') {
+    if (!PARTNER_ROLES.includes(permission)) {
       throw new ChaincodeError(`3005,${ordinal(index)} partner item permission is partner or seller or creator`);
     }
   });
@@ -90,9 +91,7 @@ export const mrc400CreateJob: Job = {
   fcn: 'mrc400create',
   weight: 0.4,
   writes: [MRC400.create, MRC400.walletCreate],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     const owner = ctx.world.wallet(pickActiveWallet(ctx));
     if (!owner || !free(ctx, owner.id)) return null;
     const { rng } = ctx;
@@ -139,7 +138,7 @@ export const mrc400CreateJob: Job = {
         owner.nonce,
       ],
     };
-  },
+  }),
   execute: perVersion({ 'v2.3': writeCCm(true), current: writeCCt(true) }),
 };
 
@@ -259,14 +258,12 @@ export const mrc400UpdateJob: Job = {
   fcn: 'mrc400update',
   weight: 0.3,
   writes: [MRC400.update, MRC400.walletUpdate],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     const c = pickCollection(ctx, (c) => free(ctx, c.owner));
     if (!c) return null;
     const owner = ctx.world.wallet(c.owner)!;
     return layout === 'old' ? planUpdateCCm(ctx, c, owner.nonce) : planUpdateCCt(ctx, c, owner.nonce);
-  },
+  }),
   execute: perVersion({ 'v2.3': writeCCm(false), current: writeCCt(false) }),
 };
 
@@ -347,7 +344,7 @@ function planPartners(ctx: PlanContext, owner: string): string | null {
     const address = pickOtherWallet(ctx, exclude);
     if (address === null) return null;
     exclude.add(address);
-    partners[address] = rng.pick(['partner', 'seller', 'creator'] as const);
+    partners[address] = rng.pick(PARTNER_ROLES);
   }
   return JSON.stringify(partners);
 }

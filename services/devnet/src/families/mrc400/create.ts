@@ -6,15 +6,19 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
   checkNonce,
   checkToken,
+  CREATES,
   expectHeld,
+  expectToken,
   getMrc400,
   getMrc401,
   guard,
   mapEntries,
   newItem,
+  NO_PLATFORM,
   NO_ITEM,
   ordinal,
   permissionCheck,
+  SELLS,
   setMrc401,
   unmarshalList,
   unmarshalStruct,
@@ -36,7 +40,7 @@ import {
   collectionOfItem,
   findPayer,
   free,
-  layoutOf,
+  planner,
   pickCollection,
   pickItem,
   pickToken,
@@ -70,9 +74,7 @@ export const mrc401CreateJob: Job = {
   fcn: 'mrc401create',
   weight: 0.9,
   writes: [MRC400.itemCreate, MRC400.walletItemCreate],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     const pick = pickCreator(ctx, layout, 'create');
     if (!pick) return null;
     const { collection: c, creator } = pick;
@@ -85,7 +87,7 @@ export const mrc401CreateJob: Job = {
       planItemJob(ctx, c, layout, reserve.token, reserve.each(), shareholders),
     );
     return planItemCall(ctx, 'mrc401create', layout, c.id, creator, items);
-  },
+  }),
   execute: itemCall('mrc401create', 'creator', createItems),
 };
 
@@ -160,10 +162,7 @@ function createItems(
     // CC-m never sets the new item's id: it is written "".
     const item = newItem(stub.now, old ? '' : `${c.id}_${job.item_id}`, c.id, c.owner, old ? '' : signer.id);
     const itemId = checkNewItem(item, job, `3005,${ordinal(index)} item `, old);
-    if (!tokenAllowed(c, item.initial_token, old)) {
-      const allowed = old && c.allow_token !== '0' ? `${c.allow_token} or metacoin` : allowTokenOf(c, old);
-      throw new ChaincodeError(`3005,${ordinal(index)} item Token is must ${allowed}`);
-    }
+    expectToken(c, item.initial_token, old, `3005,${ordinal(index)} item Token`, false);
     const reserve = BigInt(item.initial_reserve);
     if (reserve > 0n) totals.set(item.initial_token, (totals.get(item.initial_token) ?? 0n) + reserve);
     assignShareholders(stub, c, item, shareholderOf(job), shareholderOf(jobs[0]!));
@@ -172,9 +171,7 @@ function createItems(
     setMrc401(stub, key, item, MRC400.itemCreate, params);
     const entry = { id: itemId, amount: item.initial_reserve, token: item.initial_token };
     // CC-t logs its TMRC401Sell, whose platform fields stay empty.
-    log.push(
-      old ? entry : { ...entry, platform_name: '', platform_url: '', platform_address: '', platform_commission: '' },
-    );
+    log.push(old ? entry : { ...entry, ...NO_PLATFORM });
   });
   for (const [token, total] of totals) mrc010Subtract(stub, signer, token, total.toString(), 'normal');
   setAddressInfo(stub, signer, MRC400.walletItemCreate, [c.id, creatorArg ?? c.owner, JSON.stringify(log), sig, nonce]);
@@ -189,17 +186,6 @@ function expectAbsent(stub: Stub, mrc400id: string, itemId: string): void {
   if (stub.getState(`${mrc400id}_${itemId}`) !== undefined) {
     throw new ChaincodeError(`8600,Item ID ${itemId} already exists in project ${mrc400id}`);
   }
-}
-
-/** The collection's allow_token as the version reads it: CC-t takes "" for "0". */
-function allowTokenOf(c: Mrc400Collection, old: boolean): string {
-  return old || c.allow_token !== '' ? c.allow_token : '0';
-}
-
-/** Whether an item of `c` may take `token`: MTC ("0"), the allow_token, or (CC-t, allow_token "0") any. */
-function tokenAllowed(c: Mrc400Collection, token: string, old: boolean): boolean {
-  const allowed = allowTokenOf(c, old);
-  return token === '0' || token === allowed || (!old && allowed === '0');
 }
 
 /** An item job's shareholders (CC-m's jobs have none). */
@@ -267,8 +253,7 @@ export const mrc401CreateTradeJob: Job = {
     MRC400.receiveSell,
     MRC400.receiveFee,
   ],
-  plan(ctx) {
-    if (layoutOf(ctx) !== 'new') return null;
+  plan: planner((ctx) => {
     const pick = pickCreator(ctx, 'new', 'createtrade');
     if (!pick) return null;
     const { collection: c, creator } = pick;
@@ -299,7 +284,7 @@ export const mrc401CreateTradeJob: Job = {
         buyer.nonce,
       ],
     };
-  },
+  }, 'new'),
   execute(stub, { fcn, args }) {
     if (!mrc400Version(stub.chaincode).createTrade) throw new ChaincodeError(`Unsupported operation [${fcn}]`);
     const a = expectArgs(
@@ -331,9 +316,7 @@ export const mrc401CreateTradeJob: Job = {
     const payments: PaymentInfo[] = [];
     const reserve = BigInt(item.initial_reserve);
     if (reserve > 0n) {
-      if (!tokenAllowed(c, item.initial_token, false)) {
-        throw new ChaincodeError(`3005,Token is must ${allowTokenOf(c, false)}`);
-      }
+      expectToken(c, item.initial_token, false, '3005,Token', false);
       mrc010Subtract(stub, creator, item.initial_token, reserve.toString(), 'normal');
       payments.push(payment(creator.id, item.id, reserve.toString(), item.initial_token, '', '', PAY.createtrade));
     }
@@ -341,9 +324,7 @@ export const mrc401CreateTradeJob: Job = {
 
     // The sale: Bound cannot refuse (the MRC-400 owner holds the new item).
     item.sell_price = price;
-    if (!tokenAllowed(c, a[5], false)) {
-      throw new ChaincodeError(`3005,item SellToken is must ${allowTokenOf(c, false)} or metacoin`);
-    }
+    expectToken(c, a[5], false, '3005,item SellToken');
     assignPlatform(stub, item, a[6], a[7], a[8], a[9]);
     item.sell_token = a[5];
     item.sell_date = stub.now;
@@ -401,9 +382,7 @@ export const mrc401UpdateJob: Job = {
   fcn: 'mrc401update',
   weight: 0.4,
   writes: [MRC400.itemUpdate, MRC400.walletItemUpdate],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     const { world, rng } = ctx;
     const first = pickItem(ctx, world.mrc400.idle, (item) => free(ctx, item.mrc400));
     if (first === null) return null;
@@ -424,7 +403,7 @@ export const mrc401UpdateJob: Job = {
     }
     const jobs = items.map((item) => planItemUpdate(ctx, item, layout));
     return planItemCall(ctx, 'mrc401update', layout, c.id, updater, jobs);
-  },
+  }),
   execute: itemCall('mrc401update', 'updater', updateItems),
 };
 
@@ -483,7 +462,7 @@ function pickCreator(
   layout: 'old' | 'new',
   action: 'create' | 'createtrade',
 ): { collection: Mrc400Collection; creator: Wallet } | null {
-  const roles = action === 'create' ? ['partner', 'creator'] : ['partner', 'seller'];
+  const roles = action === 'create' ? CREATES : SELLS;
   let creator = '';
   const c = pickCollection(ctx, (c) => {
     const candidates = [c.owner];
@@ -566,8 +545,7 @@ function planShareholders(ctx: PlanContext, c: Mrc400Collection): Record<string,
 /** Who may update `item` (signing with its nonce): CC-m the MRC-400 owner; CC-t also its creator if a partner/creator. */
 function pickUpdater(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: 'old' | 'new'): Wallet | null {
   const role = c.partner?.[item.creator];
-  const partner =
-    layout === 'new' && (role === 'partner' || role === 'creator') && ctx.rng.chance(0.6) ? item.creator : c.owner;
+  const partner = layout === 'new' && CREATES.includes(role ?? '') && ctx.rng.chance(0.6) ? item.creator : c.owner;
   return free(ctx, partner) ? (ctx.world.wallet(partner) ?? null) : null;
 }
 

@@ -5,7 +5,7 @@ import { isLegacy } from '../../chaincode/versions.ts';
 import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import { capitalise, fakeWords } from '../../jobs/client.ts';
-import type { PlanContext } from '../../jobs/job.ts';
+import type { Call, PlanContext } from '../../jobs/job.ts';
 
 /**
  * What MRC-400/401 clients send. Planners check every condition the installed chaincode checks
@@ -16,11 +16,17 @@ import type { PlanContext } from '../../jobs/job.ts';
 /** The argument layout clients send: CC-m's (`old`) or CC-t's. */
 export type Layout = Mrc400Version['layout'];
 
-/** The argument layout a planner writes: CC-m's (`v2.3`) or CC-t's; null under the legacy chaincode. */
-export function layoutOf(ctx: PlanContext): Layout | null {
-  const version = ctx.chaincode ?? 'current';
-  if (isLegacy(version)) return null;
-  return mrc400Version(version).layout;
+/**
+ * A job's plan: no call under the legacy chaincode (nor, given `only`, under a version of the other
+ * layout), else `plan` with the argument layout of the installed version: CC-m's (`old`) or CC-t's.
+ */
+export function planner(plan: (ctx: PlanContext, layout: Layout) => Call | null, only?: Layout) {
+  return (ctx: PlanContext): Call | null => {
+    const version = ctx.chaincode ?? 'current';
+    if (isLegacy(version)) return null;
+    const { layout } = mrc400Version(version);
+    return only === undefined || layout === only ? plan(ctx, layout) : null;
+  };
 }
 
 /** None of `keys` was written by an earlier transaction of the block. */

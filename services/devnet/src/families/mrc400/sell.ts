@@ -9,6 +9,7 @@ import {
   NO_PLATFORM,
   NO_SALE,
   expectHeld,
+  expectToken,
   getMrc400,
   getMrc401,
   guard,
@@ -16,6 +17,7 @@ import {
   ordinal,
   permissionCheck,
   percentOf,
+  SELLS,
   setMrc401,
   unmarshalList,
   unmarshalStrings,
@@ -35,7 +37,7 @@ import {
   collectionOfItem,
   findPayer,
   free,
-  layoutOf,
+  planner,
   type Layout,
   movable,
   pickId,
@@ -75,9 +77,7 @@ export const mrc401SellJob: Job = {
   fcn: 'mrc401sell',
   weight: 1.4,
   writes: [MRC400.itemSell, MRC400.walletItemSell],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     const listing = planListing(ctx, layout);
     if (!listing) return null;
     const { c, seller, items, tokens } = listing;
@@ -88,7 +88,7 @@ export const mrc401SellJob: Job = {
       return layout === 'old' ? sale : { ...sale, ...planItemPlatform(ctx, seller) };
     });
     return listCallOf(ctx, 'mrc401sell', layout, seller, c.id, JSON.stringify(list));
-  },
+  }),
   execute(stub, { args }) {
     const { seller, sig, nonce, old, list, wallet, claim, collection } = openList(stub, args, 'sell', (itemData, old) =>
       unmarshalList(itemData, old ? OLD_SELL_FIELDS : NEW_SELL_FIELDS, 'TMRC401Sell'),
@@ -101,7 +101,7 @@ export const mrc401SellJob: Job = {
         throw new ChaincodeError(`5002,MRC401 [${sd.id}] is cannot be sold`);
       }
       item.sell_price = priceArg(sd.amount, '1', index, 'SellPrice')!;
-      checkToken(c, sd.token, index, old);
+      checkSellToken(c, sd.token, index, old);
       if (!old) {
         // Read with NEW_SELL_FIELDS.
         const p = sd as typeof sd & Platform;
@@ -131,9 +131,7 @@ export const mrc401UnsellJob: Job = {
   fcn: 'mrc401unsell',
   weight: 0.4,
   writes: [MRC400.itemUnsell, MRC400.walletItemUnsell],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx, layout) => {
     const { onSale } = ctx.world.mrc400;
     let caller = '';
     const first = pickItem(ctx, onSale, (item) => {
@@ -145,7 +143,7 @@ export const mrc401UnsellJob: Job = {
     const more = moreItems(ctx, onSale, c, first, (item) => unlister(ctx, c, item, layout) === caller);
     const ids = JSON.stringify([first, ...more].map((item) => item.id));
     return listCallOf(ctx, 'mrc401unsell', layout, caller, c.id, ids);
-  },
+  }),
   execute: (stub, { args }) => withdraw(stub, args, 'unsell'),
 };
 
@@ -169,15 +167,13 @@ export const mrc401BuyJob: Job = {
   fcn: 'mrc401buy',
   weight: 1.4,
   writes: [MRC400.itemBuy, MRC400.transferBuy, MRC400.receiveSell, MRC400.receiveFee],
-  plan(ctx) {
-    const layout = layoutOf(ctx);
-    if (layout === null) return null;
+  plan: planner((ctx) => {
     const item = pickItem(ctx, ctx.world.mrc400.onSale, (item) => free(ctx, ...payees(ctx, item)));
     if (!item) return null;
     const buyer = findPayer(ctx, Number(item.sell_token), BigInt(item.sell_price), new Set([item.owner]));
     if (!buyer) return null;
     return { fcn: 'mrc401buy', args: [buyer.id, item.id, fakeSignature(ctx.rng), buyer.nonce] };
-  },
+  }),
   execute(stub, { args }) {
     const [buyerAddress, id, sig, nonce] = expectArgs(
       args,
@@ -356,20 +352,11 @@ export function priceArg(value: string, min: string, index: number, field: strin
   );
 }
 
-/**
- * The pay token of a listed item: CC-m (`old`) the collection's allow_token or MTC ("0"); CC-t
- * any token when allow_token is "0" or "", else those two.
- */
-export function checkToken(c: Mrc400Collection, token: string, index: number, old: boolean): void {
+/** The pay token of a listed item (expectToken); CC-t also refuses "". */
+export function checkSellToken(c: Mrc400Collection, token: string, index: number, old: boolean): void {
   const at = `3005,${ordinal(index)} item SellToken`;
-  if (old) {
-    if (token === c.allow_token || token === '0') return;
-    throw new ChaincodeError(`${at} is must ${c.allow_token}${c.allow_token !== '0' ? ' or metacoin' : ''}`);
-  }
-  if (token === '') throw new ChaincodeError(`${at} not define`);
-  if (c.allow_token !== '0' && c.allow_token !== '' && token !== c.allow_token && token !== '0') {
-    throw new ChaincodeError(`${at} is must ${c.allow_token} or metacoin`);
-  }
+  if (!old && token === '') throw new ChaincodeError(`${at} not define`);
+  expectToken(c, token, old, at);
 }
 
 /** CC-t's list loops read an item's collection only when it differs from the previous item's. */
@@ -423,9 +410,7 @@ export function planItemPlatform(ctx: PlanContext, seller: string) {
  */
 export function pickSeller(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: Layout): string | null {
   if (layout === 'new' && item.owner === c.owner && ctx.rng.chance(0.4)) {
-    const partners = mapEntries(c.partner).filter(
-      ([a, role]) => (role === 'partner' || role === 'seller') && free(ctx, a),
-    );
+    const partners = mapEntries(c.partner).filter(([a, role]) => SELLS.includes(role) && free(ctx, a));
     if (partners.length > 0) return ctx.rng.pick(partners)[0];
   }
   return free(ctx, item.owner) ? item.owner : null;
@@ -438,10 +423,7 @@ export function pickSeller(ctx: PlanContext, c: Mrc400Collection, item: Mrc401It
 export function unlister(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: Layout): string | null {
   const role = c.partner?.[item.last_worker];
   const partner =
-    layout === 'new' &&
-    item.owner === c.owner &&
-    item.last_worker !== item.owner &&
-    (role === 'partner' || role === 'seller');
+    layout === 'new' && item.owner === c.owner && item.last_worker !== item.owner && SELLS.includes(role ?? '');
   const caller = partner ? item.last_worker : item.owner;
   return free(ctx, caller) ? caller : null;
 }

@@ -11,7 +11,7 @@ import { payment, type PaymentInfo } from '../dex/dex.ts';
 import { mrc400Version } from './versions.ts';
 import type { Job } from '../../jobs/job.ts';
 import { pickOtherWallet, wants } from '../../jobs/job.ts';
-import { collectionOfItem, free, layoutOf, movable, pickItem } from './plan.ts';
+import { collectionOfItem, free, planner, movable, pickItem } from './plan.ts';
 
 /**
  * `mrc401transfer` (mrc401id, from, to, sig, nonce), the same call in both versions → the item
@@ -25,15 +25,14 @@ export const mrc401TransferJob: Job = {
   fcn: 'mrc401transfer',
   weight: 1.2,
   writes: [MRC400.itemTransfer, MRC400.walletItemTransfer],
-  plan(ctx) {
-    if (layoutOf(ctx) === null) return null;
+  plan: planner((ctx) => {
     const item = pickItem(ctx, ctx.world.mrc400.idle, (item) => movable(ctx, item) && free(ctx, item.owner));
     if (!item) return null;
     const to = pickOtherWallet(ctx, new Set([item.owner]));
     if (to === null) return null;
     const owner = ctx.world.wallet(item.owner)!;
     return { fcn: 'mrc401transfer', args: [item.id, item.owner, to, fakeSignature(ctx.rng), owner.nonce] };
-  },
+  }),
   execute(stub, { args }) {
     const [id, from, to, sig, nonce] = expectArgs(
       args,
@@ -77,8 +76,7 @@ export const mrc401MeltJob: Job = {
   fcn: 'mrc401melt',
   weight: 0.5,
   writes: [MRC400.itemMelt, MRC400.receiveMelt, MRC400.receiveMeltfee],
-  plan(ctx) {
-    if (layoutOf(ctx) === null) return null;
+  plan: planner((ctx) => {
     const meltable = (item: Mrc401Item) =>
       free(ctx, item.owner, collectionOfItem(ctx, item).owner) && ctx.world.wallet(item.owner) !== undefined;
     // Until the chain holds a melting fee paid, an owner melts an item whose reserve pays one.
@@ -94,7 +92,7 @@ export const mrc401MeltJob: Job = {
     if (!item) return null;
     const owner = ctx.world.wallet(item.owner)!;
     return { fcn: 'mrc401melt', args: [item.id, fakeSignature(ctx.rng), owner.nonce] };
-  },
+  }),
   execute(stub, { args }) {
     const [id, sig, nonce] = expectArgs(
       args,
