@@ -88,27 +88,24 @@ export const mrc401CreateJob: Job = {
     );
     return planItemCall(ctx, 'mrc401create', layout, c.id, creator, items);
   }),
-  execute: itemCall('mrc401create', 'creator', createItems),
+  execute: itemCall('create', createItems),
 };
 
 /**
  * The two layouts of mrc401create and mrc401update: CC-m's [mrc400id, itemData, sign, tkey] and
- * CC-t's [mrc400id, <actor>, itemData, signature, nonce]; `run` gets the actor's argument, or null.
+ * CC-t's [mrc400id, <actor>, itemData, signature, nonce]; `run` gets the call as openItemCall reads it.
  */
-function itemCall(
-  fcn: string,
-  actor: string,
-  run: (stub: Stub, mrc400id: string, actorArg: string | null, itemData: string, sig: string, nonce: string) => void,
-) {
-  const usage = '1000,' + fcn + ' operation must include four arguments : mrc400id, ';
+function itemCall(verb: 'create' | 'update', run: (stub: Stub, call: ItemCall) => void) {
+  const usage = `1000,mrc401${verb} operation must include four arguments : mrc400id, `;
+  const actor = verb === 'create' ? 'creator' : 'updater';
   return perVersion<Stub>({
     'v2.3': (stub, args) => {
       const a = expectArgs(args, 4, `${usage}itemData, sign, tkey`);
-      run(stub, a[0], null, a[1], a[2], a[3]);
+      run(stub, openItemCall(stub, verb, a[0], null, a[1], a[2], a[3]));
     },
     current: (stub, args) => {
       const a = expectArgs(args, 5, `${usage}${actor}, itemData, signature, nonce`);
-      run(stub, a[0], a[1], a[2], a[3], a[4]);
+      run(stub, openItemCall(stub, verb, a[0], a[1], a[2], a[3], a[4]));
     },
   });
 }
@@ -116,43 +113,39 @@ function itemCall(
 /**
  * What Mrc401Create and Mrc401Update read first: the collection, the signer (the actor; under CC-m
  * the MRC-400 owner) whose nonce is checked, then the item data: 1 to 100 items (CC-t creates 1024).
+ * `actor` is CC-t's creator or updater argument, null under CC-m.
  */
 function openItemCall(
   stub: Stub,
-  mrc400id: string,
-  actorArg: string | null,
-  itemData: string,
-  nonce: string,
   verb: 'create' | 'update',
+  mrc400id: string,
+  actor: string | null,
+  itemData: string,
+  sig: string,
+  nonce: string,
 ) {
   const c = getMrc400(stub, mrc400id);
-  if (verb === 'create' && actorArg !== null) permissionCheck(c, NO_ITEM, actorArg, 'create');
-  const signer = getAddressInfo(stub, actorArg ?? c.owner);
+  if (verb === 'create' && actor !== null) permissionCheck(c, NO_ITEM, actor, 'create');
+  const signer = getAddressInfo(stub, actor ?? c.owner);
   checkNonce(stub, signer, nonce);
-  const jobs = guard(
+  const jobs: readonly ItemJob[] = guard(
     () =>
-      actorArg === null
+      actor === null
         ? unmarshalList(itemData, OLD_ITEM_FIELDS, 'TMRC401job')
         : unmarshalList(itemData, NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
     (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
   );
-  const max = verb === 'create' && actorArg !== null ? 1024 : 100;
+  const max = verb === 'create' && actor !== null ? 1024 : 100;
   if (jobs.length > max) throw new ChaincodeError(`3002,There must be ${max} or fewer ${verb} item`);
   if (jobs.length < 1) throw new ChaincodeError('3002,There is no item information');
-  return { c, signer, jobs };
+  return { c, signer, jobs, actor, sig, nonce };
 }
 
-/** Mrc401Create of both versions; `creatorArg` is CC-t's creator argument (null under CC-m). */
-function createItems(
-  stub: Stub,
-  mrc400id: string,
-  creatorArg: string | null,
-  itemData: string,
-  sig: string,
-  nonce: string,
-): void {
-  const old = creatorArg === null;
-  const { c, signer, jobs } = openItemCall(stub, mrc400id, creatorArg, itemData, nonce, 'create');
+type ItemCall = ReturnType<typeof openItemCall>;
+
+/** Mrc401Create of both versions. */
+function createItems(stub: Stub, { c, signer, jobs, actor, sig, nonce }: ItemCall): void {
+  const old = actor === null;
   const totals = new Map<string, bigint>();
   const seen = new Set<string>();
   const log: object[] = [];
@@ -167,14 +160,14 @@ function createItems(
     if (reserve > 0n) totals.set(item.initial_token, (totals.get(item.initial_token) ?? 0n) + reserve);
     assignShareholders(stub, c, item, shareholderOf(job), shareholderOf(jobs[0]!));
     const key = old ? `${c.id}_${itemId}` : item.id;
-    const params = [key, creatorArg ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];
+    const params = [key, actor ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];
     setMrc401(stub, key, item, MRC400.itemCreate, params);
     const entry = { id: itemId, amount: item.initial_reserve, token: item.initial_token };
     // CC-t logs its TMRC401Sell, whose platform fields stay empty.
     log.push(old ? entry : { ...entry, ...NO_PLATFORM });
   });
   for (const [token, total] of totals) mrc010Subtract(stub, signer, token, total.toString(), 'normal');
-  setAddressInfo(stub, signer, MRC400.walletItemCreate, [c.id, creatorArg ?? c.owner, JSON.stringify(log), sig, nonce]);
+  setAddressInfo(stub, signer, MRC400.walletItemCreate, [c.id, actor ?? c.owner, JSON.stringify(log), sig, nonce]);
 }
 
 function expectUnique(seen: Set<string>, itemId: string): void {
@@ -404,32 +397,24 @@ export const mrc401UpdateJob: Job = {
     const jobs = items.map((item) => planItemUpdate(ctx, item, layout));
     return planItemCall(ctx, 'mrc401update', layout, c.id, updater, jobs);
   }),
-  execute: itemCall('mrc401update', 'updater', updateItems),
+  execute: itemCall('update', updateItems),
 };
 
-/** Mrc401Update of both versions; `updaterArg` is CC-t's updater argument (null under CC-m). */
-function updateItems(
-  stub: Stub,
-  mrc400id: string,
-  updaterArg: string | null,
-  itemData: string,
-  sig: string,
-  nonce: string,
-): void {
-  const { c, signer, jobs } = openItemCall(stub, mrc400id, updaterArg, itemData, nonce, 'update');
+/** Mrc401Update of both versions. */
+function updateItems(stub: Stub, { c, signer, jobs, actor, sig, nonce }: ItemCall): void {
   const seen = new Set<string>();
   const log: string[] = [];
   for (const job of jobs) {
     expectUnique(seen, job.item_id);
     const key = `${c.id}_${job.item_id}`;
     const item = getMrc401(stub, key);
-    if (updaterArg !== null) {
-      permissionCheck(c, item, updaterArg, 'update');
+    if (actor !== null) {
+      permissionCheck(c, item, actor, 'update');
       if (item.melting_date > 0) throw new ChaincodeError(`3004,MRC401 [${job.item_id}] is already melted`);
       expectHeld(item, job.item_id);
     }
-    checkItemUpdate(item, job, updaterArg === null);
-    const params = [item.id, updaterArg ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];
+    checkItemUpdate(item, job, actor === null);
+    const params = [item.id, actor ?? c.owner, item.initial_reserve, item.initial_token, sig, nonce];
     setMrc401(stub, key, item, MRC400.itemUpdate, params);
     log.push(job.item_id);
   }
