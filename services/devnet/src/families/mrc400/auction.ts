@@ -4,6 +4,7 @@ import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base
 import { mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
+  assignPlatform,
   checkNonce,
   expectHeld,
   NO_AUCTION,
@@ -35,14 +36,21 @@ import {
   type AuctionFate,
 } from '../dex/auctions.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
-import { assignPlatform } from './create.ts';
-import { collectionOfItem, findPayer, free, planner, pickItem, pickToken, planPrice } from './plan.ts';
+import {
+  collectionOfItem,
+  findPayer,
+  free,
+  pickItem,
+  pickToken,
+  planItemPlatform,
+  planner,
+  planPrice,
+} from './plan.ts';
 import {
   checkSellToken,
   listCallOf,
   openList,
   payees,
-  planItemPlatform,
   planListing,
   PLATFORM_FIELDS,
   priceArg,
@@ -144,7 +152,7 @@ function auctionCCt(stub: Stub, args: readonly string[]): void {
     const item = claim(ad.id);
     const c = collection(item);
     expectHeld(item, ad.id);
-    assignPlatform(stub, item, ad.platform_name, ad.platform_url, ad.platform_address, ad.platform_commission);
+    assignPlatform(stub, item, ad);
     if (item.transferable === 'Bound' && item.owner !== c.owner) {
       throw new ChaincodeError(`5002,MRC401 [${ad.id}] is cannot be sold`);
     }

@@ -17,9 +17,9 @@ import {
   type Mrc401Item,
 } from './records.ts';
 import { isMtAddress } from '../../world/address.ts';
-import { nonceCheck } from '../../chaincode/base.ts';
+import { getAddressInfo, nonceCheck } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { generateKey } from '../../chaincode/util.ts';
+import { dataAssign, generateKey, numericDataCheck } from '../../chaincode/util.ts';
 import { getMrc010 } from '../mrc010/token.ts';
 
 /**
@@ -81,6 +81,7 @@ export const NO_AUCTION = {
   auction_current_bidder: '',
 } as const;
 export const NO_PLATFORM = { platform_name: '', platform_url: '', platform_address: '', platform_commission: '' };
+export type Platform = typeof NO_PLATFORM;
 
 /**
  * The item literal both versions' Mrc401Create (and CC-t's Mrc401CreateTrade) start from. Quirk
@@ -106,6 +107,30 @@ export function newItem(now: number, id: string, mrc400: string, owner: string, 
     last_trade_amount: '0',
     last_trade_token: '0',
   };
+}
+
+/** The largest price the chaincode accepts (80 nines). */
+export const MAX_PRICE = '9'.repeat(80);
+
+/**
+ * CC-t's platform fields of a sale (name, http(s) URL, fee address, commission 0–10 % with two
+ * decimals), each optional; a fee address must be a wallet. Every message says "InititalToken
+ * error" (copied in Go).
+ */
+export function assignPlatform(stub: Stub, item: Mrc401Item, p: Platform): void {
+  const error = (inner: string) => `3005,InititalToken error : ${inner}`;
+  item.platform_name = guard(() => dataAssign(p.platform_name, 'text', 1, 255, true), error) ?? item.platform_name;
+  item.platform_url = guard(() => dataAssign(p.platform_url, 'url', 1, 255, true), error) ?? item.platform_url;
+  item.platform_address =
+    guard(() => dataAssign(p.platform_address, 'address', 40, 40, true), error) ?? item.platform_address;
+  if (isMtAddress(item.platform_address)) {
+    guard(
+      () => getAddressInfo(stub, item.platform_address),
+      (inner) => `3005,PlatformAddress not found : ${inner}`,
+    );
+  }
+  item.platform_commission =
+    guard(() => numericDataCheck(p.platform_commission, '0.00', '10.00', 2, true), error) ?? item.platform_commission;
 }
 
 /** Neither on sale nor in auction. */

@@ -4,6 +4,7 @@ import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base
 import { mrc010Subtract, spendable } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
+  assignPlatform,
   checkNonce,
   checkToken,
   CREATES,
@@ -13,6 +14,7 @@ import {
   getMrc401,
   guard,
   mapEntries,
+  MAX_PRICE,
   newItem,
   NO_PLATFORM,
   NO_ITEM,
@@ -23,15 +25,13 @@ import {
   unmarshalList,
   unmarshalStruct,
 } from './chaincode.ts';
-import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
-import { isMtAddress } from '../../world/address.ts';
+import { numericDataCheck } from '../../chaincode/util.ts';
 import { nftImageUrl } from '../../world/images.ts';
 import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature, fakeWords } from '../../jobs/client.ts';
 import { payment, type PaymentInfo } from '../dex/dex.ts';
-import { planPlatform } from '../dex010/plan.ts';
 import type { Call, Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { checkItemUpdate, checkNewItem, NEW_ITEM_FIELDS, OLD_ITEM_FIELDS, type ItemJob } from './items.ts';
@@ -40,6 +40,7 @@ import {
   collectionOfItem,
   findPayer,
   free,
+  planItemPlatform,
   planner,
   pickCollection,
   pickItem,
@@ -259,8 +260,6 @@ export const mrc401CreateTradeJob: Job = {
     if (shareholders === undefined) return null;
     const reserve = planReserve(ctx, c, creator, 'new', 1);
     const job = planItemJob(ctx, c, 'new', reserve.token, reserve.each(), shareholders);
-    let platform = planPlatform(ctx, creator.id);
-    if (isMtAddress(platform[2]) && !free(ctx, platform[2])) platform = ['', '', '', ''];
     return {
       fcn: 'mrc401createtrade',
       args: [
@@ -270,7 +269,7 @@ export const mrc401CreateTradeJob: Job = {
         buyer.id,
         price.toString(),
         String(token),
-        ...platform,
+        ...Object.values(planItemPlatform(ctx, creator.id)),
         fakeSignature(rng),
         creator.nonce,
         fakeSignature(rng),
@@ -318,7 +317,8 @@ export const mrc401CreateTradeJob: Job = {
     // The sale: Bound cannot refuse (the MRC-400 owner holds the new item).
     item.sell_price = price;
     expectToken(c, a[5], false, '3005,item SellToken');
-    assignPlatform(stub, item, a[6], a[7], a[8], a[9]);
+    const platform = { platform_name: a[6], platform_url: a[7], platform_address: a[8], platform_commission: a[9] };
+    assignPlatform(stub, item, platform);
     item.sell_token = a[5];
     item.sell_date = stub.now;
     item.last_worker = creator.id;
@@ -326,36 +326,6 @@ export const mrc401CreateTradeJob: Job = {
     mrc401DexProcess(stub, c, item, creator, buyer, payments, 'createtrade', a[10], a[11]);
   },
 };
-
-/** The largest price the chaincode accepts (80 nines). */
-export const MAX_PRICE = '9'.repeat(80);
-
-/**
- * CC-t's platform fields of a sale (name, http(s) URL, fee address, commission 0–10 % with two
- * decimals), each optional; a fee address must be a wallet. Every message says "InititalToken
- * error" (copied in Go).
- */
-export function assignPlatform(
-  stub: Stub,
-  item: Mrc401Item,
-  name: string,
-  url: string,
-  address: string,
-  commission: string,
-): void {
-  const error = (inner: string) => `3005,InititalToken error : ${inner}`;
-  item.platform_name = guard(() => dataAssign(name, 'text', 1, 255, true), error) ?? item.platform_name;
-  item.platform_url = guard(() => dataAssign(url, 'url', 1, 255, true), error) ?? item.platform_url;
-  item.platform_address = guard(() => dataAssign(address, 'address', 40, 40, true), error) ?? item.platform_address;
-  if (isMtAddress(item.platform_address)) {
-    guard(
-      () => getAddressInfo(stub, item.platform_address),
-      (inner) => `3005,PlatformAddress not found : ${inner}`,
-    );
-  }
-  item.platform_commission =
-    guard(() => numericDataCheck(commission, '0.00', '10.00', 2, true), error) ?? item.platform_commission;
-}
 
 /**
  * `mrc401update` → each item written `mrc401_update` [itemId, updater, initial_reserve,

@@ -1,4 +1,7 @@
 import { findHolder } from '../mrc010/plan.ts';
+import { planPlatform } from '../dex010/plan.ts';
+import { isMtAddress } from '../../world/address.ts';
+import { NO_PLATFORM, type Platform } from './chaincode.ts';
 import { mrc400Version, type Mrc400Version } from './versions.ts';
 import type { Rng } from '../../rng.ts';
 import { isLegacy } from '../../chaincode/versions.ts';
@@ -106,6 +109,13 @@ export function findPayer(
   attempts = 16,
 ): Wallet | null {
   return findHolder(ctx, token, min, exclude, attempts, (address) => free(ctx, address))?.wallet ?? null;
+}
+
+/** A listed item's platform fields (CC-t), none when its fee address is busy in this block. */
+export function planItemPlatform(ctx: PlanContext, seller: string): Platform {
+  const [name, url, address, commission] = planPlatform(ctx, seller);
+  if (isMtAddress(address) && !free(ctx, address)) return { ...NO_PLATFORM };
+  return { platform_name: name, platform_url: url, platform_address: address, platform_commission: commission };
 }
 
 /** A collection or item name of a few capitalised words. */

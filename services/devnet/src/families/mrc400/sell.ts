@@ -4,7 +4,10 @@ import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import {
+  assignPlatform,
   checkNonce,
+  MAX_PRICE,
+  type Platform,
   NO_AUCTION,
   NO_PLATFORM,
   NO_SALE,
@@ -28,15 +31,14 @@ import { isMtAddress } from '../../world/address.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature } from '../../jobs/client.ts';
-import { planPlatform } from '../dex010/plan.ts';
 import { payment } from '../dex/dex.ts';
 import type { Call, Job, PlanContext } from '../../jobs/job.ts';
-import { assignPlatform, MAX_PRICE } from './create.ts';
 import {
   allowedTokens,
   collectionOfItem,
   findPayer,
   free,
+  planItemPlatform,
   planner,
   type Layout,
   movable,
@@ -54,7 +56,6 @@ export const PLATFORM_FIELDS = {
   platform_address: 'string',
   platform_commission: 'string',
 } as const;
-type Platform = Record<keyof typeof PLATFORM_FIELDS, string>;
 
 const OLD_SELL_FIELDS = { id: 'string', amount: 'string', token: 'string' } as const;
 const NEW_SELL_FIELDS = { ...OLD_SELL_FIELDS, ...PLATFORM_FIELDS } as const;
@@ -103,10 +104,9 @@ export const mrc401SellJob: Job = {
       item.sell_price = priceArg(sd.amount, '1', index, 'SellPrice')!;
       checkSellToken(c, sd.token, index, old);
       if (!old) {
-        // Read with NEW_SELL_FIELDS.
-        const p = sd as typeof sd & Platform;
         Object.assign(item, NO_PLATFORM);
-        assignPlatform(stub, item, p.platform_name, p.platform_url, p.platform_address, p.platform_commission);
+        // Read with NEW_SELL_FIELDS.
+        assignPlatform(stub, item, sd as typeof sd & Platform);
         item.last_worker = wallet.id;
       }
       item.sell_token = sd.token;
@@ -395,13 +395,6 @@ export function planListing(ctx: PlanContext, layout: Layout) {
   if (seller === null) return null;
   const more = moreItems(ctx, idle, c, first, (item) => item.owner === first.owner && movable(ctx, item));
   return { c, seller, items: [first, ...more], tokens: allowedTokens(ctx, c, layout) };
-}
-
-/** A listed item's platform fields (CC-t), none when its fee address is busy in this block. */
-export function planItemPlatform(ctx: PlanContext, seller: string) {
-  let [name, url, address, commission] = planPlatform(ctx, seller);
-  if (isMtAddress(address) && !free(ctx, address)) [name, url, address, commission] = ['', '', '', ''];
-  return { platform_name: name, platform_url: url, platform_address: address, platform_commission: commission };
 }
 
 /**

@@ -1,15 +1,13 @@
-import { createRng } from '../../rng.ts';
 import type { ChaincodeVersion } from '../../chaincode/versions.ts';
-import { tokenKey, type Wallet } from '../mrc010/records.ts';
-import { createStub } from '../../world/stub.ts';
+import { tokenKey } from '../mrc010/records.ts';
 import { createWorld, type World } from '../../world/world.ts';
-import { address, entry, NOW, tokenRecord, walletRecord } from '../dex010/testing.ts';
+import { addresses, entry, nonceOf, NOW, run as runCall, tokenRecord, walletRecord } from '../dex010/testing.ts';
 import type { Job } from '../../jobs/job.ts';
 import { mrc400CreateJob } from './collection.ts';
 import { mrc401CreateJob } from './create.ts';
 import type { PaymentInfo } from '../dex/dex.ts';
 
-export { address, entry, NOW } from '../dex010/testing.ts';
+export { address, entry, nonceOf, NOW } from '../dex010/testing.ts';
 
 /**
  * Test fixtures for the MRC-400/401 jobs: a hand-built world and a way to run one call against it
@@ -23,12 +21,7 @@ export { address, entry, NOW } from '../dex010/testing.ts';
  */
 export function nftWorld() {
   const world = createWorld();
-  const O = address('owner');
-  const A = address('alice');
-  const B = address('bob');
-  const P = address('platform');
-  const S = address('shareholder');
-  const R = address('partner');
+  const [O, A, B, P, S, R] = addresses('owner', 'alice', 'bob', 'platform', 'shareholder', 'partner');
   world.apply([
     { key: tokenKey(0), value: tokenRecord(0, O, 'MTC', 8) },
     { key: tokenKey(1), value: tokenRecord(1, O, 'GLD', 2) },
@@ -41,8 +34,6 @@ export function nftWorld() {
   ]);
   return { world, O, A, B, P, S, R };
 }
-
-let stubSeed = 0;
 
 export interface RunOptions {
   version?: ChaincodeVersion;
@@ -59,16 +50,8 @@ export function run(
   args: readonly string[],
   { version = 'current', now = NOW }: RunOptions = {},
 ) {
-  const { stub, effects } = createStub(world, now, createRng(++stubSeed), version);
-  job.execute(stub, { fcn: job.fcn, args });
-  const fx = effects();
-  world.apply(fx.writes);
-  const byKey = new Map(fx.writes.map((w) => [w.key, w.value]));
-  return {
-    keys: fx.writes.map((w) => w.key),
-    wallet: (key: string) => byKey.get(key) as Wallet | undefined,
-    record: (key: string) => byKey.get(key) as Record<string, unknown> | undefined,
-  };
+  const fx = runCall<Record<string, unknown>>(world, job, args, now, version);
+  return { keys: fx.keys, wallet: fx.wallet, record: fx.order };
 }
 
 /** A call the chaincode must reject (so nothing is committed). */
@@ -76,7 +59,6 @@ export function attempt(world: World, job: Job, args: readonly string[], options
   run(world, job, args, options);
 }
 
-export const nonceOf = (world: World, key: string) => world.wallet(key)!.nonce;
 export const params = (r: { job_args: string } | Record<string, unknown>) =>
   JSON.parse(r['job_args'] as string) as string[];
 
