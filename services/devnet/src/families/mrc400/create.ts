@@ -34,7 +34,15 @@ import { fakeSignature, fakeWords } from '../../jobs/client.ts';
 import { payment, type PaymentInfo } from '../dex/dex.ts';
 import type { Call, Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { checkItemUpdate, checkNewItem, NEW_ITEM_FIELDS, OLD_ITEM_FIELDS, type ItemJob } from './items.ts';
+import {
+  checkItemUpdate,
+  checkNewItem,
+  NEW_ITEM_FIELDS,
+  OLD_ITEM_FIELDS,
+  policies,
+  policyChangeable,
+  type ItemJob,
+} from './items.ts';
 import {
   allowedTokens,
   collectionOfItem,
@@ -464,7 +472,7 @@ function planItemJob(
   while (ctx.world.get(`${c.id}_${id}`) !== undefined) id = rng.alnum(40);
   const base = c.item_url || `https://${slug(c.name) || 'items'}.devnet.example/items/`;
   const roll = rng.next();
-  const transferable = roll < 0.7 ? 'Permanent' : roll < 0.9 ? 'Bound' : layout === 'old' ? 'Temprary' : 'Temporary';
+  const transferable = policies(layout === 'old')[roll < 0.7 ? 0 : roll < 0.9 ? 1 : 2];
   const job: Record<string, unknown> = {
     item_id: id,
     item_url: rng.chance(0.3) ? '' : `${base}${id}`,
@@ -507,13 +515,9 @@ function pickUpdater(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, la
 /** An update of one item: mostly the same values with one or two changed (a form sent whole). */
 function planItemUpdate(ctx: PlanContext, item: Mrc401Item, layout: 'old' | 'new'): ItemJob {
   const { rng } = ctx;
-  const changeable =
-    layout === 'old'
-      ? item.transferable === 'Temprary'
-      : item.transferable === 'Temporary' || item.transferable === 'Temprary';
   let transferable = item.transferable;
-  if (changeable && (layout === 'new' || rng.chance(0.5))) {
-    transferable = rng.pick(['Permanent', 'Bound', layout === 'old' ? 'Temprary' : 'Temporary']);
+  if (policyChangeable(transferable, layout === 'old') && (layout === 'new' || rng.chance(0.5))) {
+    transferable = rng.pick(policies(layout === 'old'));
   }
   return {
     item_id: item.id.slice(41),

@@ -74,14 +74,9 @@ export function checkItemUpdate(item: Mrc401Item, job: ItemJob, old: boolean): v
   if (old && job.melting_fee !== item.melting_fee) expectHeld(item, id);
   item.melting_fee = guard(() => numericDataCheck(job.melting_fee, '0', '99.9999', 4, false)!, error('MeltingFee'));
 
-  const changeable = old
-    ? item.transferable === 'Temprary'
-    : item.transferable === 'Temporary' || item.transferable === 'Temprary';
-  if (!changeable) {
-    if (job.transferable !== item.transferable) {
-      throw new ChaincodeError(`3005,${id} item Transferable value cannot be change`);
-    }
-    return;
+  if (!policyChangeable(item.transferable, old)) {
+    if (job.transferable === item.transferable) return;
+    throw new ChaincodeError(`3005,${id} item Transferable value cannot be change`);
   }
   item.transferable = guard(() => dataAssign(job.transferable, 'text', 1, 128, false), error('Transferable'))!;
   // CC-m's message ends with a space, CC-t's does not.
@@ -89,8 +84,14 @@ export function checkItemUpdate(item: Mrc401Item, job: ItemJob, old: boolean): v
 }
 
 /** The transfer policies: Permanent, Bound, and Temporary (CC-m: "Temprary", sic). */
+export const policies = (old: boolean) => ['Permanent', 'Bound', old ? 'Temprary' : 'Temporary'] as const;
+
+/** Whether mrc401update may change a stored policy: while Temporary (CC-t also takes CC-m's "Temprary"). */
+export function policyChangeable(transferable: string, old: boolean): boolean {
+  return transferable === 'Temprary' || (!old && transferable === 'Temporary');
+}
+
 function checkPolicy(transferable: string, old: boolean, prefix: string, end = ' '): void {
-  const temporary = old ? 'Temprary' : 'Temporary';
-  if (transferable === 'Permanent' || transferable === 'Bound' || transferable === temporary) return;
-  throw new ChaincodeError(`${prefix}Transferable value is Permanent, Bound, ${temporary}${end}`);
+  if ((policies(old) as readonly string[]).includes(transferable)) return;
+  throw new ChaincodeError(`${prefix}Transferable value is ${policies(old).join(', ')}${end}`);
 }
