@@ -3,16 +3,15 @@ import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { ordNumber, parsePositiveRaw } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
-  checkNonce,
+  getSigner,
   expectHeld,
   NO_AUCTION,
   NO_PLATFORM,
   getMrc400,
   getMrc401,
-  ordinal,
-  parsePositiveAmount,
   percentOf,
   setMrc401,
   unmarshalList,
@@ -163,7 +162,9 @@ function auctionCCt(stub: Stub, args: readonly string[]): void {
     item.auction_bidding_unit = priceArg(ad.auction_bidding_unit, '1', index, 'auction_bidding_unit')!;
     const buyNow = decimalOrZero(item.auction_buynow_price);
     if (buyNow !== 0n && buyNow < decimalOrZero(item.auction_start_price)) {
-      throw new ChaincodeError(`3005,${ordinal(index)} item buynow price is must be greater then auction start price`);
+      throw new ChaincodeError(
+        `3005,${ordNumber(index)} item buynow price is must be greater then auction start price`,
+      );
     }
     checkSellToken(c, ad.token, index, false);
     item.auction_token = ad.token;
@@ -292,8 +293,7 @@ function openBid(stub: Stub, id: string, bidderAddress: string, nonce: string, o
     throw new ChaincodeError('3004,You are already the highest bidder');
   }
   if (item.owner === bidderAddress) throw new ChaincodeError('3004,Owners cannot bid on auctions');
-  const bidder = getAddressInfo(stub, bidderAddress);
-  checkNonce(stub, bidder, nonce);
+  const bidder = getSigner(stub, bidderAddress, nonce);
   return { item, bidder };
 }
 
@@ -305,7 +305,7 @@ function bidCCm(stub: Stub, args: readonly string[]): void {
   );
   const { item, bidder } = openBid(stub, id, bidderAddress, nonce, true);
   if (item.auction_token !== token) throw new ChaincodeError(`3004,Only ${item.auction_token} tokens can be bid`);
-  const bid = parsePositiveAmount(amount);
+  const bid = parsePositiveRaw(amount);
   const buyNow = decimalOrZero(item.auction_buynow_price);
   const first = item.auction_current_bidder === '';
   const previous = decimalOrZero(first ? item.auction_start_price : item.auction_current_price);
@@ -347,7 +347,7 @@ function bidCCt(stub: Stub, args: readonly string[]): void {
   );
   const { item, bidder } = openBid(stub, id, address, nonce, false);
   const token = item.auction_token;
-  const bid = { bidder, address, at: id, token, item: id, price: parsePositiveAmount(amount), sig, nonce };
+  const bid = { bidder, address, at: id, token, item: id, price: parsePositiveRaw(amount), sig, nonce };
   const taken = takeBid(item, bid, PAY);
   if (taken.buyingNow) {
     const c = getMrc400(stub, item.mrc400);

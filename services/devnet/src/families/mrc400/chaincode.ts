@@ -180,9 +180,11 @@ export function checkNonce(stub: Stub, wallet: Wallet, nonce: string): void {
   }
 }
 
-/** util.GetOrdNumber: 1st, 2nd, 3rd, then "th" (0th, 11th, 21th …). */
-export function ordinal(index: number): string {
-  return index === 1 ? '1st' : index === 2 ? '2nd' : index === 3 ? '3rd' : `${index}th`;
+/** GetAddressInfo of the signer, then checkNonce. */
+export function getSigner(stub: Stub, address: string, nonce: string): Wallet {
+  const wallet = getAddressInfo(stub, address);
+  checkNonce(stub, wallet, nonce);
+  return wallet;
 }
 
 /**
@@ -196,14 +198,6 @@ export function guard<T>(check: () => T, message: (inner: string) => string): T 
     if (error instanceof ChaincodeError) throw new ChaincodeError(message(error.message));
     throw error;
   }
-}
-
-/** util.ParsePositive with its two messages: digits only (and not empty), then above 0. */
-export function parsePositiveAmount(s: string): bigint {
-  if (!/^[0-9]+$/.test(s)) throw new ChaincodeError(`1101, ${s} is not integer string`);
-  const value = BigInt(s);
-  if (value === 0n) throw new ChaincodeError(`1101, ${s} is either 0 or negative.`);
-  return value;
 }
 
 /** util.DataAssign(…, "id", 40, 40, false): the trimmed text must be 40 characters of [a-zA-Z0-9]. */

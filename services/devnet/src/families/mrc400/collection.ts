@@ -2,14 +2,14 @@ import { perVersion } from './versions.ts';
 import { MRC400 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { ordNumber } from '../mrc402/chaincode.ts';
 import {
-  checkNonce,
+  getSigner,
   checkToken,
   getMrc400,
   guard,
   mapEntries,
   newMrc400Id,
-  ordinal,
   PARTNER_ROLES,
   setMrc400,
   unmarshalMapInto,
@@ -63,10 +63,10 @@ function assignPartners(stub: Stub, c: Mrc400Collection, text: string): void {
   partners.forEach(([address, permission], index) => {
     guard(
       () => getAddressInfo(stub, address),
-      (inner) => `3005,${ordinal(index)} partner item error : ${inner}`,
+      (inner) => `3005,${ordNumber(index)} partner item error : ${inner}`,
     );
     if (!PARTNER_ROLES.includes(permission)) {
-      throw new ChaincodeError(`3005,${ordinal(index)} partner item permission is partner or seller or creator`);
+      throw new ChaincodeError(`3005,${ordNumber(index)} partner item permission is partner or seller or creator`);
     }
   });
 }
@@ -181,8 +181,7 @@ function writeCCm(create: boolean) {
       ['data', a[9], 'text', data, 4096, keep, `3005,Data must be ${data} to 4096 characters long`],
     ]);
     checkToken(stub, a[4]);
-    const signer = getAddressInfo(stub, create ? a[0] : c.owner);
-    checkNonce(stub, signer, a[11]);
+    const signer = getSigner(stub, create ? a[0] : c.owner, a[11]);
 
     const id = create ? newMrc400Id(stub, [a[0], a[1], a[2], a[3], a[5], a[7], a[8], a[9], a[11]]) : a[0];
     const params = create ? [id, ...a.slice(0, 12)] : [id, c.owner, ...a.slice(1, 12)];
@@ -208,8 +207,7 @@ function writeCCt(create: boolean) {
         : '1000,mrc400update operation must include four arguments : mrc400id, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description, socialmedia, partner, data, signature, nonce',
     );
     const c = create ? { ...zeroCollection(), createdate: stub.now, allow_token: '0' } : getMrc400(stub, a[0]);
-    const signer = getAddressInfo(stub, create ? a[0] : c.owner);
-    checkNonce(stub, signer, a[13]);
+    const signer = getSigner(stub, create ? a[0] : c.owner, a[13]);
     if (create) assignAll(c, [['owner', a[0], 'address', 40, 40, false, OWNER_MESSAGE]]);
     assignAll(c, [
       ['name', a[1], 'text', 1, 128, false, '3005,Name must be 1 to 128 characters long'],

@@ -3,9 +3,10 @@ import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Subtract, spendable } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
-  checkNonce,
+  getSigner,
   checkToken,
   CREATES,
   expectHeld,
@@ -18,7 +19,6 @@ import {
   newItem,
   NO_PLATFORM,
   NO_ITEM,
-  ordinal,
   permissionCheck,
   SELLS,
   setMrc401,
@@ -135,8 +135,7 @@ function openItemCall(
 ) {
   const c = getMrc400(stub, mrc400id);
   if (verb === 'create' && actor !== null) permissionCheck(c, NO_ITEM, actor, 'create');
-  const signer = getAddressInfo(stub, actor ?? c.owner);
-  checkNonce(stub, signer, nonce);
+  const signer = getSigner(stub, actor ?? c.owner, nonce);
   const jobs: readonly ItemJob[] = guard(
     () =>
       actor === null
@@ -163,8 +162,8 @@ function createItems(stub: Stub, { c, signer, jobs, actor, sig, nonce }: ItemCal
     expectAbsent(stub, c.id, job.item_id);
     // CC-m never sets the new item's id: it is written "".
     const item = newItem(stub.now, old ? '' : `${c.id}_${job.item_id}`, c.id, c.owner, old ? '' : signer.id);
-    const itemId = checkNewItem(item, job, `3005,${ordinal(index)} item `, old);
-    expectToken(c, item.initial_token, old, `3005,${ordinal(index)} item Token`, false);
+    const itemId = checkNewItem(item, job, `3005,${ordNumber(index)} item `, old);
+    expectToken(c, item.initial_token, old, `3005,${ordNumber(index)} item Token`, false);
     const reserve = BigInt(item.initial_reserve);
     if (reserve > 0n) totals.set(item.initial_token, (totals.get(item.initial_token) ?? 0n) + reserve);
     assignShareholders(stub, c, item, shareholderOf(job), shareholderOf(jobs[0]!));
@@ -214,7 +213,7 @@ function assignShareholders(
   const shareholders = first === undefined ? own : first;
   const wording = first === undefined ? 'shareholder item' : 'item shareholder';
   mapEntries(shareholders).forEach(([address, commission], index) => {
-    const head = `3005,${ordinal(first === undefined ? index : 0)}`;
+    const head = `3005,${ordNumber(first === undefined ? index : 0)}`;
     if (address === c.owner) {
       throw new ChaincodeError(
         `${head} item shareholder The owner's address and the copyright holder's address are the same`,
@@ -294,14 +293,12 @@ export const mrc401CreateTradeJob: Job = {
     );
     const c = getMrc400(stub, a[0]);
     permissionCheck(c, NO_ITEM, a[1], 'createtrade');
-    const creator = getAddressInfo(stub, a[1]);
-    checkNonce(stub, creator, a[11]);
+    const creator = getSigner(stub, a[1], a[11]);
     const job = guard(
       () => unmarshalStruct(a[2], NEW_ITEM_FIELDS, 'TMRC401CreateUpdate'),
       (inner) => `6205,MRC401 Data is in the wrong data - ${inner}`,
     );
-    const buyer = getAddressInfo(stub, a[3]);
-    checkNonce(stub, buyer, a[13]);
+    const buyer = getSigner(stub, a[3], a[13]);
     const price = guard(
       () => numericDataCheck(a[4], '1', MAX_PRICE, 0, false)!,
       (inner) => `3005,SellPrice error : ${inner}`,

@@ -1,11 +1,12 @@
 import { mrc400Version, stepOf } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
-import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
+import { expectArgs, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
-  checkNonce,
+  getSigner,
   MAX_PRICE,
   type Platform,
   NO_AUCTION,
@@ -17,7 +18,6 @@ import {
   getMrc401,
   guard,
   mapEntries,
-  ordinal,
   permissionCheck,
   percentOf,
   SELLS,
@@ -185,8 +185,7 @@ export const mrc401BuyJob: Job = {
 };
 
 function buyCCt(stub: Stub, buyerAddress: string, id: string, sig: string, nonce: string): void {
-  const buyer = getAddressInfo(stub, buyerAddress);
-  checkNonce(stub, buyer, nonce);
+  const buyer = getSigner(stub, buyerAddress, nonce);
   const item = getMrc401(stub, id);
   if (item.sell_date === 0) throw new ChaincodeError(`3004,MRC401 [${item.id}] is not for sale`);
   if (buyer.id === item.owner) throw new ChaincodeError('3004,You cannot purchase items sold by yourself');
@@ -202,8 +201,7 @@ function buyCCm(stub: Stub, buyerAddress: string, id: string, sig: string, nonce
   const seller = item.owner;
   const price = decimalOrZero(item.sell_price);
   const token = item.sell_token;
-  const buyer = getAddressInfo(stub, buyerAddress);
-  checkNonce(stub, buyer, nonce);
+  const buyer = getSigner(stub, buyerAddress, nonce);
   const c = getMrc400(stub, item.mrc400);
 
   const payments = [payment(buyerAddress, id, price.toString(), token, '', '', PAY.buy)];
@@ -266,8 +264,7 @@ export function openList<T>(
   const call = listCall(stub, args, `mrc401${action}`);
   const old = call.mrc400id !== null;
   const list = listArg(() => parse(call.itemData, old), old, 'sell');
-  const wallet = getAddressInfo(stub, call.seller);
-  checkNonce(stub, wallet, call.nonce);
+  const wallet = getSigner(stub, call.seller, call.nonce);
   const collection = lastCollection(stub);
   const claim = claimer(stub, call.seller, call.mrc400id, action, collection);
   return { ...call, old, list, wallet, collection, claim };
@@ -317,8 +314,7 @@ export function withdraw(stub: Stub, args: readonly string[], what: 'unsell' | '
   const old = mrc400id !== null;
   const idList = () => listArg(() => unmarshalStrings(itemData), old, what);
   const early = old ? idList() : null;
-  const wallet = getAddressInfo(stub, seller);
-  checkNonce(stub, wallet, nonce);
+  const wallet = getSigner(stub, seller, nonce);
   const ids = early ?? idList();
   const claim = claimer(stub, seller, mrc400id, what, lastCollection(stub));
   for (const id of ids) {
@@ -348,13 +344,13 @@ export function withdraw(stub: Stub, args: readonly string[], what: 'unsell' | '
 export function priceArg(value: string, min: string, index: number, field: string, empty = false): string | undefined {
   return guard(
     () => numericDataCheck(value, min, MAX_PRICE, 0, empty),
-    (inner) => `3005,${ordinal(index)} item ${field} error : ${inner}`,
+    (inner) => `3005,${ordNumber(index)} item ${field} error : ${inner}`,
   );
 }
 
 /** The pay token of a listed item (expectToken); CC-t also refuses "". */
 export function checkSellToken(c: Mrc400Collection, token: string, index: number, old: boolean): void {
-  const at = `3005,${ordinal(index)} item SellToken`;
+  const at = `3005,${ordNumber(index)} item SellToken`;
   if (!old && token === '') throw new ChaincodeError(`${at} not define`);
   expectToken(c, token, old, at);
 }

@@ -2,7 +2,7 @@ import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { checkNonce, expectHeld, getMrc400, getMrc401, percentOf, setMrc401 } from './chaincode.ts';
+import { checkNonce, expectHeld, getSigner, getMrc400, getMrc401, percentOf, setMrc401 } from './chaincode.ts';
 import { credit, tradeArgs } from './settle.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import { MELTED, type Mrc401Item } from './records.ts';
@@ -104,8 +104,7 @@ export const mrc401MeltJob: Job = {
     expectHeld(item, id);
     const holder = item.owner;
     if (holder === MELTED) throw new ChaincodeError(`3004,MRC401 [${id}] is already melted`);
-    const owner = getAddressInfo(stub, holder);
-    checkNonce(stub, owner, nonce);
+    const owner = getSigner(stub, holder, nonce);
 
     const payments: PaymentInfo[] = [];
     const reserve = decimalOrZero(item.initial_reserve);
