@@ -372,13 +372,3 @@ export function unmarshalMapInto(
 ): Record<string, string> | null {
   return decodeMap(parseJson(text), into, 'Go value');
 }
-
-/**
- * Go iterates a map in random order; where the order shows (PaymentInfo lists, which partner an
- * error names) the devnet takes the keys sorted, one of the orders Go may take.
- */
-export function mapEntries(map: Readonly<Record<string, string>> | null): [string, string][] {
-  return Object.keys(map ?? {})
-    .sort()
-    .map((k) => [k, map![k]!]);
-}

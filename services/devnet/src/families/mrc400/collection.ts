@@ -2,13 +2,13 @@ import { perVersion } from './versions.ts';
 import { MRC400 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { sortedEntries } from '../mrc402/records.ts';
 import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   getSigner,
   checkToken,
   getMrc400,
   guard,
-  mapEntries,
   newMrc400Id,
   PARTNER_ROLES,
   setMrc400,
@@ -58,7 +58,7 @@ function assignPartners(stub: Stub, c: Mrc400Collection, text: string): void {
     () => unmarshalMapInto(text, c.partner),
     (inner) => `3005,partner data value error : ${inner}`,
   );
-  const partners = mapEntries(c.partner);
+  const partners = sortedEntries(c.partner);
   if (partners.length > 64) throw new ChaincodeError('3002,There must be 64 or fewer partner');
   partners.forEach(([address, permission], index) => {
     guard(

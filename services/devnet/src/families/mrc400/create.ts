@@ -3,6 +3,7 @@ import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Subtract, spendable } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { sortedEntries } from '../mrc402/records.ts';
 import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
@@ -14,7 +15,6 @@ import {
   getMrc400,
   getMrc401,
   guard,
-  mapEntries,
   MAX_PRICE,
   newItem,
   NO_PLATFORM,
@@ -212,7 +212,7 @@ function assignShareholders(
   if (Object.keys(own).length > MAX_SHAREHOLDERS) throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
   const shareholders = first === undefined ? own : first;
   const wording = first === undefined ? 'shareholder item' : 'item shareholder';
-  mapEntries(shareholders).forEach(([address, commission], index) => {
+  sortedEntries(shareholders).forEach(([address, commission], index) => {
     const head = `3005,${ordNumber(first === undefined ? index : 0)}`;
     if (address === c.owner) {
       throw new ChaincodeError(
@@ -427,7 +427,7 @@ function pickCreator(
   const c = pickCollection(ctx, (c) => {
     const candidates = [c.owner];
     if (layout === 'new')
-      for (const [address, role] of mapEntries(c.partner)) if (roles.includes(role)) candidates.push(address);
+      for (const [address, role] of sortedEntries(c.partner)) if (roles.includes(role)) candidates.push(address);
     const usable = candidates.filter((a) => free(ctx, a) && ctx.world.wallet(a) !== undefined);
     if (usable.length === 0) return false;
     creator = usable.length > 1 && ctx.rng.chance(0.5) ? ctx.rng.pick(usable.slice(1)) : usable[0]!;

@@ -1,6 +1,7 @@
 import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import { mrc400Version } from './versions.ts';
 import { createIdList } from '../../world/id-list.ts';
+import { sortedEntries } from '../mrc402/records.ts';
 import type { StateValue } from '../../world/state.ts';
 
 /**
@@ -155,11 +156,8 @@ export function isItemKey(key: string): boolean {
 }
 
 /** What json.Marshal writes for a map: its keys sorted (a copy; null stays null). */
-export function sortedMap(map: Readonly<Record<string, string>> | null): Record<string, string> | null {
-  if (map === null) return null;
-  const out: Record<string, string> = {};
-  for (const key of Object.keys(map).sort()) out[key] = map[key]!;
-  return out;
+function sortedMap(map: Readonly<Record<string, string>> | null): Record<string, string> | null {
+  return map === null ? null : Object.fromEntries(sortedEntries(map));
 }
 
 /** The writing version's struct: CC-m's shape under `v2.3`, CC-t's otherwise. */

@@ -3,6 +3,7 @@ import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { sortedEntries } from '../mrc402/records.ts';
 import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
@@ -17,7 +18,6 @@ import {
   getMrc400,
   getMrc401,
   guard,
-  mapEntries,
   permissionCheck,
   percentOf,
   SELLS,
@@ -399,7 +399,7 @@ export function planListing(ctx: PlanContext, layout: Layout) {
  */
 export function pickSeller(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: Layout): string | null {
   if (layout === 'new' && item.owner === c.owner && ctx.rng.chance(0.4)) {
-    const partners = mapEntries(c.partner).filter(([a, role]) => SELLS.includes(role) && free(ctx, a));
+    const partners = sortedEntries(c.partner).filter(([a, role]) => SELLS.includes(role) && free(ctx, a));
     if (partners.length > 0) return ctx.rng.pick(partners)[0];
   }
   return free(ctx, item.owner) ? item.owner : null;
@@ -443,6 +443,6 @@ export function moreItems(
 export function payees(ctx: PlanContext, item: Mrc401Item): string[] {
   const out = [item.id, item.owner, collectionOfItem(ctx, item).owner];
   if (isMtAddress(item.platform_address)) out.push(item.platform_address);
-  for (const [address] of mapEntries(item.shareholder)) out.push(address);
+  for (const [address] of sortedEntries(item.shareholder)) out.push(address);
   return out;
 }

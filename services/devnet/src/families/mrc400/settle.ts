@@ -1,8 +1,9 @@
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import { dexFee, mapEntries, NO_AUCTION, NO_SALE, setMrc401 } from './chaincode.ts';
+import { dexFee, NO_AUCTION, NO_SALE, setMrc401 } from './chaincode.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
+import { sortedEntries } from '../mrc402/records.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
@@ -94,7 +95,7 @@ export function mrc401DexProcess(
   };
   fee(collection.owner, item.sell_fee, PAY.recvFeeOwner);
   if (isMtAddress(item.platform_address)) fee(item.platform_address, item.platform_commission, PAY.recvFeePlatform);
-  for (const [address, rate] of mapEntries(item.shareholder)) fee(address, rate, PAY.recvFeeShareholder);
+  for (const [address, rate] of sortedEntries(item.shareholder)) fee(address, rate, PAY.recvFeeShareholder);
   payments.push(payment(item.id, item.owner, receive.toString(), payToken, '', '', sellerRole));
 
   const payouts = new Map<string, Payout>();
