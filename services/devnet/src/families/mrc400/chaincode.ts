@@ -133,6 +133,12 @@ export function assignPlatform(stub: Stub, item: Mrc401Item, p: Platform): void 
     guard(() => numericDataCheck(p.platform_commission, '0.00', '10.00', 2, true), error) ?? item.platform_commission;
 }
 
+/** An item id not seen before in the call's list. */
+export function expectUnique(seen: Set<string>, itemId: string): void {
+  if (seen.has(itemId)) throw new ChaincodeError(`3004,MRC401 [${itemId}] is duplicate`);
+  seen.add(itemId);
+}
+
 /** Neither on sale nor in auction. */
 export function expectHeld(item: Mrc401Item, id: string): void {
   if (item.sell_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already sale`);

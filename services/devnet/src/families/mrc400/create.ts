@@ -12,6 +12,7 @@ import {
   CREATES,
   expectHeld,
   expectToken,
+  expectUnique,
   getMrc400,
   getMrc401,
   guard,
@@ -66,10 +67,7 @@ const MAX_SHAREHOLDERS = 5;
  * initial_token, sig, nonce] and the caller's wallet `mrc401create` [mrc400id, creator, JSON
  * [{id, amount: reserve, token}], sig, nonce]; the sum of the items' initial reserves is taken from
  * the caller, per token (CC-m `mrc400.go` Mrc401Create; CC-t the same name). Items are owned by the
- * MRC-400 owner whoever creates them. Per item: a new 40-character [A-Za-z0-9] id, optional http(s)
- * URLs, a group id, the reserve (an integer ≥ 0) and its token (the collection's allow_token or
- * "0"; CC-t: any when allow_token is "0"), melting and sell fees 0–99.9999 % (four decimals), the
- * transfer policy.
+ * MRC-400 owner whoever creates them; their fields are checked by checkNewItem (items.ts).
  *
  * CC-m call: mrc400id, itemData (≤ 100), sig, nonce; only the MRC-400 owner creates; error
  * ordinals count from "0th". Quirk kept: the items' own `id` is written "" (set on their next
@@ -178,11 +176,6 @@ function createItems(stub: Stub, { c, signer, jobs, actor, sig, nonce }: ItemCal
   setAddressInfo(stub, signer, MRC400.walletItemCreate, [c.id, actor ?? c.owner, JSON.stringify(log), sig, nonce]);
 }
 
-function expectUnique(seen: Set<string>, itemId: string): void {
-  if (seen.has(itemId)) throw new ChaincodeError(`3004,MRC401 [${itemId}] is duplicate`);
-  seen.add(itemId);
-}
-
 function expectAbsent(stub: Stub, mrc400id: string, itemId: string): void {
   if (stub.getState(`${mrc400id}_${itemId}`) !== undefined) {
     throw new ChaincodeError(`8600,Item ID ${itemId} already exists in project ${mrc400id}`);
@@ -239,10 +232,7 @@ function assignShareholders(
  * buyer, owned first by the MRC-400 owner (CC-t `mrc400.go` Mrc401CreateTrade). Both nonces are
  * checked. The buyer may be neither the MRC-400 owner nor the creator; the price is in any
  * registered token the collection allows. A positive initial reserve is taken from the creator
- * (listed as a `mrc401_createtrade` payment). The sale settles as mrc401DexProcess does: the item
- * is written once, `mrc401_createtrade` [itemId, MRC-400 owner, buyer, PaymentInfo JSON]; the buyer
- * `transfer_mrc401createtrade`, the creator `mrc401createtrade`, other payees `receive_mrc401sell`
- * / `receive_mrc401fee`. Messages of the platform checks say "InititalToken error" (copied in Go).
+ * (a `mrc401_createtrade` payment). The sale settles as mrc401DexProcess (settle.ts).
  */
 export const mrc401CreateTradeJob: Job = {
   fcn: 'mrc401createtrade',
@@ -336,9 +326,7 @@ export const mrc401CreateTradeJob: Job = {
  * `mrc401update` → each item written `mrc401_update` [itemId, updater, initial_reserve,
  * initial_token, sig, nonce] and the caller's wallet `mrc401update` [mrc400id, MRC-400 owner, JSON
  * [item ids as given], sig, nonce] (CC-m `mrc400.go` Mrc401Update; CC-t the same name). Item data
- * as for mrc401create (≤ 100), item_id the 40-character id within the collection; URLs and group id
- * "" clear, fees must be given, the transfer policy changes only from Temporary (see
- * checkItemUpdate); shareholders and reserves never change.
+ * as for mrc401create (≤ 100) checked by checkItemUpdate; shareholders and reserves never change.
  *
  * CC-m call: mrc400id, itemData, sig, nonce; the MRC-400 owner signs; items on sale or in auction
  * may be updated except for their fees, and (quirk kept) melted items may be updated too. CC-t call:

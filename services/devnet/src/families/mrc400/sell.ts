@@ -15,6 +15,7 @@ import {
   NO_SALE,
   expectHeld,
   expectToken,
+  expectUnique,
   getMrc400,
   getMrc401,
   guard,
@@ -152,12 +153,10 @@ export const mrc401UnsellJob: Job = {
  * its sale price: owner the buyer, sale cleared, last trade recorded "Sell".
  *
  * CC-m (`mrc400.go` Mrc401Buy): the item written `mrc401_buy` [id, seller, buyer, PaymentInfo JSON,
- * sig, nonce]; the buyer pays the price (`transfer_mrc401buy` [buyer, id, price, token, sig, "0",
- * "", id, nonce]); unless the seller is the MRC-400 owner, the MRC-400 owner gets floor(price ×
- * rate / 100) (`receive_mrc401fee` [seller, MRC-400 owner, fee, token, sig, "0", "", id, nonce];
- * a buyer who is the MRC-400 owner keeps it instead, in the same write); the seller gets the rest
- * (`receive_mrc401sell` [buyer, seller, …]). Quirk kept: the rate applied is the item's melting
- * fee, not its sell fee.
+ * sig, nonce]; the buyer pays (`transfer_mrc401buy`); unless the seller is the MRC-400 owner, the
+ * MRC-400 owner gets floor(price × rate / 100) (`receive_mrc401fee`; a buyer who is the MRC-400
+ * owner keeps it in the same write), the seller the rest (`receive_mrc401sell`). Quirk kept: the
+ * rate applied is the item's melting fee, not its sell fee.
  *
  * CC-t (`mrc400.go` Mrc401Buy → mrc401DexProcess, see settle.ts): sell fee to the MRC-400 owner
  * (even when it sells), platform commission, shareholders' commissions; item job_args [id, seller,
@@ -286,8 +285,7 @@ function claimer(
   const seen = new Set<string>();
   const unique = mrc400id !== null || action === 'sell' || action === 'auction';
   return (id) => {
-    if (unique && seen.has(id)) throw new ChaincodeError(`3004,MRC401 [${id}] is duplicate`);
-    seen.add(id);
+    if (unique) expectUnique(seen, id);
     const item = guard(
       () => getMrc401(stub, id),
       (inner) => `3004,MRC401 [${id}] - ${inner}`,
