@@ -118,12 +118,15 @@ export function newGeneratedId(stub: Stub, prefix: string, args: readonly string
   throw new ChaincodeError('3005,Data generate error, retry again');
 }
 
-/** Runs a util check whose error the chaincode re-raises behind `prefix` (`errors.New(prefix + err.Error())`). */
-export function prefixed<T>(prefix: string, check: () => T): T {
+/**
+ * Runs a util check whose error the chaincode re-raises behind `prefix` (`errors.New(prefix +
+ * err.Error())`), or with `replace` as `prefix` alone (`errors.New("3005,Name must be …")`).
+ */
+export function prefixed<T>(prefix: string, check: () => T, replace = false): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof ChaincodeError) throw new ChaincodeError(`${prefix}${error.message}`);
+    if (error instanceof ChaincodeError) throw new ChaincodeError(replace ? prefix : `${prefix}${error.message}`);
     throw error;
   }
 }

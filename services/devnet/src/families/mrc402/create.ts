@@ -86,21 +86,21 @@ export const mrc402CreateJob: Job = {
     );
     const token = newMrc402({ meltedamount: '0', jobdate: stub.now });
     token.creator =
-      assign(() => dataAssign(a[0], 'text', 1, 128, true), '3005,Name must be 1 to 128 characters long', true) ?? '';
+      prefixed('3005,Name must be 1 to 128 characters long', () => dataAssign(a[0], 'text', 1, 128, true), true) ?? '';
     const creator = getAddressInfo(stub, token.creator);
     nonceCheck(stub, creator, a[17]);
-    token.name = assign(() => dataAssign(a[1], 'text', 1, 128, false), '3005,Name value error : ') ?? token.name;
+    assignText(token, 'name', a[1], 1, 128, '3005,Name value error : ', false);
     token.creatorcommission =
-      assign(() => numericDataCheck(a[2], '0', '10.0', 2, false), '3005,Creatorcommission value error : ') ?? '';
+      prefixed('3005,Creatorcommission value error : ', () => numericDataCheck(a[2], '0', '10.0', 2, false)) ?? '';
     token.totalsupply =
-      assign(() => numericDataCheck(a[3], '1', '99999999', 0, false), '3005,TotalSupply value error : ') ?? '';
+      prefixed('3005,TotalSupply value error : ', () => numericDataCheck(a[3], '1', '99999999', 0, false)) ?? '';
     const supply = parsePositive(
       token.totalsupply,
       `3005,TotalSupply value error : 1101, ${token.totalsupply} is not integer string`,
     );
     if (a[4] !== '0') throw new ChaincodeError('3005,Decimal is must be zero');
-    token.url = assign(() => dataAssign(a[5], 'url', 1, 255, false), '3005,Url value error : ') ?? token.url;
-    token.image = assign(() => dataAssign(a[6], 'url', 1, 255, false), '3005,ImageUril value error : ') ?? token.image;
+    assignText(token, 'url', a[5], 1, 255, '3005,Url value error : ', false);
+    assignText(token, 'image', a[6], 1, 255, '3005,ImageUril value error : ', false);
 
     if (a[7] !== '') {
       token.shareholder = stringMap(a[7], '3005,shareholder Data value error : ');
@@ -108,10 +108,9 @@ export const mrc402CreateJob: Job = {
         throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
       }
       sortedEntries(token.shareholder).forEach(([address, commission], index) => {
-        assign(() => getAddressInfo(stub, address), `3005,${ordNumber(index)} shareholder item error : `);
-        assign(
-          () => numericDataCheck(commission, '0', '10.0', 2, false),
-          `3005,${ordNumber(index)} shareholder item commission error : `,
+        prefixed(`3005,${ordNumber(index)} shareholder item error : `, () => getAddressInfo(stub, address));
+        prefixed(`3005,${ordNumber(index)} shareholder item commission error : `, () =>
+          numericDataCheck(commission, '0', '10.0', 2, false),
         );
       });
     }
@@ -125,23 +124,16 @@ export const mrc402CreateJob: Job = {
       );
     }
 
-    token.expiredate = assign(
-      () => parseInt64(a[9], `9900,Data [${a[9]}] is not integer`),
-      '3005,ExpireDate value error : ',
-    )!;
-    token.data = assign(() => dataAssign(a[10], 'text', 0, 40960, true), '3005,Data value error : ') ?? token.data;
-    token.info = assign(() => dataAssign(a[11], 'text', 0, 40960, true), '3005,Data value error : ') ?? token.info;
-    token.socialmedia =
-      assign(() => dataAssign(a[12], 'text', 0, 40960, true), '3005,Data value error : ') ?? token.socialmedia;
-    token.copyright_registration_country =
-      assign(() => dataAssign(a[13], 'text', 0, 2, true), '3005,Data value error : ') ??
-      token.copyright_registration_country;
+    token.expiredate = prefixed('3005,ExpireDate value error : ', () =>
+      parseInt64(a[9], `9900,Data [${a[9]}] is not integer`),
+    );
+    assignText(token, 'data', a[10], 0, 40960);
+    assignText(token, 'info', a[11], 0, 40960);
+    assignText(token, 'socialmedia', a[12], 0, 40960);
+    assignText(token, 'copyright_registration_country', a[13], 0, 2);
     iso3166Check(token.copyright_registration_country);
-    token.copyright_registrar =
-      assign(() => dataAssign(a[14], 'text', 0, 128, true), '3005,Data value error : ') ?? token.copyright_registrar;
-    token.copyright_registration_number =
-      assign(() => dataAssign(a[15], 'text', 0, 64, true), '3005,Data value error : ') ??
-      token.copyright_registration_number;
+    assignText(token, 'copyright_registrar', a[14], 0, 128);
+    assignText(token, 'copyright_registration_number', a[15], 0, 64);
 
     token.id = newGeneratedId(stub, MRC402_PREFIX, args);
     const params = [token.id, ...a.slice(0, 18)];
@@ -215,8 +207,7 @@ export const mrc402UpdateJob: Job = {
       if (a[index].length === 0) return;
       if (token[field].length !== 0) throw new ChaincodeError(message);
       isUpdate = true;
-      token[field] =
-        assign(() => dataAssign(a[index], 'text', 0, max, true), '3005,Data value error : ') ?? token[field];
+      assignText(token, field, a[index], 0, max);
       if (index === 5) iso3166Check(token[field]);
     };
     once(5, 'copyright_registration_country', 2, '3005,Copyright registration country cannot be changed');
@@ -224,11 +215,10 @@ export const mrc402UpdateJob: Job = {
     once(7, 'copyright_registration_number', 64, '3005,Copyright registration number cannot be changed');
     if (!isUpdate) throw new ChaincodeError('4900,No data change');
 
-    token.url = assign(() => dataAssign(a[1], 'url', 1, 255, true), '3005,Url value error : ') ?? token.url;
-    token.data = assign(() => dataAssign(a[2], 'text', 0, 40960, true), '3005,Data value error : ') ?? token.data;
-    token.info = assign(() => dataAssign(a[3], 'text', 0, 40960, true), '3005,Data value error : ') ?? token.info;
-    token.socialmedia =
-      assign(() => dataAssign(a[4], 'text', 0, 40960, true), '3005,Data value error : ') ?? token.socialmedia;
+    assignText(token, 'url', a[1], 1, 255, '3005,Url value error : ');
+    assignText(token, 'data', a[2], 0, 40960);
+    assignText(token, 'info', a[3], 0, 40960);
+    assignText(token, 'socialmedia', a[4], 0, 40960);
 
     const params = [token.id, token.creator, ...a.slice(1, 10)];
     setMrc402(stub, token, MRC402.update, params);
@@ -250,17 +240,23 @@ function changes(token: Mrc402Token, a: readonly string[]): boolean {
   );
 }
 
+type TextField = { [K in keyof Mrc402Token]-?: Mrc402Token[K] extends string ? K : never }[keyof Mrc402Token];
+
 /**
- * Runs a util check whose error the chaincode re-raises behind `prefix`. With `replace`, the
- * chaincode's own message stands alone (`errors.New("3005,Name must be …")`).
+ * util.DataAssign of a text (or, for url and image, a URL) argument into `field`, its error behind
+ * `prefix`; an empty argument that may be empty leaves the field as it is.
  */
-function assign<T>(check: () => T, prefix: string, replace = false): T {
-  try {
-    return prefixed(replace ? '' : prefix, check);
-  } catch (error) {
-    if (replace && error instanceof ChaincodeError) throw new ChaincodeError(prefix);
-    throw error;
-  }
+function assignText(
+  token: Mrc402Token,
+  field: TextField,
+  value: string,
+  min: number,
+  max: number,
+  prefix = '3005,Data value error : ',
+  allowEmpty = true,
+): void {
+  const kind = field === 'url' || field === 'image' ? 'url' : 'text';
+  token[field] = prefixed(prefix, () => dataAssign(value, kind, min, max, allowEmpty)) ?? token[field];
 }
 
 /** json.Unmarshal of a `{string: string}` map argument; "null" leaves the map nil. */

@@ -182,12 +182,7 @@ function readSupplyCall(stub: Stub, args: readonly string[]) {
 
 /** A new totalsupply, if an integer in [min, 99,999,999]; else the call fails with `message`. */
 function checkedSupply(supply: bigint, min: string, message: string): string {
-  try {
-    return numericDataCheck(supply.toString(), min, '99999999', 0, false)!;
-  } catch (error) {
-    if (!(error instanceof ChaincodeError)) throw error;
-    throw new ChaincodeError(message);
-  }
+  return prefixed(message, () => numericDataCheck(supply.toString(), min, '99999999', 0, false)!, true);
 }
 
 /** The memo check of mint and burn: up to 1,024 bytes. */

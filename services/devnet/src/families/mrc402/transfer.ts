@@ -6,6 +6,7 @@ import { fakeMemo, fakeSignature, fakeTag } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import { pickOtherWallet, portion } from '../../jobs/job.ts';
 import { pickHolding } from './plan.ts';
+import { prefixed } from '../dex/order-record.ts';
 
 /**
  * `mrc402transfer` (from, to, amount, id, tag, memo, sig, nonce) → the sender written
@@ -45,8 +46,8 @@ export const mrc402TransferJob: Job = {
       8,
       '1000,mrc402burning operation must include four arguments : fromAddr, toAddr, amount, MRC402ID, tag, memo, signature, Nonce',
     );
-    const from = wallet(() => getAddressInfo(stub, fromAddress), '3001,Invalid from address');
-    const to = wallet(() => getAddressInfo(stub, toAddress), '3001,Invalid to address');
+    const from = prefixed('3001,Invalid from address', () => getAddressInfo(stub, fromAddress), true);
+    const to = prefixed('3001,Invalid to address', () => getAddressInfo(stub, toAddress), true);
     if (fromAddress === toAddress) {
       throw new ChaincodeError('3201,From address and to address must be different values');
     }
@@ -58,13 +59,3 @@ export const mrc402TransferJob: Job = {
     setAddressInfo(stub, to, MRC402.receive, args);
   },
 };
-
-/** GetAddressInfo whose failure the chaincode reports with its own message. */
-function wallet<T>(read: () => T, message: string): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof ChaincodeError) throw new ChaincodeError(message);
-    throw error;
-  }
-}
