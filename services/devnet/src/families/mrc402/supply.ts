@@ -79,7 +79,7 @@ export const mrc402BurnJob: Job = {
     const creator = creatorWallet(ctx, token);
     if (!creator) return null;
     const held = heldUnits(creator, token.id);
-    const limit = burnable(token) ? decimalOrZero(token.totalsupply) - decimalOrZero(token.meltedamount) : 0n;
+    const limit = decimalOrZero(token.totalsupply) - decimalOrZero(token.meltedamount);
     const max = held < limit ? held : limit;
     if (max < 1n) return null;
     return {
@@ -163,7 +163,7 @@ function reserveOf(token: Mrc402Token): [string, bigint][] {
 
 /**
  * What mint and burn check first, in this order: the arguments, the record, the amount, the
- * creator's wallet, the memo, the creator's nonce. Their params are [id, creator, amount, memo,
+ * creator's wallet, the memo (up to 1,024 bytes), the creator's nonce. Their params are [id, creator, amount, memo,
  * sig, nonce].
  */
 function readSupplyCall(stub: Stub, args: readonly string[]) {
@@ -175,7 +175,7 @@ function readSupplyCall(stub: Stub, args: readonly string[]) {
   const token = getMrc402(stub, id);
   const units = parsePositive(amount, '1206,The amount must be an integer');
   const creator = getAddressInfo(stub, token.creator);
-  checkMemo(memo);
+  prefixed('3005,Data value error : ', () => dataAssign(memo, 'text', 0, 1024, true));
   nonceCheck(stub, creator, nonce);
   return { token, creator, units, params: [token.id, token.creator, amount, memo, sig, nonce] };
 }
@@ -183,9 +183,4 @@ function readSupplyCall(stub: Stub, args: readonly string[]) {
 /** A new totalsupply, if an integer in [min, 99,999,999]; else the call fails with `message`. */
 function checkedSupply(supply: bigint, min: string, message: string): string {
   return prefixed(message, () => numericDataCheck(supply.toString(), min, '99999999', 0, false)!, true);
-}
-
-/** The memo check of mint and burn: up to 1,024 bytes. */
-function checkMemo(memo: string): void {
-  prefixed('3005,Data value error : ', () => dataAssign(memo, 'text', 0, 1024, true));
 }
