@@ -1,4 +1,4 @@
-import { expectArgs, getAddressInfo, nonceCheck, parseInt64, setAddressInfo } from '../../chaincode/base.ts';
+import { expectArgs, getAddressInfo, getSigner, nonceCheck, parseInt64, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import type { Call, PlanContext } from '../../jobs/job.ts';
@@ -17,7 +17,7 @@ import {
   planDexAuctionDates,
 } from './auctions.ts';
 import { payment, type DexFamily, type DexOrder, type PaymentInfo } from './dex.ts';
-import { cancelOrder, checkOrder, openingParty, refuse, signer, writeNewOrder } from './order-steps.ts';
+import { cancelOrder, checkOrder, openingParty, refuse, writeNewOrder } from './order-steps.ts';
 import { settleTrade } from './settle.ts';
 
 /**
@@ -199,7 +199,7 @@ export function placeBid<O extends DexOrder>(stub: Stub, family: DexFamily<O>, a
     (o, now) => family.refuseAuction(o, now, ['auction'], '3004,This is not the auction bidding period'),
     refuse((o, caller) => o.seller === caller, "3004,Seller is don't buy"),
   ]);
-  const bidder = signer(stub, bidderAddress, nonce);
+  const bidder = getSigner(stub, bidderAddress, nonce);
 
   const bid: Bid = {
     bidder,

@@ -1,4 +1,11 @@
-import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
+import {
+  expectArgs,
+  getAddressInfo,
+  getSigner,
+  nonceCheck,
+  parsePositive,
+  setAddressInfo,
+} from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { numericDataCheck } from '../../chaincode/util.ts';
 import type { Stub } from '../../world/stub.ts';
@@ -39,13 +46,6 @@ export function cancelCall(
   party: 'seller' | 'buyer' = 'seller',
 ) {
   return order && { fcn, args: [order.dexid, fakeSignature(ctx.rng), ctx.world.wallet(order[party])!.nonce] };
-}
-
-/** The wallet of a call's signer, its nonce checked (and renewed). */
-export function signer(stub: Stub, address: string, nonce: string): Wallet {
-  const wallet = getAddressInfo(stub, address);
-  nonceCheck(stub, wallet, nonce);
-  return wallet;
 }
 
 /** What a new order's call names first, read in this order: the party's wallet, the amount, the item. */
@@ -148,7 +148,7 @@ export function cancelOrder<O extends DexOrder>(
   const dex = family.getOrder(stub, dexid);
   checkOrder(dex, stub.now, '', cancel.checks);
   const party = dex[cancel.party];
-  const wallet = signer(stub, party, nonce);
+  const wallet = getSigner(stub, party, nonce);
   const params = [dex.dexid, party, ...cancel.release(stub, wallet, dex), sig, nonce];
   family.setOrder(stub, dex, cancel.types[0], params);
   setAddressInfo(stub, wallet, cancel.types[1], params);
@@ -168,7 +168,7 @@ export function takeOrder<O extends DexOrder>(
   [address, amount, nonce]: readonly [string, string, string],
 ): { wallet: Wallet; amount: bigint; price: bigint } {
   checkOrder(dex, stub.now, address, checks);
-  const wallet = signer(stub, address, nonce);
+  const wallet = getSigner(stub, address, nonce);
   const traded = family.parsePositive(amount);
   const remain = family.parsePositive(dex.remain_amount);
   if (remain < traded) throw new ChaincodeError(`3004,The quantity available for purchase is ${remain} pieces.`);

@@ -65,10 +65,8 @@ export function mrc010SubtractSubBalance(
   const index = wallet.balance.findIndex((e) => e.token === token && e.unlockdate === 0);
   const entry = wallet.balance[index];
   if (!entry) throw new ChaincodeError('5000,Not enough balance');
-  wallet.balance[index] =
-    kind === 'sell'
-      ? { ...entry, saleamount: (decimalOrZero(entry.saleamount) - subtract).toString() }
-      : { ...entry, auctionamount: (decimalOrZero(entry.auctionamount) - subtract).toString() };
+  const field = kind === 'sell' ? 'saleamount' : 'auctionamount';
+  wallet.balance[index] = { ...entry, [field]: (decimalOrZero(entry[field]) - subtract).toString() };
 }
 
 /**

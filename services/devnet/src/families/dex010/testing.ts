@@ -134,16 +134,9 @@ export function run<O = Dex010Order>(
   };
 }
 
-/** A call's effect without committing it (for calls the chaincode must reject). */
-export function attempt(
-  world: World,
-  job: Job,
-  args: readonly string[],
-  now = NOW,
-  chaincode: ChaincodeVersion = 'current',
-): void {
-  const { stub } = createStub(world, now, createRng(++stubSeed), chaincode);
-  job.execute(stub, { fcn: job.fcn, args });
+/** A call the chaincode must reject (so nothing is committed). */
+export function attempt(world: World, job: Job, args: readonly string[], now = NOW, chaincode?: ChaincodeVersion) {
+  run(world, job, args, now, chaincode);
 }
 
 export const nonceOf = (world: World, key: string) => world.wallet(key)!.nonce;

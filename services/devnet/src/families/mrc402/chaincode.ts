@@ -42,11 +42,6 @@ export function dex402Status(dex: Dex402Order, now: number): Dex402Status {
   return dex.auction_settle_date === 0 ? 'auction_end' : 'auction_finish';
 }
 
-/** Open until cancelled, sold out or settled: what planners draw trades from. */
-export function isOpenDex402(dex: Dex402Order): boolean {
-  return dex.cancel_date === 0 && dex.sell_date === 0 && dex.auction_settle_date === 0;
-}
-
 /** CC-t GetMRC402: a private copy of the record (its maps are never changed in place). */
 export function getMrc402(stub: Stub, id: string): Mrc402Token {
   if (!id.startsWith(MRC402_PREFIX) || id.length !== 40) throw new ChaincodeError('6102,invalid MRC402 ID');
