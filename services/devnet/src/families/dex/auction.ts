@@ -3,12 +3,11 @@ import { ChaincodeError } from '../../chaincode/errors.ts';
 import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import type { Call, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
-import { fakeSignature } from '../../jobs/client.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Stub } from '../../world/stub.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
-import { planPlatform, planPrice } from '../dex010/plan.ts';
+import { planOrderCall, planPrice } from '../dex010/plan.ts';
 import {
   DEFAULT_DURATION_SEC,
   MAX_AHEAD_SEC,
@@ -46,23 +45,8 @@ export function planAuction<O extends DexOrder>(
     ? (startPrice * BigInt(rng.int(2, 20)) + BigInt(rng.int(0, 9))).toString()
     : '0';
   const dates = planDexAuctionDates(ctx, family.house);
-  return {
-    fcn: `${family.name}auction`,
-    args: [
-      seller.id,
-      portion(rng, available, 1, 60).toString(),
-      item,
-      startPrice.toString(),
-      String(payToken),
-      bidUnit,
-      buyNow,
-      dates.start,
-      dates.end,
-      ...planPlatform(ctx, seller.id),
-      fakeSignature(rng),
-      seller.nonce,
-    ],
-  };
+  const head = [portion(rng, available, 1, 60), item, startPrice, payToken, bidUnit, buyNow, dates.start, dates.end];
+  return planOrderCall(ctx, `${family.name}auction`, seller, head);
 }
 
 /**

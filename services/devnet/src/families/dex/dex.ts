@@ -1,3 +1,4 @@
+import type { DEX010, DEX010_PAYMENT, MRC402, MRC402_PAYMENT } from '@mtc/domain';
 import type { Stub } from '../../world/stub.ts';
 import type { AuctionHouse } from './auctions.ts';
 import type { Wallet } from '../mrc010/records.ts';
@@ -14,31 +15,10 @@ export type { DexOrder } from './order-fields.ts';
  */
 
 /** The job types both DEXes write, by the names `DEX010` and `MRC402` (@mtc/domain) give them. */
-export type DexJobTypes = Readonly<
-  Record<
-    | 'buy'
-    | 'auction'
-    | 'unauction'
-    | 'auctionbid'
-    | 'auctionwinning'
-    | 'auctionbuynow'
-    | 'auctionfailure'
-    | 'walletAuction'
-    | 'walletUnauction'
-    | 'walletAuctionfailure'
-    | 'transferBid'
-    | 'receiveRefund'
-    | 'receiveItem'
-    | 'receiveAuction'
-    | 'receiveFee',
-    string
-  >
->;
+export type DexJobTypes = Readonly<Record<keyof typeof DEX010 & keyof typeof MRC402, string>>;
 
 /** The payment roles both DEXes list (`DEX010_PAYMENT`, `MRC402_PAYMENT`). */
-export type DexPaymentRoles = Readonly<
-  Record<'buy' | 'bid' | 'recvItem' | 'recvSell' | 'recvAuction' | 'recvRefund' | 'recvFeePlatform', string>
->;
+export type DexPaymentRoles = Readonly<Record<keyof typeof DEX010_PAYMENT & keyof typeof MRC402_PAYMENT, string>>;
 
 /** The messages both DEXes refuse a cancelled, sold, ended or settled order with. */
 export const CLOSED_MESSAGES = {

@@ -130,6 +130,18 @@ export function planPlatform(ctx: PlanContext, trader: string): [string, string,
   return rng.chance(0.5) ? ['', '', '', commission] : ['Offline Board', '', '', ''];
 }
 
+/** An order's call: [wallet, …head, the platform arguments (planPlatform), …tail, sig, nonce]. */
+export function planOrderCall(
+  ctx: PlanContext,
+  fcn: string,
+  wallet: Wallet,
+  head: readonly (string | bigint | number)[],
+  tail: readonly string[] = [],
+): Call {
+  const platform = planPlatform(ctx, wallet.id);
+  return { fcn, args: [wallet.id, ...head.map(String), ...platform, ...tail, fakeSignature(ctx.rng), wallet.nonce] };
+}
+
 function planCommission(rng: Rng): string {
   if (rng.chance(0.12)) return rng.chance(0.5) ? '0' : '';
   return writtenPercent(rng, rng.chance(0.5) ? rng.int(1, 10) * 50 : rng.int(1, 1000));

@@ -5,12 +5,11 @@ import { dex010Status, dexFeeCalc, getDex010, mrc010SubtractSubBalance } from '.
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { tradePriceCalc } from '../../chaincode/util.ts';
 import type { Dex010Order } from '../mrc010/records.ts';
-import { fakeSignature } from '../../jobs/client.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from '../mrc010/plan.ts';
 import { DEX010_FAMILY, dex010Opening, status } from './order.ts';
-import { hasOpenEntry, pickOrder, planMinTradeUnit, planPlatform, planTake } from './plan.ts';
+import { hasOpenEntry, pickOrder, planMinTradeUnit, planOrderCall, planTake } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import {
   cancelCall,
@@ -21,7 +20,6 @@ import {
   writeNewOrder,
   type OrderCheck,
 } from '../dex/order-steps.ts';
-import { UNSELL_MESSAGE } from './sell.ts';
 import { settleRequest } from './settle.ts';
 
 const REQSELL = dex010Opening(
@@ -54,20 +52,8 @@ export const mrc010ReqSellJob: Job = {
     const budget = portion(rng, funded.available, 1, 30);
     let units = BigInt(rng.int(1, 1_000));
     if (budget / units === 0n) units = 1n;
-    return {
-      fcn: 'mrc010reqsell',
-      args: [
-        funded.wallet.id,
-        (units * unitSize).toString(),
-        String(token),
-        (budget / units).toString(),
-        String(funded.token),
-        ...planPlatform(ctx, funded.wallet.id),
-        unit,
-        fakeSignature(rng),
-        funded.wallet.nonce,
-      ],
-    };
+    const head = [units * unitSize, token, budget / units, funded.token];
+    return planOrderCall(ctx, 'mrc010reqsell', funded.wallet, head, [unit]);
   },
   execute(stub, { args }) {
     const request = openSale(stub, DEX010_FAMILY, args, REQSELL);
@@ -100,7 +86,7 @@ export const mrc010UnreqSellJob: Job = {
     ),
   execute: (stub, { args }) =>
     cancelOrder(stub, DEX010_FAMILY, args, {
-      message: UNSELL_MESSAGE,
+      message: '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce',
       checks: [
         refuse((o) => o.auction_start_date > 0, '3004,DEX Item is not sell item'),
         refuse(
