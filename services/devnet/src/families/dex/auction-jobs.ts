@@ -35,7 +35,7 @@ export interface AuctionClients<O extends DexOrder> {
  */
 export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Job, Job, Job, Job] {
   const { family, weights } = clients;
-  const { name: n, types, house } = family;
+  const { name: n, types: t, house } = family;
   const fate = (ctx: PlanContext, order: O) => {
     const digit = Number.parseInt(order.dexid.charAt(clients.prefix.length), 16);
     return auctionFate(ctx, house, Math.floor(digit / 2));
@@ -45,7 +45,7 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
     {
       fcn: `${n}auction`,
       weight: weights[0],
-      writes: [types.auction, types.walletAuction],
+      writes: [t.auction, t.walletAuction],
       outcomes: auctionOutcomes(house),
       plan(ctx) {
         const lot = clients.lot(ctx);
@@ -56,7 +56,7 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
     {
       fcn: `${n}unauction`,
       weight: weights[1],
-      writes: [types.unauction, types.walletUnauction],
+      writes: [t.unauction, t.walletUnauction],
       plan(ctx) {
         const order = clients.pick(ctx, (o) => {
           const status = clients.status(o, ctx.now);
@@ -74,14 +74,7 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
     {
       fcn: `${n}bid`,
       weight: weights[2],
-      writes: [
-        types.auctionbid,
-        types.transferBid,
-        types.receiveRefund,
-        types.auctionbuynow,
-        types.receiveAuction,
-        types.receiveFee,
-      ],
+      writes: [t.auctionbid, t.transferBid, t.receiveRefund, t.auctionbuynow, t.receiveAuction, t.receiveFee],
       plan(ctx) {
         const biddable = (o: O) =>
           fate(ctx, o) === 'bid' &&
@@ -112,12 +105,12 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
       fcn: `${n}auctionfinish`,
       weight: weights[3],
       writes: [
-        types.auctionwinning,
-        types.receiveItem,
-        types.receiveAuction,
-        types.receiveFee,
-        types.auctionfailure,
-        types.walletAuctionfailure,
+        t.auctionwinning,
+        t.receiveItem,
+        t.receiveAuction,
+        t.receiveFee,
+        t.auctionfailure,
+        t.walletAuctionfailure,
       ],
       plan(ctx) {
         const order = clients.pick(

@@ -1,6 +1,7 @@
 import { DEX010, MRC400, MRC402 } from '@mtc/domain';
 import { decimalOrZero } from '../../chaincode/util.ts';
 import { portion, wants, type PlanContext } from '../../jobs/job.ts';
+import type { DexOrder } from './order-fields.ts';
 
 /**
  * What the clients of the three auction houses (MRC-010 DEX, DEX402, MRC-401 items) do alike: which
@@ -159,24 +160,15 @@ export function firstToEnd<T extends { auction_current_bidder: string }>(
   return first;
 }
 
-/** The price fields of a DEX auction order (DEX010, DEX402): prices for the whole amount. */
-interface DexAuctionPrices {
-  auction_start_price: string;
-  auction_current_price: string;
-  auction_current_bidder: string;
-  auction_bidding_unit: string;
-  auction_buynow_price: string;
-}
-
 /**
  * A bid on a DEX auction (`mrc010bid`, `mrc402bid`): from the lowest the chaincode takes (the start
- * price, or the current price plus the bidding unit) up to 20 % above it, kept below the buy-now
+ * price, or the current price plus the bidding unit; prices for the whole amount) up to 20 % above it, kept below the buy-now
  * price; or the buy-now price itself (buysNow, or when nothing below it is left).
  */
 export function planDexBid(
   ctx: PlanContext,
   house: AuctionHouse,
-  order: DexAuctionPrices,
+  order: DexOrder,
 ): { price: bigint; buyingNow: boolean } {
   const buyNow = decimalOrZero(order.auction_buynow_price);
   const first = order.auction_current_bidder === '';

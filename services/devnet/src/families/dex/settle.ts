@@ -119,17 +119,8 @@ export function settleTrade<O extends DexOrder>(
     else if (v.amount > 0n) mrc010Add(stub, wallet, dex.sell_token, v.amount.toString(), 0);
     else if (v.role !== pay.recvItem) continue;
     if (address === dex.seller) family.settleEscrow(stub, wallet, item, tradeAmount, kind);
-    setAddressInfo(stub, wallet, jobType, [
-      v.fromAddr,
-      v.toAddr,
-      abs(v.amount).toString(),
-      dex.sell_token,
-      sign,
-      '0',
-      v.tradeAmount,
-      item,
-      tkey,
-    ]);
+    const args = [v.fromAddr, v.toAddr, abs(v.amount).toString(), dex.sell_token, sign, '0', v.tradeAmount, item, tkey];
+    setAddressInfo(stub, wallet, jobType, args);
   }
 
   dex.buyer = buyerAddress;

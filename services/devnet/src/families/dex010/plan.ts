@@ -13,20 +13,25 @@ import { portion } from '../../jobs/job.ts';
  * rejection as a devnet bug), using only the committed world and ctx.rng.
  */
 
-/** A random open order of `kind` that `accept` takes, or null after a few misses. */
-export function pickOrder(
+/** The record of a random one of `ids` that `accept` takes, or null after `attempts` misses. */
+export function pickAmong<T>(
   ctx: PlanContext,
-  kind: Dex010Kind,
-  accept: (order: Dex010Order) => boolean,
+  ids: readonly string[],
+  get: (id: string) => T,
+  accept: (record: T) => boolean,
   attempts = 8,
-): Dex010Order | null {
-  const ids = ctx.world.openDex010[kind];
+): T | null {
   if (ids.length === 0) return null;
   for (let i = 0; i < attempts; i++) {
-    const order = ctx.world.dex010(ctx.rng.pick(ids))!;
-    if (accept(order)) return order;
+    const record = get(ctx.rng.pick(ids));
+    if (accept(record)) return record;
   }
   return null;
+}
+
+/** A random open order of `kind` that `accept` takes, or null after a few misses. */
+export function pickOrder(ctx: PlanContext, kind: Dex010Kind, accept: (order: Dex010Order) => boolean, attempts = 8) {
+  return pickAmong(ctx, ctx.world.openDex010[kind], (id) => ctx.world.dex010(id)!, accept, attempts);
 }
 
 /** A wallet with something spendable, mostly of a token other than MTC (what gets listed for sale). */
@@ -49,10 +54,13 @@ export function pickSeller(
 
 /** The token a trade of `token` is paid in: mostly MTC, otherwise another registered token. */
 export function pickPayToken(ctx: PlanContext, token: number): number | null {
-  const { world, rng } = ctx;
-  if (token !== 0 && rng.chance(0.85)) return 0;
+  return token !== 0 && ctx.rng.chance(0.85) ? 0 : pickOtherToken(ctx, token);
+}
+
+/** A registered token other than `token`, or null after a few misses. */
+export function pickOtherToken(ctx: PlanContext, token: number): number | null {
   for (let i = 0; i < 8; i++) {
-    const other = rng.pick(world.tokens);
+    const other = ctx.rng.pick(ctx.world.tokens);
     if (other !== token) return other;
   }
   return null;

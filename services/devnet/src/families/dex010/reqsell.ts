@@ -9,7 +9,7 @@ import type { Job, PlanContext } from '../../jobs/job.ts';
 import { portion } from '../../jobs/job.ts';
 import { pickFundedWallet } from '../mrc010/plan.ts';
 import { DEX010_FAMILY, dex010Opening, status } from './order.ts';
-import { hasOpenEntry, pickOrder, planMinTradeUnit, planOrderCall, planTake } from './plan.ts';
+import { hasOpenEntry, pickOrder, pickOtherToken, planMinTradeUnit, planOrderCall, planTake } from './plan.ts';
 import { payment } from '../dex/dex.ts';
 import {
   cancelCall,
@@ -44,7 +44,7 @@ export const mrc010ReqSellJob: Job = {
     const { world, rng } = ctx;
     const funded = pickFundedWallet(ctx);
     if (!funded) return null;
-    const token = pickWantedToken(ctx, funded.token);
+    const token = pickOtherToken(ctx, funded.token);
     if (token === null) return null;
     const unit = planMinTradeUnit(rng, world.token(token)!.decimal);
     const unitSize = BigInt(unit || '1');
@@ -156,13 +156,4 @@ export const mrc010AcceptReqSellJob: Job = {
 /** An open request whose buyer still has the escrow entry the settlement lowers. */
 function acceptsRequestCall(ctx: PlanContext, order: Dex010Order): boolean {
   return dex010Status(order, ctx.now) === 'buy' && hasOpenEntry(ctx.world.wallet(order.buyer), Number(order.buy_token));
-}
-
-/** A registered token other than the pay token, to ask sellers for. */
-function pickWantedToken(ctx: PlanContext, payToken: number): number | null {
-  for (let i = 0; i < 8; i++) {
-    const token = ctx.rng.pick(ctx.world.tokens);
-    if (token !== payToken) return token;
-  }
-  return null;
 }

@@ -78,17 +78,8 @@ export function settleRequest(
         dex.buy_price_total = '0';
       }
     }
-    setAddressInfo(stub, wallet, jobType, [
-      v.fromAddr,
-      v.toAddr,
-      abs(v.amount).toString(),
-      payToken,
-      sign,
-      '0',
-      abs(traded).toString(),
-      dex.mrc010,
-      tkey,
-    ]);
+    const amounts = [abs(v.amount).toString(), payToken, sign, '0', abs(traded).toString()];
+    setAddressInfo(stub, wallet, jobType, [v.fromAddr, v.toAddr, ...amounts, dex.mrc010, tkey]);
   }
 
   setDex010(stub, dex, DEX010.acceptreqsell, [dex.dexid, dex.buyer, dex.seller, JSON.stringify(payments), dex.mrc010]);

@@ -5,7 +5,7 @@ import type { Dex402Order, Mrc402Token } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Dex402Kind } from '../../world/world.ts';
 import type { PlanContext } from '../../jobs/job.ts';
-import { writtenPercent } from '../dex010/plan.ts';
+import { pickAmong, writtenPercent } from '../dex010/plan.ts';
 
 /**
  * What MRC-402 clients send: which NFTs, held by whom, traded at what prices. Planners check every
@@ -21,14 +21,8 @@ export function pickMrc402(
   accept: (token: Mrc402Token) => boolean = () => true,
   attempts = 8,
 ): Mrc402Token | null {
-  const ids = ctx.world.mrc402Ids;
-  if (ids.length === 0) return null;
-  for (let i = 0; i < attempts; i++) {
-    const id = ctx.rng.pick(ids);
-    const token = ctx.world.mrc402(id)!;
-    if (!isBusy(ctx, id) && accept(token)) return token;
-  }
-  return null;
+  const get = (id: string) => ctx.world.mrc402(id)!;
+  return pickAmong(ctx, ctx.world.mrc402Ids, get, (t) => !isBusy(ctx, t.id) && accept(t), attempts);
 }
 
 /** The creator's wallet of `token` when the block has not written it yet (mint, burn, update). */
@@ -68,14 +62,8 @@ export function pickDex402(
   accept: (order: Dex402Order, status: Dex402Status) => boolean,
   attempts = 8,
 ): Dex402Order | null {
-  const ids = ctx.world.openDex402[kind];
-  if (ids.length === 0) return null;
-  for (let i = 0; i < attempts; i++) {
-    const order = ctx.world.dex402(ctx.rng.pick(ids))!;
-    if (isBusy(ctx, order.dexid) || isBusy(ctx, order.mrc402)) continue;
-    if (accept(order, dex402Status(order, ctx.now))) return order;
-  }
-  return null;
+  const open = (o: Dex402Order) => !anyBusy(ctx, [o.dexid, o.mrc402]) && accept(o, dex402Status(o, ctx.now));
+  return pickAmong(ctx, ctx.world.openDex402[kind], (id) => ctx.world.dex402(id)!, open, attempts);
 }
 
 /**
