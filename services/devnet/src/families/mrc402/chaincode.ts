@@ -10,6 +10,7 @@ import {
   type Dex402Order,
   type Mrc402Token,
 } from './records.ts';
+import { parsePositive } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from '../mrc010/token.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
@@ -119,7 +120,7 @@ const NOT_ENOUGH = '5000,Not enough balance';
  * caller passes a normalised one), sale and auction "0".
  */
 export function mrc402Add(stub: Stub, wallet: Wallet, id: string, amount: string, kind: Mrc402ModifyKind): void {
-  const add = positive(amount, `1102,${amount} is not positive integer`);
+  const add = parsePositive(amount, `1102,${amount} is not positive integer`);
   getMrc402(stub, id);
   credit(wallet, id, amount, add, kind);
 }
@@ -159,7 +160,7 @@ export function mrc402Move(stub: Stub, from: Wallet, to: Wallet, amount: string,
 
 /** The amount (`code` its message's) and the wallet's holding of an existing `id`, which it must have. */
 function held(stub: Stub, wallet: Wallet, id: string, amount: string, code: string): [bigint, NftBalance] {
-  const value = positive(amount, `${code},${amount} is not positive integer`);
+  const value = parsePositive(amount, `${code},${amount} is not positive integer`);
   getMrc402(stub, id);
   const known = wallet.mrc402?.[id];
   if (!wallet.mrc402 || !known) throw new ChaincodeError(NOT_ENOUGH);
@@ -183,12 +184,6 @@ function credit(wallet: Wallet, id: string, amount: string, add: bigint, kind: M
     : { balance: amount, saleamount: '0', auctionamount: '0' };
   moveEscrow(holding, kind, -add);
   wallet.mrc402 = withHolding(wallet.mrc402, id, holding);
-}
-
-/** util.ParsePositive as mrc402Add & co. call it, with the caller's message. */
-function positive(amount: string, message: string): bigint {
-  if (!/^[0-9]+$/.test(amount) || BigInt(amount) === 0n) throw new ChaincodeError(message);
-  return BigInt(amount);
 }
 
 /** Adds `delta` to the escrow `kind` names (Go's decimal maths on the stored strings). */

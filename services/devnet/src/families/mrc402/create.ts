@@ -198,21 +198,18 @@ export const mrc402UpdateJob: Job = {
     const creator = getAddressInfo(stub, token.creator);
     nonceCheck(stub, creator, a[9]);
     let isUpdate = changes(token, a);
-    const once = (
-      index: 5 | 6 | 7,
-      field: 'copyright_registration_country' | 'copyright_registrar' | 'copyright_registration_number',
-      max: number,
-      message: string,
-    ) => {
-      if (a[index].length === 0) return;
-      if (token[field].length !== 0) throw new ChaincodeError(message);
+    const once = [
+      ['copyright_registration_country', 2, 'registration country'],
+      ['copyright_registrar', 128, 'registrar'],
+      ['copyright_registration_number', 64, 'registration number'],
+    ] as const;
+    once.forEach(([field, max, name], i) => {
+      if (a[5 + i]!.length === 0) return;
+      if (token[field].length !== 0) throw new ChaincodeError(`3005,Copyright ${name} cannot be changed`);
       isUpdate = true;
-      assignText(token, field, a[index], 0, max);
-      if (index === 5) iso3166Check(token[field]);
-    };
-    once(5, 'copyright_registration_country', 2, '3005,Copyright registration country cannot be changed');
-    once(6, 'copyright_registrar', 128, '3005,Copyright registrar cannot be changed');
-    once(7, 'copyright_registration_number', 64, '3005,Copyright registration number cannot be changed');
+      assignText(token, field, a[5 + i]!, 0, max);
+      if (i === 0) iso3166Check(token[field]);
+    });
     if (!isUpdate) throw new ChaincodeError('4900,No data change');
 
     assignText(token, 'url', a[1], 1, 255, '3005,Url value error : ');
@@ -228,16 +225,9 @@ export const mrc402UpdateJob: Job = {
 
 /** Whether url, data, info or socialmedia arguments differ from the record (non-empty ones only). */
 function changes(token: Mrc402Token, a: readonly string[]): boolean {
-  const differs = (arg: string | undefined, current: string) => (arg ?? '').length > 0 && arg !== current;
-  return (
-    differs(a[1], token.url) ||
-    differs(a[2], token.data) ||
-    differs(a[3], token.info) ||
-    differs(a[4], token.socialmedia) ||
-    (a[5] ?? '') !== '' ||
-    (a[6] ?? '') !== '' ||
-    (a[7] ?? '') !== ''
-  );
+  const current = [token.url, token.data, token.info, token.socialmedia];
+  const differs = current.some((value, i) => (a[i + 1] ?? '').length > 0 && a[i + 1] !== value);
+  return differs || a.slice(5, 8).some((arg) => arg !== '');
 }
 
 type TextField = { [K in keyof Mrc402Token]-?: Mrc402Token[K] extends string ? K : never }[keyof Mrc402Token];
