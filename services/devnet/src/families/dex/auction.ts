@@ -53,11 +53,8 @@ export function planAuction<O extends DexOrder>(
  * `<family>auction` (seller, amount, item, startPrice, payToken, bidUnit, buyNow, start, end,
  * platformName, platformURL, platformAddress, platformCommission, sig, nonce) → an auction written
  * `<family>_auction` and the seller `<family>auction`, both [dexid, args 0–12, nonce] (no
- * signature); the amount moves from the balance into auctionamount. Prices are for the whole amount.
- * Start "" or ≤ 0 means now, else it must lie in [now, now + 21 days]; end "" or ≤ 0 means start + 1
- * day, else the auction must last 1 h … 21 days, measured from now or from the start
- * (DexFamily.endFromNow). The buy-now price must be given ("0" for none) and exceed the start price;
- * a bidding unit of "" stays "0". Quirk kept: the order's remain_amount stays "".
+ * signature); the amount moves from the balance into auctionamount. Prices are for the whole amount,
+ * a buy-now price ("0" for none) above the start price. Quirk kept: remain_amount stays "".
  */
 export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
   const { name: n, types } = family;
@@ -114,10 +111,7 @@ export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>
   writeNewOrder(stub, family, { dex, wallet: seller }, args, params, [types.auction, types.walletAuction]);
 }
 
-/**
- * An auction's start date as the chaincodes take it (Go's messages say 7 days; the limit is 21):
- * ≤ 0 means now, else it must lie in [now, now + 21 days].
- */
+/** An auction's start: "" or ≤ 0 means now, else in [now, now + 21 days] (Go's messages say 7). */
 export function auctionStart(now: number, start: number): number {
   if (start <= 0) return now;
   if (start < now) throw new ChaincodeError('3005,The auction start time is in the past');
@@ -125,7 +119,7 @@ export function auctionStart(now: number, start: number): number {
   return start;
 }
 
-/** Its end date: ≤ 0 means start + 1 day, else it must lie 1 h … 21 days after `from`. */
+/** Its end: ≤ 0 means start + 1 day, else 1 h … 21 days after `from` (DexFamily.endFromNow). */
 export function auctionEnd(start: number, end: number, from: number): number {
   if (end <= 0) return start + DEFAULT_DURATION_SEC;
   if (end - from < MIN_DURATION_SEC) throw new ChaincodeError('3005,Auction duration is at least 1 hour');
@@ -161,14 +155,10 @@ export function withdrawAuction<O extends DexOrder>(stub: Stub, family: DexFamil
 }
 
 /**
- * `<family>bid` (dexid, bidder, price, sig, nonce) → a bid on a running auction. The bid leaves the
- * bidder's balance for the DEX (`transfer_<family>bid` [bidder, dexid, price, payToken, sig, "0",
- * "", item, nonce]); the previous bid goes back to its bidder (`receive_<family>refund` [dexid,
- * bidder, price, payToken, sig, "0", "", item, nonce]); the auction is written `<family>_auctionbid`
- * [dexid, seller, bidder, PaymentInfo JSON, sig, nonce]. A bid must reach the start price, or the
- * current price plus the bidding unit, and stay at or below the buy-now price; a bid equal to
- * buy-now settles at once through settleTrade (the auction written `<family>_auctionbuynow`), and
- * may come from the current highest bidder.
+ * `<family>bid` (dexid, bidder, price, sig, nonce) → a bid on a running auction (takeBid's rules),
+ * escrowed by escrowBid, the auction written `<family>_auctionbid` [dexid, seller, bidder,
+ * PaymentInfo JSON, sig, nonce]; a bid at the buy-now price settles at once through settleTrade
+ * (the auction written `<family>_auctionbuynow`).
  */
 export function placeBid<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
   const { name: n, types, pay } = family;

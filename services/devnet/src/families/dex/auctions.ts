@@ -161,9 +161,10 @@ export function firstToEnd<T extends { auction_current_bidder: string }>(
 }
 
 /**
- * A bid on a DEX auction (`mrc010bid`, `mrc402bid`): from the lowest the chaincode takes (the start
- * price, or the current price plus the bidding unit; prices for the whole amount) up to 20 % above it, kept below the buy-now
- * price; or the buy-now price itself (buysNow, or when nothing below it is left).
+ * A bid on a DEX auction (`mrc010bid`, `mrc402bid`; prices for the whole amount): from the lowest
+ * the chaincode takes (the start price, or the current price plus the bidding unit) up to 20 % above
+ * it, kept below the buy-now price; or the buy-now price itself (buysNow, or when nothing below it is
+ * left).
  */
 export function planDexBid(
   ctx: PlanContext,

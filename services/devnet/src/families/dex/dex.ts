@@ -42,8 +42,6 @@ export interface DexFamily<O extends DexOrder> {
   readonly house: AuctionHouse;
   /** The wallet job type a settlement writes for each payout role (its DexProcess switch). */
   readonly walletJobTypes: Readonly<Record<string, string>>;
-  /** Go's `strings.Index(t, "<prefix>") == 0`: the roles of every fee. */
-  readonly feeRolePrefix: string;
   /** The id of what the order trades (its `mrc010` / `mrc402` field). */
   item(order: O): string;
   /** A zero order (every field at its Go zero value, in struct order) with `fields` filled in. */

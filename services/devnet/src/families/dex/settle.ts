@@ -34,7 +34,8 @@ export function addPayout<O extends DexOrder>(
     payouts.set(address, { fromAddr: pi.from_addr, toAddr: pi.to_addr, amount, tradeAmount, role: pi.type });
     return;
   }
-  const fee = family.feeRolePrefix;
+  // Go's `strings.Index(t, "<family>_recv_fee_") == 0`: the roles of every fee.
+  const fee = `${family.name}_recv_fee_`;
   if (
     known.role.startsWith(fee) ||
     (known.role === family.pay.recvItem && !pi.type.startsWith(fee)) ||

@@ -6,13 +6,9 @@ import { hasOpenEntry, pickOrder, pickPayToken, pickSeller } from './plan.ts';
 
 /**
  * The MRC-010 auctions (CC-t `token.go` Mrc010Auction, Mrc010UnAuction, Mrc010AuctionBid,
- * Mrc010AuctionFinish; dex/auction.ts), a bid at the buy-now price settling at once as
- * mrc010DexProcess does. An auction's end is measured from now, not from its start, and its pay
- * token is not checked against the token sold. Quirks kept: the first write of an auction has
- * min_trade_unit "" (later writes "1") and remain_amount ""; a withdrawn auction's escrow is taken
- * off saleamount, not auctionamount, so auctionamount stays too high and saleamount too low
- * (possibly negative) by the amount; an unsold one's amount is credited back to the balance but
- * not taken off auctionamount.
+ * Mrc010AuctionFinish; dex/auction.ts). An auction's end is measured from now, not from its start,
+ * and its pay token is not checked against the token sold. Quirks kept: the first write of an
+ * auction has min_trade_unit "" (later writes "1"); the escrow quirks are DEX010_FAMILY's.
  */
 export const [mrc010AuctionJob, mrc010UnauctionJob, mrc010BidJob, mrc010AuctionFinishJob] = auctionJobs({
   family: DEX010_FAMILY,

@@ -86,7 +86,6 @@ export const DEX010_FAMILY: DexFamily<Dex010Order> = {
     [DEX010_PAYMENT.sendItem]: DEX010.receiveSell,
     [DEX010_PAYMENT.recvBuy]: DEX010.receiveBuy,
   },
-  feeRolePrefix: 'mrc010_recv_fee_',
   item: (order) => order.mrc010,
   newOrder: (item, fields) => newOrder({ mrc010: item, ...fields }),
   getOrder: getDex010,

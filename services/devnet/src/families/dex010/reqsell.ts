@@ -89,10 +89,7 @@ export const mrc010UnreqSellJob: Job = {
       message: '1000,mrc010unsell operation must include four arguments : dexid, signature, nonce',
       checks: [
         refuse((o) => o.auction_start_date > 0, '3004,DEX Item is not sell item'),
-        refuse(
-          (o) => o.job_type !== DEX010.reqsell && o.job_type !== DEX010.acceptreqsell,
-          '3004,DEX Item is not sell item',
-        ),
+        notRequest('3004,DEX Item is not sell item'),
         status('buy'),
       ],
       party: 'buyer',
@@ -133,10 +130,7 @@ export const mrc010AcceptReqSellJob: Job = {
     );
     const dex = getDex010(stub, dexid);
     const checks: OrderCheck<Dex010Order>[] = [
-      refuse(
-        (o) => o.job_type !== DEX010.reqsell && o.job_type !== DEX010.acceptreqsell,
-        '3004,DEX Item is not request to buy item',
-      ),
+      notRequest('3004,DEX Item is not request to buy item'),
       status('buy'),
       refuse((o, seller) => o.buyer === seller, "3004,Buyer is don't sell"),
     ];
@@ -152,6 +146,10 @@ export const mrc010AcceptReqSellJob: Job = {
     settleRequest(stub, dex, seller, payments, sendPrice, sellAmount.toString(), sig, nonce);
   },
 };
+
+/** Refuses an order last written other than as a request or its fill. */
+const notRequest = (message: string) =>
+  refuse<Dex010Order>((o) => o.job_type !== DEX010.reqsell && o.job_type !== DEX010.acceptreqsell, message);
 
 /** An open request whose buyer still has the escrow entry the settlement lowers. */
 function acceptsRequestCall(ctx: PlanContext, order: Dex010Order): boolean {

@@ -7,10 +7,9 @@ import { DEX402_PREFIX } from './records.ts';
 
 /**
  * The MRC-402 auctions (CC-t `mrc402.go` Mrc402Auction, Mrc402UnAuction, Mrc402AuctionBid,
- * Mrc402AuctionFinish; dex/auction.ts), settled through mrc402DexProcess. An auction's span is
- * measured as DEX402_FAMILY says (from the start, or from now under v2.3); a withdrawn or unsold
- * auction's units leave auctionamount for the balance (unlike mrc010unauction, the right escrow);
- * the winner's item write carries amount "0" unless it is also a payee.
+ * Mrc402AuctionFinish; dex/auction.ts), settled through mrc402DexProcess: a withdrawn or unsold
+ * auction's units leave auctionamount for the balance; the winner's item write carries amount "0"
+ * unless it is also a payee.
  */
 export const [mrc402AuctionJob, mrc402UnauctionJob, mrc402BidJob, mrc402AuctionFinishJob] = auctionJobs({
   family: DEX402_FAMILY,

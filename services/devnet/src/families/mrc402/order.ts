@@ -60,7 +60,6 @@ export const DEX402_FAMILY: DexFamily<Dex402Order> = {
     [PAY.recvFeePlatform]: MRC402.receiveFee,
     [PAY.recvFeeShareholder]: MRC402.receiveFee,
   },
-  feeRolePrefix: 'mrc402_recv_fee_',
   item: (order) => order.mrc402,
   newOrder: (item, fields) => zeroOrder<Dex402Order>('mrc402', {}, { mrc402: item, ...fields }),
   getOrder: getDex402,
