@@ -79,6 +79,17 @@ export interface DexFamily<O extends DexOrder> {
   fees(stub: Stub, order: O): [string, string, string][];
 }
 
+/** The wallet job types both DEXes write for the payout roles they share (their DexProcess switches). */
+export const sharedWalletJobTypes = (pay: DexPaymentRoles, t: DexJobTypes): Record<string, string> => ({
+  [pay.recvItem]: t.receiveItem,
+  [pay.buy]: t.transferBuy,
+  [pay.bid]: t.transferBid,
+  [pay.recvSell]: t.receiveSell,
+  [pay.recvAuction]: t.receiveAuction,
+  [pay.recvRefund]: t.receiveRefund,
+  [pay.recvFeePlatform]: t.receiveFee,
+});
+
 /** CC-t `mtc/mtc.go` TDexPaymentInfo, in its JSON field order. */
 export interface PaymentInfo {
   from_addr: string;

@@ -6,15 +6,9 @@ import type { Stub } from '../../world/stub.ts';
 import type { DexJobTypes, DexOrder } from './dex.ts';
 
 /**
- * The record side of a DEX order (CC-t `token.go` TMRC010DEX, `mrc402.go` TMRC402DEX): its zero
- * value in Go's field order, its reads and writes, its id and its platform fields. The two structs
- * differ only in the item field and in a few fields of their own, where the template leaves room.
- */
-
-/**
- * A zero order (every field at its Go zero value, in struct order) with `fields` filled in: the
- * item field `item` second, the family's `afterRemain` fields after remain_amount and its
- * `afterSellToken` fields after sell_token.
+ * A zero order (CC-t `token.go` TMRC010DEX, `mrc402.go` TMRC402DEX: every field at its Go zero
+ * value, in struct order) with `fields` filled in; the family's own fields go after `item` (second),
+ * remain_amount and sell_token.
  */
 export function zeroOrder<O extends DexOrder>(
   item: string,

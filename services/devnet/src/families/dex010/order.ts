@@ -8,18 +8,9 @@ import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { DEX010_PREFIX, type Dex010Order } from '../mrc010/records.ts';
 import { getMrc010 } from '../mrc010/token.ts';
 import { DEX010_AUCTIONS } from '../dex/auctions.ts';
-import { CLOSED_MESSAGES, type DexFamily } from '../dex/dex.ts';
+import { CLOSED_MESSAGES, sharedWalletJobTypes, type DexFamily } from '../dex/dex.ts';
 import { assignPlatform, newGeneratedId, zeroOrder } from '../dex/order-record.ts';
 import type { OrderCheck, SaleOpening } from '../dex/order-steps.ts';
-
-/** A zero TMRC010DEX (every field at its Go zero value, in struct order) with `fields` filled in. */
-export function newOrder(fields: Partial<Dex010Order>): Dex010Order {
-  return zeroOrder(
-    'mrc010',
-    { afterRemain: { min_trade_unit: '' }, afterSellToken: { buy_price: '', buy_token: '', buy_price_total: '' } },
-    fields,
-  );
-}
 
 /** The min_trade_unit argument ("" means 1); the order amount must be a multiple of it. */
 export function assignMinTradeUnit(dex: Dex010Order, unit: string, amount: bigint): void {
@@ -75,19 +66,18 @@ export const DEX010_FAMILY: DexFamily<Dex010Order> = {
   pay: DEX010_PAYMENT,
   house: DEX010_AUCTIONS,
   walletJobTypes: {
-    [DEX010_PAYMENT.recvItem]: DEX010.receiveItem,
-    [DEX010_PAYMENT.buy]: DEX010.transferBuy,
-    [DEX010_PAYMENT.bid]: DEX010.transferBid,
-    [DEX010_PAYMENT.recvSell]: DEX010.receiveSell,
-    [DEX010_PAYMENT.recvAuction]: DEX010.receiveAuction,
-    [DEX010_PAYMENT.recvRefund]: DEX010.receiveRefund,
-    [DEX010_PAYMENT.recvFeePlatform]: DEX010.receiveFee,
+    ...sharedWalletJobTypes(DEX010_PAYMENT, DEX010),
     [DEX010_PAYMENT.sell]: DEX010.transferSell,
     [DEX010_PAYMENT.sendItem]: DEX010.receiveSell,
     [DEX010_PAYMENT.recvBuy]: DEX010.receiveBuy,
   },
   item: (order) => order.mrc010,
-  newOrder: (item, fields) => newOrder({ mrc010: item, ...fields }),
+  newOrder: (item, fields) =>
+    zeroOrder<Dex010Order>(
+      'mrc010',
+      { afterRemain: { min_trade_unit: '' }, afterSellToken: { buy_price: '', buy_token: '', buy_price_total: '' } },
+      { mrc010: item, ...fields },
+    ),
   getOrder: getDex010,
   newOrderId: (stub, args) => newGeneratedId(stub, DEX010_PREFIX, args),
   setOrder: setDex010,

@@ -17,10 +17,7 @@ import { decimalOrZero } from '../../chaincode/util.ts';
 import { prefixed, readOrder, writeOrder, type OrderBook } from '../dex/order-record.ts';
 
 /**
- * The record and balance helpers of CC-t `mrc402.go` (GetMRC402, setMRC402, GetDEX402, setDEX402,
- * mrc402Add, mrc402Subtract, mrc402SubtractSubBalance, mrc402Move, dex402Status) and the bits of
- * `util.go` only MRC-402 uses (ParsePositive's own messages, GetOrdNumber, ISO3166Check).
- *
+ * The record and balance helpers of CC-t `mrc402.go` and the bits of `util.go` only MRC-402 uses.
  * Go ranges over a map in random order; where the chaincode does (a record's `initialreserve` and
  * `shareholder`), the devnet takes Go's marshal order (sorted keys), so a seed gives one chain. It
  * shows in the order of shareholder fees in a settlement's PaymentInfo and of balance entries a

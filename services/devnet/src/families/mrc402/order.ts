@@ -14,7 +14,7 @@ import { isMtAddress } from '../../world/address.ts';
 import { DEX402_PREFIX, sortedEntries, type Dex402Order } from './records.ts';
 import { mrc010Id } from '../mrc010/token.ts';
 import { DEX402_AUCTIONS } from '../dex/auctions.ts';
-import { CLOSED_MESSAGES, type DexFamily } from '../dex/dex.ts';
+import { CLOSED_MESSAGES, sharedWalletJobTypes, type DexFamily } from '../dex/dex.ts';
 import { assignPlatform, newGeneratedId, zeroOrder } from '../dex/order-record.ts';
 import type { OrderCheck } from '../dex/order-steps.ts';
 
@@ -50,14 +50,8 @@ export const DEX402_FAMILY: DexFamily<Dex402Order> = {
   pay: PAY,
   house: DEX402_AUCTIONS,
   walletJobTypes: {
-    [PAY.recvItem]: MRC402.receiveItem,
-    [PAY.buy]: MRC402.transferBuy,
-    [PAY.bid]: MRC402.transferBid,
-    [PAY.recvSell]: MRC402.receiveSell,
-    [PAY.recvAuction]: MRC402.receiveAuction,
-    [PAY.recvRefund]: MRC402.receiveRefund,
+    ...sharedWalletJobTypes(PAY, MRC402),
     [PAY.recvFeeCreator]: MRC402.receiveFee,
-    [PAY.recvFeePlatform]: MRC402.receiveFee,
     [PAY.recvFeeShareholder]: MRC402.receiveFee,
   },
   item: (order) => order.mrc402,

@@ -37,11 +37,7 @@ export interface Mrc402Token {
   jobdate: number;
 }
 
-/**
- * TMRC402DEX, an MRC-402 sale or auction stored under `DEX402_<32 hex><digit>`: the DEX order's
- * fields (zeroOrder writes them in Go's order) with the item `mrc402`. `sell_price` is per NFT unit;
- * an auction's prices are for its whole `amount`.
- */
+/** TMRC402DEX under `DEX402_<32 hex><digit>`: `sell_price` per NFT unit, auction prices for the whole `amount`. */
 export interface Dex402Order extends DexOrder {
   mrc402: string;
 }
