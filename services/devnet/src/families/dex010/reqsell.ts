@@ -43,9 +43,8 @@ export const mrc010ReqSellJob: Job = {
   plan(ctx) {
     const { world, rng } = ctx;
     const funded = pickFundedWallet(ctx);
-    if (!funded) return null;
-    const token = pickOtherToken(ctx, funded.token);
-    if (token === null) return null;
+    const token = funded && pickOtherToken(ctx, funded.token);
+    if (!funded || token === null) return null;
     const unit = planMinTradeUnit(rng, world.token(token)!.decimal);
     const unitSize = BigInt(unit || '1');
     // A budget of at most 30 % of the balance leaves room for a fee of up to 10 %.

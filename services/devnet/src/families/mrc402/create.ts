@@ -31,12 +31,9 @@ export const MAX_SUPPLY = 99_999_999n;
  * crCountry, crRegistrar, crNumber, sig, nonce) → a new `MRC402_…` record written `mrc402_create`
  * and the creator written `mrc402create`, both with [id, …the 18 call args] (CC-t `mrc402.go`
  * Mrc402Create). The creator holds the whole supply ({totalsupply, "0", "0"}) and pays, per reserve
- * token, totalsupply × its per-unit amount (MRC010Subtract). Checks in the Go order: the nonce comes
- * before any value check; decimal must be "0"; shareholders (≤ 5, each an existing wallet, 0–10 %)
- * and reserves (≤ 5 existing tokens, positive amounts) are kept as sent, the commission and supply
- * normalised; the copyright country must be "" or an ISO 3166 code. The id is md5 of all call args
- * plus a retry digit. Quirk kept: an `expiredate` of "" is refused (Strtoint64), a negative one is
- * stored and never blocks melting.
+ * token, totalsupply × its per-unit amount (MRC010Subtract). The nonce is checked before any value;
+ * shareholders and reserves are kept as sent. Quirk kept: an `expiredate` of "" is refused
+ * (Strtoint64), a negative one is stored and never blocks melting.
  */
 export const mrc402CreateJob: Job = {
   fcn: 'mrc402create',
@@ -103,10 +100,7 @@ export const mrc402CreateJob: Job = {
     assignText(token, 'image', a[6], 1, 255, '3005,ImageUril value error : ', false);
 
     if (a[7] !== '') {
-      token.shareholder = stringMap(a[7], '3005,shareholder Data value error : ');
-      if (Object.keys(token.shareholder ?? {}).length > 5) {
-        throw new ChaincodeError('3002,There must be 5 or fewer copyrighter');
-      }
+      token.shareholder = stringMap(a[7], '3005,shareholder Data value error : ', 'copyrighter');
       sortedEntries(token.shareholder).forEach(([address, commission], index) => {
         prefixed(`3005,${ordNumber(index)} shareholder item error : `, () => getAddressInfo(stub, address));
         prefixed(`3005,${ordNumber(index)} shareholder item commission error : `, () =>
@@ -115,10 +109,7 @@ export const mrc402CreateJob: Job = {
       });
     }
     if (a[8] !== '') {
-      token.initialreserve = stringMap(a[8], '3005,InitialReserve Data value error : ');
-      if (Object.keys(token.initialreserve ?? {}).length > 5) {
-        throw new ChaincodeError('3002,There must be 5 or fewer InitialReserve');
-      }
+      token.initialreserve = stringMap(a[8], '3005,InitialReserve Data value error : ', 'InitialReserve');
       forEachReserve(stub, token.initialreserve, (tokenId, perUnit) =>
         mrc010Subtract(stub, creator, tokenId, (supply * perUnit).toString(), 'normal'),
       );
@@ -249,8 +240,8 @@ function assignText(
   token[field] = prefixed(prefix, () => dataAssign(value, kind, min, max, allowEmpty)) ?? token[field];
 }
 
-/** json.Unmarshal of a `{string: string}` map argument; "null" leaves the map nil. */
-function stringMap(text: string, prefix: string): Record<string, string> | null {
+/** json.Unmarshal of a `{string: string}` map argument of up to 5 `entries`; "null" leaves the map nil. */
+function stringMap(text: string, prefix: string, entries: string): Record<string, string> | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -267,6 +258,7 @@ function stringMap(text: string, prefix: string): Record<string, string> | null 
     if (typeof v !== 'string')
       throw new ChaincodeError(`${prefix}json: cannot unmarshal ${typeof v} into Go value of type string`);
   }
+  if (Object.keys(value).length > 5) throw new ChaincodeError(`3002,There must be 5 or fewer ${entries}`);
   return Object.fromEntries(sortedEntries(value as Record<string, string>));
 }
 

@@ -7,11 +7,7 @@ import type { Dex402Kind } from '../../world/world.ts';
 import type { PlanContext } from '../../jobs/job.ts';
 import { pickAmong, writtenPercent } from '../dex010/plan.ts';
 
-/**
- * What MRC-402 clients send: which NFTs, held by whom, traded at what prices. Planners check every
- * condition the chaincode checks before they propose a call (block building treats a rejection as a
- * devnet bug), using only the committed world and ctx.rng, and skip keys the block already wrote.
- */
+/** What MRC-402 clients send (as dex010/plan.ts), skipping keys the block already wrote. */
 
 const isBusy = (ctx: PlanContext, key: string) => ctx.busy?.has(key) ?? false;
 
