@@ -1,4 +1,5 @@
 import type { DEX010, DEX010_PAYMENT, MRC402, MRC402_PAYMENT } from '@mtc/domain';
+import { isMtAddress } from '../../world/address.ts';
 import type { Stub } from '../../world/stub.ts';
 import type { AuctionHouse } from './auctions.ts';
 import type { Wallet } from '../mrc010/records.ts';
@@ -75,9 +76,16 @@ export interface DexFamily<O extends DexOrder> {
   returnAuctioned(stub: Stub, wallet: Wallet, order: O, why: 'unauction' | 'failure'): void;
   /** Whether an auction's end is measured from now rather than from its start. */
   endFromNow(stub: Stub): boolean;
-  /** The fees a settlement pays out of `payment` before the seller's rest: [to, rate, role] each. */
-  fees(stub: Stub, order: O): [string, string, string][];
+  /** The fees a settlement pays out of `payment` before the seller's rest. */
+  fees(stub: Stub, order: O): Fee[];
 }
+
+/** A fee of a settlement: [to, rate, role]. */
+export type Fee = [string, string, string];
+
+/** The platform's fee of an order, when the order names a platform address. */
+export const platformFees = (order: DexOrder, role: string): Fee[] =>
+  isMtAddress(order.platform_address) ? [[order.platform_address, order.platform_commission, role]] : [];
 
 /** The wallet job types both DEXes write for the payout roles they share (their DexProcess switches). */
 export const sharedWalletJobTypes = (pay: DexPaymentRoles, t: DexJobTypes): Record<string, string> => ({

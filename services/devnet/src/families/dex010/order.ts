@@ -3,12 +3,11 @@ import { parsePositive } from '../../chaincode/base.ts';
 import { dex010Status, getDex010, mrc010SubtractSubBalance, setDex010, type Dex010Status } from './chaincode.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { MIN_TRADE_UNITS, tradePriceCalc } from '../../chaincode/util.ts';
-import { isMtAddress } from '../../world/address.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { DEX010_PREFIX, type Dex010Order } from '../mrc010/records.ts';
 import { getMrc010 } from '../mrc010/token.ts';
 import { DEX010_AUCTIONS } from '../dex/auctions.ts';
-import { CLOSED_MESSAGES, sharedWalletJobTypes, type DexFamily } from '../dex/dex.ts';
+import { CLOSED_MESSAGES, platformFees, sharedWalletJobTypes, type DexFamily } from '../dex/dex.ts';
 import { assignPlatform, newGeneratedId, zeroOrder } from '../dex/order-record.ts';
 import type { OrderCheck, SaleOpening } from '../dex/order-steps.ts';
 
@@ -102,8 +101,5 @@ export const DEX010_FAMILY: DexFamily<Dex010Order> = {
     if (why === 'unauction') mrc010SubtractSubBalance(stub, wallet, order.mrc010, order.amount, 'sell');
   },
   endFromNow: () => true,
-  fees: (_stub, order) =>
-    isMtAddress(order.platform_address)
-      ? [[order.platform_address, order.platform_commission, DEX010_PAYMENT.recvFeePlatform]]
-      : [],
+  fees: (_stub, order) => platformFees(order, DEX010_PAYMENT.recvFeePlatform),
 };

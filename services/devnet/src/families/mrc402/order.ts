@@ -10,11 +10,10 @@ import {
   setDex402,
   type Dex402Status,
 } from './chaincode.ts';
-import { isMtAddress } from '../../world/address.ts';
 import { DEX402_PREFIX, sortedEntries, type Dex402Order } from './records.ts';
 import { mrc010Id } from '../mrc010/token.ts';
 import { DEX402_AUCTIONS } from '../dex/auctions.ts';
-import { CLOSED_MESSAGES, sharedWalletJobTypes, type DexFamily } from '../dex/dex.ts';
+import { CLOSED_MESSAGES, platformFees, sharedWalletJobTypes, type DexFamily, type Fee } from '../dex/dex.ts';
 import { assignPlatform, newGeneratedId, zeroOrder } from '../dex/order-record.ts';
 import type { OrderCheck } from '../dex/order-steps.ts';
 
@@ -80,14 +79,8 @@ export const DEX402_FAMILY: DexFamily<Dex402Order> = {
     const token = getMrc402(stub, order.mrc402);
     return [
       [token.creator, token.creatorcommission, PAY.recvFeeCreator],
-      ...(isMtAddress(order.platform_address)
-        ? [[order.platform_address, order.platform_commission, PAY.recvFeePlatform] as [string, string, string]]
-        : []),
-      ...sortedEntries(token.shareholder).map(([shareholder, rate]): [string, string, string] => [
-        shareholder,
-        rate,
-        PAY.recvFeeShareholder,
-      ]),
+      ...platformFees(order, PAY.recvFeePlatform),
+      ...sortedEntries(token.shareholder).map(([to, rate]): Fee => [to, rate, PAY.recvFeeShareholder]),
     ];
   },
 };
