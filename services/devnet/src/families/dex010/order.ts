@@ -12,7 +12,7 @@ import { assignPlatform, newGeneratedId, zeroOrder } from '../dex/order-record.t
 import type { OrderCheck, SaleOpening } from '../dex/order-steps.ts';
 
 /** The min_trade_unit argument ("" means 1); the order amount must be a multiple of it. */
-export function assignMinTradeUnit(dex: Dex010Order, unit: string, amount: bigint): void {
+function assignMinTradeUnit(dex: Dex010Order, unit: string, amount: bigint): void {
   if (unit === '') dex.min_trade_unit = '1';
   else if (MIN_TRADE_UNITS.has(unit)) dex.min_trade_unit = unit;
   else throw new ChaincodeError(`3005,MinTradeUnit value error : ${unit}`);
@@ -22,7 +22,7 @@ export function assignMinTradeUnit(dex: Dex010Order, unit: string, amount: bigin
 }
 
 /** The status switches of the DEX functions: the message refusing any status but `wanted`. */
-export function refuseStatus(status: Dex010Status, ...wanted: Dex010Status[]): string | undefined {
+function refuseStatus(status: Dex010Status, ...wanted: Dex010Status[]): string | undefined {
   if (wanted.includes(status)) return undefined;
   const messages: Partial<Record<Dex010Status, string>> = CLOSED_MESSAGES;
   return messages[status] ?? `3004,DEX Item status is ${status}, not ${wanted.join(' or ')}`;

@@ -25,7 +25,7 @@ import { prefixed, readOrder, writeOrder, type OrderBook } from '../dex/order-re
  */
 
 /** MRC402ModifyType: which escrow a balance change also moves (sale or auction amount). */
-export type Mrc402ModifyKind = 'normal' | 'sell' | 'auction';
+type Mrc402ModifyKind = 'normal' | 'sell' | 'auction';
 
 /** CC-t `mrc402.go` MRC402DexStatus, as dex402Status derives it from an order's fields. */
 export type Dex402Status =
