@@ -1,34 +1,24 @@
 import { port } from '@mtc/runtime';
 import { z } from 'zod';
 import { MAX_TXS_PER_BLOCK, type DevnetOptions } from './chain/options.ts';
-import { FAULT_KINDS, NODE_FAULT_KINDS } from './server/faults.ts';
-import type { DevnetServerOptions } from './server/server.ts';
+import { FAULT_KINDS, NODE_FAULT_KINDS, type FaultOptions } from './server/faults.ts';
 
 /**
- * The fault injector's settings (server/faults.ts), shared by the standalone devnet and the
- * all-in-one explorer's built-in one.
+ * The fault injector's options (server/faults.ts FaultOptionsSchema, which says what each does) as
+ * environment variables, shared by the standalone devnet and the all-in-one explorer's built-in one.
  */
 export const DevnetFaultConfigSchema = z.object({
-  /** Share of node-route requests that meet a transient failure of one of DEVNET_FAULT_KINDS. */
   DEVNET_FAULT_RATE: z.coerce.number().min(0).max(0.9).default(0),
-  /** Comma-separated fault kinds (server/faults.ts); default: the real node's own transient answers. */
+  /** Comma-separated. */
   DEVNET_FAULT_KINDS: z
     .string()
     .default(NODE_FAULT_KINDS.join(','))
     .transform((text) => text.split(',').map((kind) => kind.trim()))
     .pipe(z.array(z.enum(FAULT_KINDS)).min(1)),
-  /** Seeds the fault stream: the same requests in the same order meet the same faults. */
   DEVNET_FAULT_SEED: z.coerce.number().int().default(0x0fa017),
-  /** `timeout`: how long a request goes unanswered (make it longer than the client waits). */
   DEVNET_FAULT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(15_000),
-  /** `slow-body`: how long a body takes to arrive after its headers. */
   DEVNET_FAULT_SLOW_BODY_MS: z.coerce.number().int().nonnegative().default(5_000),
-  /** `block-missing`: how long a block it hit stays missing. */
   DEVNET_FAULT_BLOCK_MISSING_MS: z.coerce.number().int().nonnegative().default(2_000),
-  /**
-   * One block answered 404 for DEVNET_FAULT_HIDE_BLOCK_MS from the first request for it, whatever
-   * the rate: a long outage of a block under the head (a follower's stall drill).
-   */
   DEVNET_FAULT_HIDE_BLOCK: z.coerce.number().int().min(1).optional(),
   DEVNET_FAULT_HIDE_BLOCK_MS: z.coerce.number().int().nonnegative().default(30_000),
 });
@@ -36,7 +26,7 @@ export const DevnetFaultConfigSchema = z.object({
 export type DevnetFaultConfig = Readonly<z.output<typeof DevnetFaultConfigSchema>>;
 
 /** The server options of the fault settings. */
-export function faultOptionsFrom(config: DevnetFaultConfig): DevnetServerOptions {
+export function faultOptionsFrom(config: DevnetFaultConfig): FaultOptions {
   return {
     faultRate: config.DEVNET_FAULT_RATE,
     faultKinds: config.DEVNET_FAULT_KINDS,

@@ -1,30 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { createFaults, FAULT_KINDS, truncate } from './faults.ts';
 
-const options = { rate: 1, seed: 1, timeoutMs: 0, slowBodyMs: 0, blockMissingMs: 3_000 };
+const options = { faultRate: 1, faultSeed: 1, faultBlockMissingMs: 3_000 };
 
 describe('createFaults', () => {
   it('draws only kinds that can happen on the route', () => {
-    const faults = createFaults({ ...options, kinds: ['height-zero', 'tx-not-found', 'truncated-json'] });
+    const faults = createFaults({ ...options, faultKinds: ['height-zero', 'tx-not-found', 'truncated-json'] });
     for (let i = 0; i < 50; i++) {
       expect(faults.draw('height')).toBe('height-zero');
       expect(['tx-not-found', 'truncated-json']).toContain(faults.draw('transaction'));
       expect(faults.draw('block')).toBe('truncated-json');
     }
-    expect(createFaults({ ...options, kinds: ['tx-not-found'] }).draw('height')).toBeNull();
+    expect(createFaults({ ...options, faultKinds: ['tx-not-found'] }).draw('height')).toBeNull();
   });
 
   it('fails about the configured share of requests', () => {
-    const faults = createFaults({ ...options, rate: 0.2, kinds: [...FAULT_KINDS] });
+    const faults = createFaults({ ...options, faultRate: 0.2, faultKinds: [...FAULT_KINDS] });
     let failed = 0;
     for (let i = 0; i < 5_000; i++) if (faults.draw('block') !== null) failed++;
     expect(failed / 5_000).toBeGreaterThan(0.17);
     expect(failed / 5_000).toBeLessThan(0.23);
   });
 
-  it('hides a block for blockMissingMs', () => {
+  it('hides a block for faultBlockMissingMs', () => {
     let now = 1_000;
-    const faults = createFaults({ ...options, kinds: ['block-missing'] }, () => now);
+    const faults = createFaults({ ...options, faultKinds: ['block-missing'] }, () => now);
     faults.hide(7);
     now += 2_999;
     expect(faults.isHidden(7)).toBe(true);
@@ -35,7 +35,7 @@ describe('createFaults', () => {
 
   it('hides a block from the first question about it when asked to, and until revealed for Infinity', () => {
     let now = 1_000;
-    const faults = createFaults({ ...options, kinds: ['block-missing'] }, () => now);
+    const faults = createFaults({ ...options, faultKinds: ['block-missing'] }, () => now);
     faults.hide(7, { forMs: 500, fromFirstAsk: true });
     now += 10_000;
     expect(faults.isHidden(7)).toBe(true);
@@ -51,7 +51,7 @@ describe('createFaults', () => {
   });
 
   it('counts the answers it altered by kind, every kind present', () => {
-    const faults = createFaults({ ...options, kinds: [...FAULT_KINDS] });
+    const faults = createFaults({ ...options, faultKinds: [...FAULT_KINDS] });
     faults.injected('reset');
     faults.injected('reset');
     faults.injected('timeout');

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
 import { createRng } from '../rng.ts';
 import type { Route } from './routes.ts';
 
@@ -12,11 +13,11 @@ import type { Route } from './routes.ts';
  * | ---------------- | ------------------ | ----------------------------------------------------------------------- |
  * | `height-zero`    | `/block`           | 200 `0`: get_block_number answers "0" when the counter read fails        |
  * | `tx-not-found`   | `/transaction/{id}`| 404 `Transaction <id> not found`: the bridge unreachable on a cache miss |
- * | `block-missing`  | `/block/{n}`       | 404 `Block <n> not found` for a block ≤ head, for `blockMissingMs`      |
+ * | `block-missing`  | `/block/{n}`       | 404 `Block <n> not found` for a block ≤ head, for `faultBlockMissingMs` |
  * | `proxy-500`      | all                | 500 from the proxy, its short HTML page, no node header                 |
  * | `proxy-502`      | all                | 502 Bad Gateway from the proxy                                          |
- * | `timeout`        | all                | nothing for `timeoutMs` (longer than a client waits), then the answer   |
- * | `slow-body`      | all                | headers at once, then the body dribbled out over `slowBodyMs`           |
+ * | `timeout`        | all                | nothing for `faultTimeoutMs` (past a client's timeout), then the answer  |
+ * | `slow-body`      | all                | headers at once, then the body dribbled out over `faultSlowBodyMs`      |
  * | `truncated-json` | `/block/{n}`, `/transaction/{id}` | 200 with the JSON body cut short (framing consistent)    |
  * | `reset`          | all                | the connection destroyed without an answer                              |
  *
@@ -57,16 +58,32 @@ const ROUTES_OF: Readonly<Record<FaultKind, readonly NodeRoute[]>> = {
   reset: ['height', 'block', 'transaction'],
 };
 
-export interface FaultOptions {
-  /** Share of node-route requests that fail. */
-  rate: number;
-  kinds: readonly FaultKind[];
+/** The fault injector's options, which the server takes with its own (DevnetServerOptions). */
+export const FaultOptionsSchema = z.object({
+  /** Share of node-route requests that meet a transient failure of one of `faultKinds`. */
+  faultRate: z.number().min(0).max(1).default(0),
+  /** Which failures; default: the real node's own transient answers. */
+  faultKinds: z
+    .array(z.enum(FAULT_KINDS))
+    .min(1)
+    .default([...NODE_FAULT_KINDS]),
   /** Seeds the fault stream: the same requests in the same order meet the same faults. */
-  seed: number;
-  timeoutMs: number;
-  slowBodyMs: number;
-  blockMissingMs: number;
-}
+  faultSeed: z.number().int().default(0x0fa017),
+  /** `timeout`: how long a request goes unanswered (longer than the client waits, 10 s by default). */
+  faultTimeoutMs: z.number().int().nonnegative().default(15_000),
+  /** `slow-body`: how long a body takes to arrive after its headers. */
+  faultSlowBodyMs: z.number().int().nonnegative().default(5_000),
+  /** `block-missing`: how long a block it hit stays missing. */
+  faultBlockMissingMs: z.number().int().nonnegative().default(2_000),
+  /**
+   * One block answered 404 for `faultHideBlockMs` from the first request for it once the chain has
+   * it, whatever the rate: a long outage of a block under the head (a follower's stall drill).
+   */
+  faultHideBlock: z.number().int().min(1).optional(),
+  faultHideBlockMs: z.number().int().nonnegative().default(30_000),
+});
+
+export type FaultOptions = z.output<typeof FaultOptionsSchema>;
 
 export interface Faults {
   /**
@@ -76,7 +93,7 @@ export interface Faults {
    */
   draw(route: NodeRoute): FaultKind | null;
   /**
-   * Hides block `height` for `forMs` (default `blockMissingMs`; `Infinity`: until `reveal`). The time
+   * Hides block `height` for `forMs` (default `faultBlockMissingMs`; `Infinity`: until `reveal`). The time
    * runs from now, or with `fromFirstAsk` from the first `isHidden` question about it: a block the
    * chain has not cut yet, or one the client reaches later, is then missing for the whole window.
    */
@@ -90,18 +107,21 @@ export interface Faults {
   counts(): Record<FaultKind, number>;
 }
 
-export function createFaults(options: FaultOptions, now: () => number = Date.now): Faults {
-  const rng = createRng(options.seed);
+export function createFaults(
+  options: Pick<FaultOptions, 'faultRate' | 'faultKinds' | 'faultSeed' | 'faultBlockMissingMs'>,
+  now: () => number = Date.now,
+): Faults {
+  const rng = createRng(options.faultSeed);
   /** Hidden blocks: until when, or for how long from the first question about them. */
   const hidden = new Map<number, { until: number } | { forMs: number }>();
   const counts = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
   return {
     draw(route) {
-      if (options.rate === 0 || rng.next() >= options.rate) return null;
-      const possible = options.kinds.filter((kind) => ROUTES_OF[kind].includes(route));
+      if (options.faultRate === 0 || rng.next() >= options.faultRate) return null;
+      const possible = options.faultKinds.filter((kind) => ROUTES_OF[kind].includes(route));
       return possible.length === 0 ? null : rng.pick(possible);
     },
-    hide(height, { forMs = options.blockMissingMs, fromFirstAsk = false } = {}) {
+    hide(height, { forMs = options.faultBlockMissingMs, fromFirstAsk = false } = {}) {
       hidden.set(height, fromFirstAsk ? { forMs } : { until: now() + forMs });
     },
     reveal(height) {

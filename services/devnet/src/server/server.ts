@@ -3,37 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { Devnet } from '../chain/devnet.ts';
 import { createImageRenderer, IMAGE_PATH, IMAGE_TYPES, type ImageExt } from './images.ts';
-import { createFaults, FAULT_KINDS, NODE_FAULT_KINDS, truncate, writeProxyError, type FaultKind } from './faults.ts';
+import {
+  createFaults,
+  FaultOptionsSchema,
+  truncate,
+  writeProxyError,
+  type FaultKind,
+  type FaultOptions,
+} from './faults.ts';
 import { setNodeHeaders, writeReply } from './respond.ts';
 import { handle, matchRoute, type ChainRoute, type Reply } from './routes.ts';
 
-export const DevnetServerOptionsSchema = z.object({
+const DevnetServerOptionsSchema = FaultOptionsSchema.extend({
   host: z.string().min(1).default('127.0.0.1'),
   /** 0 picks a free port. */
   port: z.number().int().min(0).max(65_535).default(0),
   /** Cut a live block every this many ms; 0 = no live blocks. */
   liveIntervalMs: z.number().int().nonnegative().default(0),
-  /** Share of node-route requests that meet a transient failure (client retry drills); see faults.ts. */
-  faultRate: z.number().min(0).max(1).default(0),
-  /** Which failures; default: the real node's own transient answers. */
-  faultKinds: z
-    .array(z.enum(FAULT_KINDS))
-    .min(1)
-    .default([...NODE_FAULT_KINDS]),
-  /** Seeds the fault stream: the same requests in the same order meet the same faults. */
-  faultSeed: z.number().int().default(0x0fa017),
-  /** `timeout`: how long a request goes unanswered (longer than the client's timeout, 10 s by default). */
-  faultTimeoutMs: z.number().int().nonnegative().default(15_000),
-  /** `slow-body`: how long the body takes to arrive after the headers. */
-  faultSlowBodyMs: z.number().int().nonnegative().default(5_000),
-  /** `block-missing`: how long the block stays missing. */
-  faultBlockMissingMs: z.number().int().nonnegative().default(2_000),
-  /**
-   * A block that goes missing on purpose, whatever `faultRate`: 404 for `faultHideBlockMs` from the
-   * first request for it once the chain has it (a long outage, e.g. past a follower's stall limit).
-   */
-  faultHideBlock: z.number().int().min(1).optional(),
-  faultHideBlockMs: z.number().int().nonnegative().default(30_000),
 });
 
 export type DevnetServerOptions = z.input<typeof DevnetServerOptionsSchema>;
@@ -65,14 +51,7 @@ const SLOW_PIECES = 8;
  */
 export async function startDevnetServer(devnet: Devnet, options: DevnetServerOptions = {}): Promise<DevnetServer> {
   const opts = DevnetServerOptionsSchema.parse(options);
-  const faults = createFaults({
-    rate: opts.faultRate,
-    kinds: opts.faultKinds,
-    seed: opts.faultSeed,
-    timeoutMs: opts.faultTimeoutMs,
-    slowBodyMs: opts.faultSlowBodyMs,
-    blockMissingMs: opts.faultBlockMissingMs,
-  });
+  const faults = createFaults(opts);
   if (opts.faultHideBlock !== undefined)
     faults.hide(opts.faultHideBlock, { forMs: opts.faultHideBlockMs, fromFirstAsk: true });
   /** Cancels of timers still holding a response (timeouts, slow bodies). */
@@ -105,7 +84,8 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     const route = matchRoute(method, pathname);
     if (!route) return writeReply(req, res, { kind: 'express-404', method, pathname });
     if (route.name === 'debug-state') return writeReply(req, res, answer(devnet, route));
-    if (route.name === 'debug-faults') return writeReply(req, res, { kind: 'debug', body: faultReport() });
+    if (route.name === 'debug-faults')
+      return writeReply(req, res, { kind: 'debug', body: faultReport(opts, faults.counts()) });
 
     if (route.name === 'block') {
       const height = servedHeight(devnet, route.param);
@@ -132,15 +112,6 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     }
   }
 
-  function faultReport(): string {
-    return JSON.stringify({
-      rate: opts.faultRate,
-      kinds: opts.faultKinds,
-      seed: opts.faultSeed,
-      injected: faults.counts(),
-    });
-  }
-
   /** Answers with fault `kind` where it applies to this request (counting it), else normally. */
   function injectFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse, route: ChainRoute): void {
     switch (kind) {
@@ -158,11 +129,9 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
         return writeReply(req, res, blockNotFound(route.param));
       }
       case 'proxy-500':
-        faults.injected(kind);
-        return writeProxyError(req, res, 500);
       case 'proxy-502':
         faults.injected(kind);
-        return writeProxyError(req, res, 502);
+        return writeProxyError(req, res, kind === 'proxy-500' ? 500 : 502);
       case 'timeout':
         faults.injected(kind);
         return later(res, opts.faultTimeoutMs, () => writeReply(req, res, answer(devnet, route)));
@@ -263,4 +232,8 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+function faultReport(opts: FaultOptions, injected: Record<FaultKind, number>): string {
+  return JSON.stringify({ rate: opts.faultRate, kinds: opts.faultKinds, seed: opts.faultSeed, injected });
 }
