@@ -7,20 +7,19 @@ import { jobFor, pickJob } from '../jobs/registry.ts';
 import type { Rng } from '../rng.ts';
 import { isLegacy, type ChaincodeVersion } from '../chaincode/versions.ts';
 import { createStub, type TxEffects } from '../world/stub.ts';
-import type { Write } from '../world/state.ts';
 import type { World } from '../world/world.ts';
-import { lifecycleEntries, txEntries, type BlockRef } from './entries.ts';
+import { lifecycleEntries, txEntries, type BlockRef, type TxWrites } from './entries.ts';
 import { eraAt, type ChaincodeEra } from './eras.ts';
 import { blockHash, txId } from './ids.ts';
 
-export interface ChainTx {
+interface ChainTx {
   readonly id: string;
   readonly timestamp: number;
   readonly valid: boolean;
   readonly entries: readonly RawEntry[];
 }
 
-export interface ChainBlock {
+interface ChainBlock {
   readonly block: RawBlock;
   readonly txs: readonly ChainTx[];
 }
@@ -68,15 +67,8 @@ function drawSlots(rng: Rng, mean: number | undefined): number {
   return mean === undefined ? slots : Math.max(1, Math.round((slots * mean) / SLOT_MEAN));
 }
 
-type PendingTx =
-  | { readonly kind: 'lifecycle'; readonly id: string; readonly timestamp: number }
-  | {
-      readonly kind: 'writes';
-      readonly id: string;
-      readonly timestamp: number;
-      readonly validationCode: number;
-      readonly writes: readonly Write[];
-    };
+/** A transaction before its block's hash is known; a lifecycle commit writes nothing. */
+type PendingTx = TxWrites & { readonly lifecycle?: true };
 
 /**
  * Cuts block `height` with the endorsing peers' clock at `timestamp`, applying its valid transactions
@@ -113,8 +105,8 @@ export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: nu
     .map((tx) => ({
       id: tx.id,
       timestamp: tx.timestamp,
-      valid: tx.kind === 'lifecycle' || tx.validationCode === 0,
-      entries: tx.kind === 'lifecycle' ? lifecycleEntries(tx.id, tx.timestamp, ref) : txEntries(tx, ref),
+      valid: tx.validationCode === 0,
+      entries: tx.lifecycle ? lifecycleEntries(tx.id, tx.timestamp, ref) : txEntries(tx, ref),
     }))
     // The bridge leaves out txs without entries (dummy fills) from the block's list.
     .filter((tx) => tx.entries.length > 0);
@@ -152,11 +144,7 @@ function runRandom(
   const out: PendingTx[] = [];
   // A new chaincode version is installed by a lifecycle transaction, first in its first block.
   if (era.from === height && height > 1) {
-    out.push({
-      kind: 'lifecycle',
-      id: txId(deps.seed, height, 0, 'lifecycle', [era.version]),
-      timestamp: now + clientSkew(rng),
-    });
+    out.push(lifecycleTx(txId(deps.seed, height, 0, 'lifecycle', [era.version]), now + clientSkew(rng)));
   }
   const slots = Math.max(out.length, rng.chance(deps.emptyBlockRate) ? 0 : drawSlots(rng, deps.txsPerBlock));
   const written = new Set<string>();
@@ -176,7 +164,6 @@ function runRandom(
     const invalid = rng.chance(deps.invalidTxRate);
     if (!invalid && overlaps(effects, written)) continue;
     out.push({
-      kind: 'writes',
       id: txId(deps.seed, height, out.length, call.fcn, call.args),
       timestamp: now + clientSkew(rng),
       validationCode: invalid ? MVCC_READ_CONFLICT : 0,
@@ -201,20 +188,21 @@ function runScript(
 ): PendingTx[] {
   const { rng, world } = deps;
   return script.map((step, slot) => {
-    if (step.kind === 'lifecycle') {
-      return { kind: 'lifecycle', id: txId(deps.seed, height, slot, 'lifecycle', []), timestamp };
-    }
+    if (step.kind === 'lifecycle') return lifecycleTx(txId(deps.seed, height, slot, 'lifecycle', []), timestamp);
     const call = step.plan({ world, rng, now: timestamp, walletCap: deps.walletCap });
     const effects = execute(deps, version, jobFor(jobs, call.fcn), call, timestamp, height);
     world.apply(effects.writes);
     return {
-      kind: 'writes',
       id: txId(deps.seed, height, slot, call.fcn, call.args),
       timestamp,
       validationCode: 0,
       writes: effects.writes,
     };
   });
+}
+
+function lifecycleTx(id: string, timestamp: number): PendingTx {
+  return { lifecycle: true, id, timestamp, validationCode: 0, writes: [] };
 }
 
 function execute(

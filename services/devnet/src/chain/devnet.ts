@@ -10,8 +10,8 @@ import type { Dex010Order, Wallet } from '../families/mrc010/records.ts';
 import { tokenKey } from '../families/mrc010/records.ts';
 import type { ChainMrc400Collection, ChainMrc401Item } from '../families/mrc400/records.ts';
 import type { Dex402Order, Mrc402Token } from '../families/mrc402/records.ts';
-import { createWorld, type World } from '../world/world.ts';
-import { buildBlock, type BlockBuilderDeps, type ChainBlock } from './block-builder.ts';
+import { createWorld } from '../world/world.ts';
+import { buildBlock, type BlockBuilderDeps } from './block-builder.ts';
 import { planEras } from './eras.ts';
 import { DevnetOptionsSchema, type DevnetOptions, type ResolvedDevnetOptions } from './options.ts';
 
@@ -84,11 +84,15 @@ export interface Devnet {
 export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Devnet {
   const opts = DevnetOptionsSchema.parse(options);
   const history = opts.historyDir === undefined ? createMemoryHistory() : createFileHistory(opts.historyDir);
-  const chain = createChain(opts, jobs);
+  const deps = builderDeps(opts, jobs);
+  const { world } = deps;
   const counts = { transactions: 0, invalidTransactions: 0, entries: 0 };
+  /** The peers' clock at the last block; block timestamps are client times and may run backwards. */
+  let peerTime = opts.genesisTime;
 
   const cut = (timestamp: number): RawBlock => {
-    const { block, txs } = chain.next(timestamp);
+    peerTime = timestamp;
+    const { block, txs } = buildBlock(deps, history.height() + 1, timestamp);
     history.append(block, txs);
     for (const tx of txs) {
       counts.transactions += 1;
@@ -99,13 +103,12 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
   };
 
   try {
-    generateHistory(chain, cut);
+    for (const timestamp of historyTimes(opts)) cut(timestamp);
   } catch (error) {
     history.close();
     throw error;
   }
 
-  const { world } = chain;
   const blockJson = (idOrHeight: string | number): string | undefined => {
     const height =
       typeof idOrHeight === 'number'
@@ -156,10 +159,10 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
         },
       });
     },
-    clock: () => chain.clock(),
+    clock: () => peerTime,
     cutBlock(now = Date.now() / 1000) {
       // The block built is handed out as is: the history holds its own copy.
-      return cut(Math.max(Math.floor(now), chain.clock()));
+      return cut(Math.max(Math.floor(now), peerTime));
     },
     close: () => history.close(),
   };
@@ -167,39 +170,30 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
 
 /**
  * The peers' clock at the end of the history `options` describe, without generating it: the gaps
- * between history blocks come from a stream of their own (blockGaps), so the span is a sum of draws
- * whatever the genesis time. What a schedule needs to place a new chain so that its history ends now.
+ * between history blocks come from a stream of their own (historyTimes), so the span is a sum of
+ * draws whatever the genesis time. What a schedule needs to place a new chain so that its history
+ * ends now.
  */
 export function historyClock(options: DevnetOptions): number {
   const opts = DevnetOptionsSchema.parse(options);
   let clock = opts.genesisTime;
-  const gaps = blockGaps(opts);
-  for (let i = 0; i < opts.historyBlocks; i++) clock += gaps(i);
+  for (const timestamp of historyTimes(opts)) clock = timestamp;
   return clock;
 }
 
 /**
- * The gap before history block i (0-based): 50–150 % of the interval. Drawn from a stream apart from
- * the chain's, which timestamps steer (auctions end, orders expire), so the history's span depends on
- * the seed and the interval alone.
+ * The peers' clock at each history block: the first at genesisTime, each next 50–150 % of the
+ * interval later. The gaps are drawn from a stream apart from the chain's, which timestamps steer
+ * (auctions end, orders expire), so the history's span depends on the seed and the interval alone.
  */
-function blockGaps(opts: ResolvedDevnetOptions): (i: number) => number {
-  const rng = createRng(gapSeed(opts.seed));
-  return (i) => (i === 0 ? 0 : Math.round(opts.blockIntervalSec * (0.5 + rng.next())));
-}
-
-/** Any fixed change of the seed gives a stream unrelated to the chain's (splitmix32 mixes it). */
-function gapSeed(seed: number): number {
-  return seed >= 0 ? seed - 0x5bd1e995 : seed + 0x5bd1e995;
-}
-
-interface Chain {
-  readonly options: ResolvedDevnetOptions;
-  readonly world: World;
-  /** Builds the next block with the peers' clock at `timestamp`. */
-  next(timestamp: number): ChainBlock;
-  /** The peers' clock at the last block; block timestamps are client times and may run backwards. */
-  clock(): number;
+function* historyTimes(opts: ResolvedDevnetOptions): Generator<number> {
+  // Any fixed change of the seed gives a stream unrelated to the chain's (splitmix32 mixes it).
+  const rng = createRng(opts.seed >= 0 ? opts.seed - 0x5bd1e995 : opts.seed + 0x5bd1e995);
+  let clock = opts.genesisTime;
+  for (let i = 0; i < opts.historyBlocks; i++) {
+    if (i > 0) clock += Math.round(opts.blockIntervalSec * (0.5 + rng.next()));
+    yield clock;
+  }
 }
 
 /**
@@ -212,13 +206,11 @@ export interface DevnetJobs {
   legacy?: readonly Job[];
 }
 
-function createChain(opts: ResolvedDevnetOptions, jobs: DevnetJobs): Chain {
-  const rng = createRng(opts.seed);
-  const world = createWorld();
-  const deps: BlockBuilderDeps = {
+function builderDeps(opts: ResolvedDevnetOptions, jobs: DevnetJobs): BlockBuilderDeps {
+  return {
     seed: opts.seed,
-    world,
-    rng,
+    world: createWorld(),
+    rng: createRng(opts.seed),
     jobs: jobs.current ?? DEFAULT_JOBS,
     legacyJobs: jobs.legacy ?? LEGACY_JOBS,
     imageOrigin: opts.imageOrigin,
@@ -228,22 +220,4 @@ function createChain(opts: ResolvedDevnetOptions, jobs: DevnetJobs): Chain {
     emptyBlockRate: opts.emptyBlockRate,
     txsPerBlock: opts.txsPerBlock,
   };
-  let height = 0;
-  let peerTime = opts.genesisTime;
-  return {
-    options: opts,
-    world,
-    next(timestamp) {
-      peerTime = timestamp;
-      height += 1;
-      return buildBlock(deps, height, timestamp);
-    },
-    clock: () => peerTime,
-  };
-}
-
-/** The pre-generated blocks, each blockGaps(i) after the one before. */
-function generateHistory(chain: Chain, cut: (timestamp: number) => unknown): void {
-  const gaps = blockGaps(chain.options);
-  for (let i = 0; i < chain.options.historyBlocks; i++) cut(chain.clock() + gaps(i));
 }
