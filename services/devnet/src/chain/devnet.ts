@@ -135,17 +135,15 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
       return json === undefined ? undefined : (JSON.parse(json) as RawEntry[]);
     },
     worldState() {
-      const wallets: Record<string, Wallet | LegacyWallet> = {};
-      for (const address of world.wallets) wallets[address] = servedWallet(world.get(address) as object);
-      const tokens: Record<string, ChainToken> = {};
-      for (const id of world.tokens) tokens[id] = world.get(tokenKey(id)) as ChainToken;
       // The records as stored: get(key) is the value the chain's last write of the key holds.
-      const stored = <T>(ids: readonly string[]): Record<string, T> =>
-        Object.fromEntries(ids.map((id) => [id, world.get(id) as T]));
+      const stored = <T, K extends string | number = string>(
+        ids: readonly K[],
+        read = (id: K) => world.get(String(id)),
+      ) => Object.fromEntries(ids.map((id) => [id, read(id) as T])) as Record<string, T>;
       return structuredClone({
         height: history.height(),
-        wallets,
-        tokens,
+        wallets: stored<Wallet | LegacyWallet>(world.wallets, (address) => servedWallet(world.get(address) as object)),
+        tokens: stored<ChainToken, number>(world.tokens, (id) => world.get(tokenKey(id))),
         dex010: stored<Dex010Order>(world.dex010Orders),
         mrc400s: stored<ChainMrc400Collection>(world.mrc400.collections),
         mrc401s: stored<ChainMrc401Item>(world.mrc400.items),

@@ -53,10 +53,5 @@ export function planEras(historyBlocks: number, legacyShare: number): readonly C
 
 /** The era in force at `height`. */
 export function eraAt(eras: readonly ChaincodeEra[], height: number): ChaincodeEra {
-  let era = eras[0]!;
-  for (const e of eras) {
-    if (e.from > height) break;
-    era = e;
-  }
-  return era;
+  return eras.findLast((era) => era.from <= height) ?? eras[0]!;
 }

@@ -130,13 +130,12 @@ export async function openDevnet(
   const catchUp = (now: number): number => {
     if (schedule.liveIntervalMs === 0) return 0;
     const due = Math.floor((now - liveStartMs) / schedule.liveIntervalMs);
-    let cut = 0;
+    const from = live;
     while (live < due) {
       live++;
       devnet.cutBlock(Math.floor((liveStartMs + live * schedule.liveIntervalMs) / 1000));
-      cut++;
     }
-    return cut;
+    return live - from;
   };
   catchUp(nowMs);
   const startLive = (): (() => void) => {

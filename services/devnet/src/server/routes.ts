@@ -42,13 +42,11 @@ export function handle(devnet: Devnet, route: ChainRoute): Reply {
   switch (route.name) {
     case 'height':
       return node(200, String(devnet.height()));
-    case 'block': {
-      const param = decodeParam(route.param);
-      return typeof param === 'string' ? getBlock(devnet, param) : param;
-    }
+    case 'block':
     case 'transaction': {
       const param = decodeParam(route.param);
-      return typeof param === 'string' ? getTransaction(devnet, param.trim()) : param;
+      if (typeof param !== 'string') return param;
+      return route.name === 'block' ? getBlock(devnet, param) : getTransaction(devnet, param.trim());
     }
     case 'debug-state':
       return { kind: 'debug', body: JSON.stringify(devnet.worldState()) };
