@@ -9,7 +9,6 @@ import { FAULT_KINDS, NODE_FAULT_KINDS, type FaultOptions } from './server/fault
  */
 export const DevnetFaultConfigSchema = z.object({
   DEVNET_FAULT_RATE: z.coerce.number().min(0).max(0.9).default(0),
-  /** Comma-separated. */
   DEVNET_FAULT_KINDS: z
     .string()
     .default(NODE_FAULT_KINDS.join(','))
@@ -25,7 +24,6 @@ export const DevnetFaultConfigSchema = z.object({
 
 export type DevnetFaultConfig = Readonly<z.output<typeof DevnetFaultConfigSchema>>;
 
-/** The server options of the fault settings. */
 export function faultOptionsFrom(config: DevnetFaultConfig): FaultOptions {
   return {
     faultRate: config.DEVNET_FAULT_RATE,

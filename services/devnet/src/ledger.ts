@@ -16,7 +16,6 @@ import { createWorld } from './world/world.ts';
  * block builder would leave the second of two overlapping calls out; a fixture may want both).
  */
 export interface Ledger {
-  /** The committed value of `key`. */
   get(key: string): StateValue | undefined;
   /** A wallet as a client signing a call sees it: with the nonce the call must carry. */
   wallet(address: string): Wallet | undefined;

@@ -28,7 +28,6 @@ export interface BlockBuilderDeps {
   readonly seed: number;
   readonly world: World;
   readonly rng: Rng;
-  /** The current chaincode's functions. */
   readonly jobs: readonly Job[];
   /** The legacy chaincode's functions (CC-22), planned while a legacy version is installed. */
   readonly legacyJobs?: readonly Job[];

@@ -2,7 +2,7 @@ import type { RawBlock, RawEntry } from '@mtc/domain';
 import { LEGACY_JOBS } from '../families/mrc010/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { createFileHistory } from '../history/file-history.ts';
-import { createMemoryHistory } from '../history/store.ts';
+import { createMemoryHistory, HEX_ID } from '../history/store.ts';
 import type { Job } from '../jobs/job.ts';
 import { createRng } from '../rng.ts';
 import { servedWallet, type ChainToken, type LegacyWallet } from '../families/mrc010/codec.ts';
@@ -113,13 +113,12 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
     const height =
       typeof idOrHeight === 'number'
         ? idOrHeight
-        : /^[0-9a-f]{64}$/.test(idOrHeight)
+        : HEX_ID.test(idOrHeight)
           ? history.heightOf(idOrHeight)
           : /^[0-9]{1,16}$/.test(idOrHeight)
             ? Number(idOrHeight)
             : undefined;
-    if (height === undefined || !Number.isInteger(height) || height < 1 || height > history.height()) return undefined;
-    return history.blockJson(height);
+    return height === undefined ? undefined : history.blockJson(height);
   };
 
   return {

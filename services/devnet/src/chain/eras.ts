@@ -51,7 +51,6 @@ export function planEras(historyBlocks: number, legacyShare: number): readonly C
   return eras;
 }
 
-/** The era in force at `height`. */
 export function eraAt(eras: readonly ChaincodeEra[], height: number): ChaincodeEra {
   return eras.findLast((era) => era.from <= height) ?? eras[0]!;
 }

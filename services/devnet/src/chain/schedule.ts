@@ -6,7 +6,7 @@ import type { Job } from '../jobs/job.ts';
 import { LEGACY_JOBS } from '../families/mrc010/legacy/registry.ts';
 import { DEFAULT_JOBS } from '../jobs/registry.ts';
 import { createDevnet, historyClock, type Devnet } from './devnet.ts';
-import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK } from './options.ts';
+import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK, type DevnetOptions } from './options.ts';
 
 /**
  * The version of the generation logic. Bump it with every change that makes the same schedule give
@@ -115,15 +115,7 @@ export async function openDevnet(
   generator: GeneratorFingerprint = generatorFingerprint(),
 ): Promise<DevnetClock> {
   const schedule = await loadOrCreate(file, wanted, nowMs, generator);
-  const devnet = createDevnet({
-    seed: schedule.seed,
-    genesisTime: schedule.genesisTime,
-    historyBlocks: schedule.historyBlocks,
-    blockIntervalSec: schedule.historyIntervalSec,
-    txsPerBlock: schedule.txsPerBlock,
-    imageOrigin: schedule.imageOrigin,
-    historyDir: wanted.historyDir ?? historyDirBeside(file),
-  });
+  const devnet = createDevnet({ ...devnetOptions(schedule), historyDir: wanted.historyDir ?? historyDirBeside(file) });
   // Block timestamps are client times; the schedule runs on the peers' clock.
   const liveStartMs = devnet.clock() * 1000;
   let live = 0;
@@ -194,30 +186,34 @@ async function loadOrCreate(
       );
     return saved;
   }
-  const historyIntervalSec = Math.max(1, Math.floor((wanted.historyDays * 86_400) / wanted.historyBlocks));
-  // Block gaps are random around the interval, from a stream of their own: sum them, so that the
-  // history ends now rather than somewhere near now (perhaps hours away, in the future or the past).
-  const span = historyClock({
+  const schedule: Schedule = {
     seed: wanted.seed,
     genesisTime: 0,
     historyBlocks: wanted.historyBlocks,
-    blockIntervalSec: historyIntervalSec,
-    txsPerBlock: wanted.txsPerBlock,
-  });
-  const schedule: Schedule = {
-    seed: wanted.seed,
-    genesisTime: Math.floor(nowMs / 1000) - span,
-    historyBlocks: wanted.historyBlocks,
-    historyIntervalSec,
+    historyIntervalSec: Math.max(1, Math.floor((wanted.historyDays * 86_400) / wanted.historyBlocks)),
     liveIntervalMs: wanted.liveIntervalMs,
     // Written only when set, so a schedule without it reads as it always did.
     ...(wanted.txsPerBlock === undefined ? {} : { txsPerBlock: wanted.txsPerBlock }),
     ...(wanted.imageOrigin === undefined ? {} : { imageOrigin: wanted.imageOrigin }),
     generator,
   };
+  // Block gaps are random around the interval, from a stream of their own: sum them, so that the
+  // history ends now rather than somewhere near now (perhaps hours away, in the future or the past).
+  schedule.genesisTime = Math.floor(nowMs / 1000) - historyClock(devnetOptions(schedule));
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(schedule, null, 2)}\n`);
   return schedule;
+}
+
+function devnetOptions(schedule: Schedule): DevnetOptions {
+  return {
+    seed: schedule.seed,
+    genesisTime: schedule.genesisTime,
+    historyBlocks: schedule.historyBlocks,
+    blockIntervalSec: schedule.historyIntervalSec,
+    txsPerBlock: schedule.txsPerBlock,
+    imageOrigin: schedule.imageOrigin,
+  };
 }
 
 /** What differs between the saved generator and this one, in words; null when they agree. */

@@ -4,7 +4,7 @@ import { createHexIndex, type HexIndex } from './hex-index.ts';
 import { createListChunker, decodeEntries, encodeEntries } from './list-chunks.ts';
 import { HEX_ID, type HistoryStore } from './store.ts';
 
-/** The files a file history writes in its directory. */
+/** The files a file history writes in its directory, opened in this order. */
 export const HISTORY_FILES = {
   blocks: 'blocks.log',
   transactions: 'transactions.log',
@@ -36,9 +36,8 @@ export interface FileHistory extends HistoryStore {
 
 export function createFileHistory(dir: string): FileHistory {
   mkdirSync(dir, { recursive: true });
-  const blocks = openLineLog(join(dir, HISTORY_FILES.blocks));
-  const txs = openLineLog(join(dir, HISTORY_FILES.transactions));
-  const chunks = openLineLog(join(dir, HISTORY_FILES.chunks));
+  const files = Object.values(HISTORY_FILES).map((file) => openLineLog(join(dir, file)));
+  const [blocks, txs, chunks] = files as [LineLog, LineLog, LineLog];
   const blockIds = createHexIndex();
   const txIds = createHexIndex();
   const chunker = createListChunker((json) => chunks.append(json));
@@ -72,13 +71,8 @@ export function createFileHistory(dir: string): FileHistory {
       const tab = line.indexOf('\t', ID_LENGTH + 1);
       return decodeEntries({ refs: line.slice(ID_LENGTH + 1, tab), json: line.slice(tab + 1) }, readChunk);
     },
-    close() {
-      blocks.close();
-      txs.close();
-      chunks.close();
-    },
-    indexBytes: () =>
-      blocks.indexBytes() + txs.indexBytes() + chunks.indexBytes() + blockIds.byteLength() + txIds.byteLength(),
+    close: () => files.forEach((log) => log.close()),
+    indexBytes: () => files.reduce((sum, log) => sum + log.indexBytes(), blockIds.byteLength() + txIds.byteLength()),
   };
 }
 

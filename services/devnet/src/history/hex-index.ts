@@ -15,7 +15,6 @@ export interface HexIndex {
   /** The first candidate, in probe order, that `confirm` accepts. */
   find(id: string, confirm: (ordinal: number) => boolean): number | undefined;
   readonly size: number;
-  /** Bytes held by the table. */
   byteLength(): number;
 }
 

@@ -16,13 +16,10 @@ export interface HistoryStore {
    * afterwards (the memory store keeps them; the devnet's are fresh objects around frozen records).
    */
   append(block: RawBlock, txs: readonly HistoryTx[]): void;
-  /** Number of blocks appended. */
   height(): number;
   /** The JSON of block `height` (1 … height()), else undefined. */
   blockJson(height: number): string | undefined;
-  /** The height of the block whose data_hash is `hash`. */
   heightOf(hash: string): number | undefined;
-  /** The JSON of a transaction's entries. */
   transactionJson(id: string): string | undefined;
   /** Releases files; reads afterwards throw. */
   close(): void;

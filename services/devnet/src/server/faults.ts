@@ -101,7 +101,6 @@ export interface Faults {
   reveal(height: number): void;
   /** Whether block `height`, which the chain serves, is to be answered as missing now. */
   isHidden(height: number): boolean;
-  /** Counts one altered answer of `kind`. */
   injected(kind: FaultKind): void;
   /** Altered answers so far, by kind (every kind present). */
   counts(): Record<FaultKind, number>;

@@ -17,14 +17,10 @@ const SIZE = 64;
 /** Rendered images kept (a few KB each): NFT images are few and asked for again and again. */
 const CACHE_ENTRIES = 512;
 
-export interface ImageRenderer {
-  render(name: string, ext: ImageExt): Promise<Buffer>;
-}
-
-export function createImageRenderer(): ImageRenderer {
+export function createImageRenderer() {
   const cache = new Map<string, Promise<Buffer>>();
   return {
-    render(name, ext) {
+    render(name: string, ext: ImageExt): Promise<Buffer> {
       const key = `${name}.${ext}`;
       let image = cache.get(key);
       if (!image) {

@@ -18,25 +18,21 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Rep
         res.removeHeader('Content-Type');
         res.removeHeader('Content-Length');
         res.statusCode = 304;
-        res.end();
-        return;
+        return void res.end();
       }
-      end(req, res, reply.status, reply.body);
-      return;
+      return end(req, res, reply.status, reply.body);
     }
     case 'express-404': {
       const message = `Cannot ${reply.method} ${encodeUrl(reply.pathname)}`;
       res.setHeader('Content-Security-Policy', "default-src 'none'");
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      end(req, res, 404, htmlDocument(message));
-      return;
+      return end(req, res, 404, htmlDocument(message));
     }
     case 'debug': {
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Cache-Control', 'no-store');
-      end(req, res, 200, reply.body);
-      return;
+      return end(req, res, 200, reply.body);
     }
   }
 }
