@@ -5,7 +5,7 @@ import { scriptedBlock } from '../jobs/genesis.ts';
 import type { Call, Job } from '../jobs/job.ts';
 import { jobFor, pickJob } from '../jobs/registry.ts';
 import type { Rng } from '../rng.ts';
-import { isLegacy, type ChaincodeVersion } from '../chaincode/versions.ts';
+import { isLegacy } from '../chaincode/versions.ts';
 import { createStub, type TxEffects } from '../world/stub.ts';
 import type { World } from '../world/world.ts';
 import { lifecycleEntries, txEntries, type BlockRef, type TxWrites } from './entries.ts';
@@ -90,9 +90,8 @@ export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: nu
   const era = deps.eras ? eraAt(deps.eras, height) : CURRENT_ERA;
   const jobs = isLegacy(era.version) ? (deps.legacyJobs ?? deps.jobs) : deps.jobs;
   const script = scriptedBlock(height);
-  const pending = script
-    ? runScript(deps, jobs, era.version, height, timestamp, script)
-    : runRandom(deps, jobs, era, height, timestamp);
+  const cut: BlockCut = { ...deps, installed: jobs, era, height, now: timestamp };
+  const pending = script ? runScript(cut, script) : runRandom(cut);
   const hash = blockHash(
     deps.seed,
     height,
@@ -132,38 +131,40 @@ export function clientSkew(rng: Rng): number {
   return rng.int(-3, 3);
 }
 
-function runRandom(
-  deps: BlockBuilderDeps,
-  jobs: readonly Job[],
-  era: ChaincodeEra,
-  height: number,
-  now: number,
-): PendingTx[] {
-  const { rng, world } = deps;
+/** A block being cut: the installed chaincode's era and functions, the height, the peers' clock. */
+interface BlockCut extends BlockBuilderDeps {
+  readonly installed: readonly Job[];
+  readonly era: ChaincodeEra;
+  readonly height: number;
+  readonly now: number;
+}
+
+function runRandom(cut: BlockCut): PendingTx[] {
+  const { rng, world, era, height, now } = cut;
   const out: PendingTx[] = [];
   // A new chaincode version is installed by a lifecycle transaction, first in its first block.
   if (era.from === height && height > 1) {
-    out.push(lifecycleTx(txId(deps.seed, height, 0, 'lifecycle', [era.version]), now + clientSkew(rng)));
+    out.push(lifecycleTx(txId(cut.seed, height, 0, 'lifecycle', [era.version]), now + clientSkew(rng)));
   }
-  const slots = Math.max(out.length, rng.chance(deps.emptyBlockRate) ? 0 : drawSlots(rng, deps.txsPerBlock));
+  const slots = Math.max(out.length, rng.chance(cut.emptyBlockRate) ? 0 : drawSlots(rng, cut.txsPerBlock));
   const written = new Set<string>();
   for (let attempt = 0; out.length < slots && attempt < slots * 4; attempt++) {
-    const job = pickJob(rng, jobs, world);
+    const job = pickJob(rng, cut.installed, world);
     const call = job.plan({
       world,
       rng,
       now,
-      walletCap: deps.walletCap,
+      walletCap: cut.walletCap,
       busy: written,
       chaincode: era.version,
-      ...(deps.imageOrigin === undefined ? {} : { imageOrigin: deps.imageOrigin }),
+      ...(cut.imageOrigin === undefined ? {} : { imageOrigin: cut.imageOrigin }),
     });
     if (!call) continue;
-    const effects = execute(deps, era.version, job, call, now, height);
-    const invalid = rng.chance(deps.invalidTxRate);
+    const effects = execute(cut, job, call);
+    const invalid = rng.chance(cut.invalidTxRate);
     if (!invalid && overlaps(effects, written)) continue;
     out.push({
-      id: txId(deps.seed, height, out.length, call.fcn, call.args),
+      id: txId(cut.seed, height, out.length, call.fcn, call.args),
       timestamp: now + clientSkew(rng),
       validationCode: invalid ? MVCC_READ_CONFLICT : 0,
       writes: effects.writes,
@@ -177,23 +178,16 @@ function runRandom(
 }
 
 /** Scripted blocks (the genesis) are written on the peer itself: their times are the peer's. */
-function runScript(
-  deps: BlockBuilderDeps,
-  jobs: readonly Job[],
-  version: ChaincodeVersion,
-  height: number,
-  timestamp: number,
-  script: readonly ScriptedTx[],
-): PendingTx[] {
-  const { rng, world } = deps;
+function runScript(cut: BlockCut, script: readonly ScriptedTx[]): PendingTx[] {
+  const { rng, world, height, now } = cut;
   return script.map((step, slot) => {
-    if (step.kind === 'lifecycle') return lifecycleTx(txId(deps.seed, height, slot, 'lifecycle', []), timestamp);
-    const call = step.plan({ world, rng, now: timestamp, walletCap: deps.walletCap });
-    const effects = execute(deps, version, jobFor(jobs, call.fcn), call, timestamp, height);
+    if (step.kind === 'lifecycle') return lifecycleTx(txId(cut.seed, height, slot, 'lifecycle', []), now);
+    const call = step.plan({ world, rng, now, walletCap: cut.walletCap });
+    const effects = execute(cut, jobFor(cut.installed, call.fcn), call);
     world.apply(effects.writes);
     return {
-      id: txId(deps.seed, height, slot, call.fcn, call.args),
-      timestamp,
+      id: txId(cut.seed, height, slot, call.fcn, call.args),
+      timestamp: now,
       validationCode: 0,
       writes: effects.writes,
     };
@@ -204,21 +198,15 @@ function lifecycleTx(id: string, timestamp: number): PendingTx {
   return { lifecycle: true, id, timestamp, validationCode: 0, writes: [] };
 }
 
-function execute(
-  deps: BlockBuilderDeps,
-  version: ChaincodeVersion,
-  job: Job,
-  call: Call,
-  now: number,
-  height: number,
-): TxEffects {
-  const { stub, effects } = createStub(deps.world, now, deps.rng, version);
+function execute(cut: BlockCut, job: Job, call: Call): TxEffects {
+  const { version } = cut.era;
+  const { stub, effects } = createStub(cut.world, cut.now, cut.rng, version);
   try {
     job.execute(stub, call);
   } catch (error) {
     if (error instanceof ChaincodeError) {
       // Planners propose only calls the chaincode accepts: a rejection is a devnet bug.
-      throw new Error(`devnet planned a ${call.fcn} call the ${version} chaincode rejects (block ${height})`, {
+      throw new Error(`devnet planned a ${call.fcn} call the ${version} chaincode rejects (block ${cut.height})`, {
         cause: error,
       });
     }

@@ -124,15 +124,9 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
   return {
     height: () => history.height(),
     blockJson,
-    block(idOrHeight) {
-      const json = blockJson(idOrHeight);
-      return json === undefined ? undefined : (JSON.parse(json) as RawBlock);
-    },
+    block: (idOrHeight) => parsed<RawBlock>(blockJson(idOrHeight)),
     transactionJson: (txId) => history.transactionJson(txId),
-    transaction(txId) {
-      const json = history.transactionJson(txId);
-      return json === undefined ? undefined : (JSON.parse(json) as RawEntry[]);
-    },
+    transaction: (txId) => parsed<RawEntry[]>(history.transactionJson(txId)),
     worldState() {
       // The records as stored: get(key) is the value the chain's last write of the key holds.
       const stored = <T, K extends string | number = string>(
@@ -163,6 +157,10 @@ export function createDevnet(options: DevnetOptions, jobs: DevnetJobs = {}): Dev
     },
     close: () => history.close(),
   };
+}
+
+function parsed<T>(json: string | undefined): T | undefined {
+  return json === undefined ? undefined : (JSON.parse(json) as T);
 }
 
 /**
