@@ -12,12 +12,9 @@ import { DevnetOptionsSchema, MAX_TXS_PER_BLOCK, type DevnetOptions } from './op
  * The version of the generation logic. Bump it with every change that makes the same schedule give
  * another chain and that the job fingerprint below does not see: block and transaction mix, clocks,
  * planners and pickers, chaincode ports, the bridge's and node's reshaping, ids.
- * 1: before fingerprints (no `generator` in the file). 2: legacy era, client clocks, skewed activity.
- * 3: history block gaps drawn from a stream of their own (the span no longer depends on genesis).
- * 4: a v2.3 era (CC-m, the old MRC-400/401 layouts) between the legacy and the current chaincode.
- * 5: clients go for what the chain has not seen yet (jobs with types missing from the chain drawn
- * more often; auctions steered to every outcome, melts to a fee: families/dex/auctions.ts, jobs/job.ts `wants`);
- * the NFT families join the job set (which the fingerprint sees).
+ * 1: no fingerprints. 2: legacy era, client clocks, skewed activity. 3: history gaps from a stream
+ * of their own. 4: a v2.3 era (CC-m) before the current chaincode. 5: clients go for what the chain
+ * has not seen yet (jobs/job.ts `wants`, families/dex/auctions.ts); the NFT families join the job set.
  */
 export const GENERATOR_VERSION = 5;
 

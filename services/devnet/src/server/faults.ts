@@ -46,16 +46,12 @@ export const NODE_FAULT_KINDS: readonly FaultKind[] = ['height-zero', 'tx-not-fo
 
 type NodeRoute = Exclude<Route['name'], 'debug-state' | 'debug-faults'>;
 
-const ROUTES_OF: Readonly<Record<FaultKind, readonly NodeRoute[]>> = {
+/** The routes of the faults that cannot happen on every node route. */
+const ROUTES_OF: Readonly<Partial<Record<FaultKind, readonly NodeRoute[]>>> = {
   'height-zero': ['height'],
   'tx-not-found': ['transaction'],
   'block-missing': ['block'],
-  'proxy-500': ['height', 'block', 'transaction'],
-  'proxy-502': ['height', 'block', 'transaction'],
-  timeout: ['height', 'block', 'transaction'],
-  'slow-body': ['height', 'block', 'transaction'],
   'truncated-json': ['block', 'transaction'],
-  reset: ['height', 'block', 'transaction'],
 };
 
 /** The fault injector's options, which the server takes with its own (DevnetServerOptions). */
@@ -87,15 +83,14 @@ export type FaultOptions = z.output<typeof FaultOptionsSchema>;
 
 export interface Faults {
   /**
-   * The fault a request on `route` meets, or null. Every node-route request draws from the fault
-   * stream, so the sequence of faults depends only on the seed and the order of requests; a fault is
-   * one of the configured kinds that can happen on that route (none there: no fault).
+   * The fault a request on `route` meets (a configured kind that can happen there), or null. Every
+   * node-route request draws, so the faults depend only on the seed and the order of requests.
    */
   draw(route: NodeRoute): FaultKind | null;
   /**
-   * Hides block `height` for `forMs` (default `faultBlockMissingMs`; `Infinity`: until `reveal`). The time
-   * runs from now, or with `fromFirstAsk` from the first `isHidden` question about it: a block the
-   * chain has not cut yet, or one the client reaches later, is then missing for the whole window.
+   * Hides block `height` for `forMs` (default `faultBlockMissingMs`; `Infinity`: until `reveal`),
+   * from now or with `fromFirstAsk` from the first `isHidden` question about it: a block not cut yet,
+   * or one the client reaches later, is then missing for the whole window.
    */
   hide(height: number, options?: { forMs?: number; fromFirstAsk?: boolean }): void;
   reveal(height: number): void;
@@ -117,7 +112,7 @@ export function createFaults(
   return {
     draw(route) {
       if (options.faultRate === 0 || rng.next() >= options.faultRate) return null;
-      const possible = options.faultKinds.filter((kind) => ROUTES_OF[kind].includes(route));
+      const possible = options.faultKinds.filter((kind) => ROUTES_OF[kind]?.includes(route) ?? true);
       return possible.length === 0 ? null : rng.pick(possible);
     },
     hide(height, { forMs = options.faultBlockMissingMs, fromFirstAsk = false } = {}) {

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -167,13 +168,8 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(opts.port, opts.host);
+  await once(server, 'listening');
 
   const live = opts.liveIntervalMs > 0 ? setInterval(() => devnet.cutBlock(), opts.liveIntervalMs) : undefined;
   const { port } = server.address() as AddressInfo;
