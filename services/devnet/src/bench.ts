@@ -46,7 +46,6 @@ try {
   gc?.();
   const liveHeapMB = gc ? Math.round(process.memoryUsage().heapUsed / 1e6) : undefined;
   const { counts } = devnet.worldState();
-
   const arrayBuffersMB = Math.round(process.memoryUsage().arrayBuffers / 1e6);
 
   // Random reads: blocks by height, then one listed transaction of each, as the server reads them

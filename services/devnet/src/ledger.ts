@@ -1,5 +1,5 @@
 import type { RawEntry } from '@mtc/domain';
-import { txEntries } from './chain/entries.ts';
+import { txEntries, type TxWrites } from './chain/entries.ts';
 import { DEFAULT_JOBS, jobFor } from './jobs/registry.ts';
 import { createRng } from './rng.ts';
 import type { Dex010Order, Mrc010Token, Wallet } from './families/mrc010/records.ts';
@@ -39,10 +39,7 @@ export interface Ledger {
     options?: { draws?: readonly string[]; commit?: boolean },
   ): readonly LedgerWrite[];
   /** A transaction's entries exactly as the node serves them (the bridge's parse and the node's stamp). */
-  entries(
-    tx: { id: string; timestamp: number; validationCode: number; writes: readonly LedgerWrite[] },
-    block: { hash: string; height: number },
-  ): RawEntry[];
+  entries(tx: TxWrites, block: { hash: string; height: number }): RawEntry[];
 }
 
 export type LedgerWrite = Write;

@@ -25,10 +25,7 @@ export function createRng(seed: number): Rng {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer: ${seed}`);
   // Both halves of the seed feed splitmix32, so seeds above 2^32 stay distinct.
   const mix = splitmix32((seed >>> 0) ^ Math.imul(Math.floor(seed / 2 ** 32) | 0, 0x9e3779b1));
-  let s0 = mix();
-  let s1 = mix();
-  let s2 = mix();
-  let s3 = mix();
+  let [s0, s1, s2, s3] = [mix(), mix(), mix(), mix()];
 
   function nextUint32(): number {
     const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;

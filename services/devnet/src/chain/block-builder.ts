@@ -87,7 +87,7 @@ type PendingTx = TxWrites & { readonly lifecycle?: true };
  * block before it. Planners plan against the peer's clock, so they never propose what the peer rejects.
  */
 export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: number): ChainBlock {
-  const era = deps.eras ? eraAt(deps.eras, height) : CURRENT_ERA;
+  const era: ChaincodeEra = deps.eras ? eraAt(deps.eras, height) : { version: 'current', from: 1 };
   const jobs = isLegacy(era.version) ? (deps.legacyJobs ?? deps.jobs) : deps.jobs;
   const script = scriptedBlock(height);
   const cut: BlockCut = { ...deps, installed: jobs, era, height, now: timestamp };
@@ -116,8 +116,6 @@ export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: nu
   };
   return { block, txs };
 }
-
-const CURRENT_ERA: ChaincodeEra = { version: 'current', from: 1 };
 
 /**
  * How far a client's clock is off the peer's, in seconds: mostly within 3 s either way; 2 % of

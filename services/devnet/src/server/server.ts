@@ -91,8 +91,7 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     if (route.name === 'block') {
       const height = servedHeight(devnet, route.param);
       if (height !== undefined && faults.isHidden(height)) {
-        faults.injected('block-missing');
-        return writeReply(req, res, blockNotFound(route.param));
+        return blockMissing(req, res, route.param);
       }
     }
     const kind = faults.draw(route.name);
@@ -113,6 +112,12 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
     }
   }
 
+  /** ND get_block's miss, worded with the parameter as the client sent it (decoded): a fault counted. */
+  function blockMissing(req: IncomingMessage, res: ServerResponse, raw: string): void {
+    faults.injected('block-missing');
+    writeReply(req, res, { kind: 'node', status: 404, body: `Block ${safeDecode(raw)} not found` });
+  }
+
   /** Answers with fault `kind` where it applies to this request (counting it), else normally. */
   function injectFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse, route: ChainRoute): void {
     switch (kind) {
@@ -126,8 +131,7 @@ export async function startDevnetServer(devnet: Devnet, options: DevnetServerOpt
         const height = route.name === 'block' ? servedHeight(devnet, route.param) : undefined;
         if (route.name !== 'block' || height === undefined) return writeReply(req, res, answer(devnet, route));
         faults.hide(height);
-        faults.injected(kind);
-        return writeReply(req, res, blockNotFound(route.param));
+        return blockMissing(req, res, route.param);
       }
       case 'proxy-500':
       case 'proxy-502':
@@ -199,11 +203,6 @@ function answer(devnet: Devnet, route: ChainRoute): Reply {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'node', status: message.includes('not found') ? 404 : 412, body: message };
   }
-}
-
-/** ND get_block's miss, worded with the parameter as the client sent it (decoded). */
-function blockNotFound(raw: string): Reply {
-  return { kind: 'node', status: 404, body: `Block ${safeDecode(raw)} not found` };
 }
 
 /** The height of the block `raw` names if the devnet serves it (by number or by hash). */
