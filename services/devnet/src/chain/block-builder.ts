@@ -92,12 +92,8 @@ export function buildBlock(deps: BlockBuilderDeps, height: number, timestamp: nu
   const script = scriptedBlock(height);
   const cut: BlockCut = { ...deps, installed: jobs, era, height, now: timestamp };
   const pending = script ? runScript(cut, script) : runRandom(cut);
-  const hash = blockHash(
-    deps.seed,
-    height,
-    timestamp,
-    pending.map((tx) => tx.id),
-  );
+  const ids = pending.map((tx) => tx.id);
+  const hash = blockHash(deps.seed, height, timestamp, ids);
   const ref: BlockRef = { hash, sn: String(height) };
   const txs: ChainTx[] = pending
     .map((tx) => ({

@@ -130,15 +130,5 @@ function lostExchangeRole(type: string, parameters: unknown): string | null {
 
 /** The single entry of a chaincode lifecycle commit (no values, validationCode, address, datakey). */
 export function lifecycleEntries(id: string, timestamp: number, block: BlockRef): RawEntry[] {
-  return [
-    {
-      timestamp,
-      id,
-      parameters: [],
-      token: '',
-      type: LIFECYCLE_TYPE,
-      db_id: block.hash,
-      db_sn: block.sn,
-    },
-  ];
+  return [{ timestamp, id, parameters: [], token: '', type: LIFECYCLE_TYPE, db_id: block.hash, db_sn: block.sn }];
 }
