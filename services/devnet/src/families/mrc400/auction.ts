@@ -56,7 +56,7 @@ import {
   unlister,
   withdraw,
 } from './sell.ts';
-import { credit, mrc401DexProcess, recordTrade, tradeArgs } from './settle.ts';
+import { credit, mrc401DexProcess, payCCm, recordTrade, tradeArgs } from './settle.ts';
 import { auctionEnd, auctionStart, escrowBid, takeBid } from '../dex/auction.ts';
 
 const OLD_AUCTION_FIELDS = {
@@ -79,23 +79,14 @@ const NEW_AUCTION_FIELDS = {
 } as const;
 
 /**
- * `mrc401auction` → each item written `mrc401_auction` [itemId, seller, startPrice, token,
- * buyNowPrice, biddingUnit, sig, nonce], the caller's wallet `mrc401auction` [itemData as sent,
- * seller, sig, nonce].
- *
- * CC-m (`mrc400.go` Mrc401Auction; call seller, mrc400id, JSON [{id, end, token, bidding, start,
- * buynow}], sig, nonce) rejects every call: after reading the first item's collection it
- * unmarshals an empty buffer into it ("3004,MRC400 [<id>] is in the wrong data"), so CC-m history
- * holds no MRC-401 auction and the planner proposes none under it.
- *
- * CC-t (same name; call seller, JSON [{id, token, auction_bidding_unit, auction_start_price,
- * auction_buynow_price, auction_start_date, auction_end_date, platform_*}] (≤ 1000), sig, nonce):
- * the owner, or a partner (partner or seller) for an item the MRC-400 owner holds; not on sale or
- * in auction; Bound only while the MRC-400 owner holds it. Start price and bidding unit integers
- * ≥ 1, buy-now 0 (none) or ≥ the start price ("" keeps the item's, "0"); the token as for a sale.
- * Start date ≤ 0 means now, else within [now, now + 21 days]; end ≤ 0 means start + 1 day, else
- * 1 h to 21 days after the start. Quirk kept: the platform fields are checked and then cleared, so
- * an auction never pays a platform.
+ * `mrc401auction` (`mrc400.go` Mrc401Auction) → each item written `mrc401_auction` [itemId, seller,
+ * startPrice, token, buyNowPrice, biddingUnit, sig, nonce], the caller's wallet `mrc401auction`
+ * [itemData as sent, seller, sig, nonce]. CC-m rejects every call (claimer), so its history holds
+ * no MRC-401 auction and the planner proposes none. CC-t: callers and items as for mrc401sell.
+ * Start price and bidding unit ≥ 1, buy-now 0 (none) or ≥ the start price ("" keeps the item's,
+ * "0"). Start date ≤ 0 means now, else within [now, now + 21 days]; end ≤ 0 means start + 1 day,
+ * else 1 h to 21 days after the start. Quirk kept: the platform fields are checked and then
+ * cleared, so an auction never pays a platform.
  */
 export const mrc401AuctionJob: Job = {
   fcn: 'mrc401auction',
@@ -135,7 +126,7 @@ export const mrc401AuctionJob: Job = {
   execute: perVersion({ 'v2.3': auctionCCm, current: auctionCCt }),
 };
 
-/** CC-m reads the first item and its collection, then fails (claimer in sell.ts). */
+/** CC-m reads the first item and its collection, then fails (claimer). */
 function auctionCCm(stub: Stub, args: readonly string[]): void {
   const { list, claim } = openList(stub, args, 'auction', (itemData) =>
     unmarshalList(itemData, OLD_AUCTION_FIELDS, 'TMRC401Auction'),
@@ -188,16 +179,9 @@ function auctionCCt(stub: Stub, args: readonly string[]): void {
 }
 
 /**
- * `mrc401unauction` → each item written `mrc401_unauction` [itemId, seller, sig, nonce] with its
- * auction cleared; the caller's wallet `mrc401unauction` [item list, seller, sig, nonce]; refused
- * once someone has bid (CC-m `mrc400.go` Mrc401UnAuction; CC-t the same name). Nothing checks the
- * end date: an ended auction without bids may be withdrawn instead of finished.
- *
- * CC-m call: seller, mrc400id, JSON [ids] (≤ 100), sig, nonce; the owner only; the wallet's
- * job_args hold the list as sent. CC-t call: seller, JSON [ids] (≤ 1000), sig, nonce; the owner,
- * or the partner who listed an item the MRC-400 owner holds; the platform fields are cleared, the
- * caller becomes last_worker, the wallet's job_args hold the list re-encoded, and (quirk kept) a
- * repeated id is not refused.
+ * `mrc401unauction` (`mrc400.go` Mrc401UnAuction) → as mrc401unsell, writing `mrc401_unauction` and
+ * `mrc401unauction`, refused once someone has bid. Nothing checks the end date: an ended auction
+ * without bids may be withdrawn instead of finished. CC-m's wallet job_args hold the list as sent.
  */
 export const mrc401UnauctionJob: Job = {
   fcn: 'mrc401unauction',
@@ -217,12 +201,10 @@ export const mrc401UnauctionJob: Job = {
 };
 
 /**
- * `mrc401bid` → a bid on an item in auction, before its end (CC-m and CC-t `mrc400.go`
- * Mrc401AuctionBid). The bid leaves the bidder's balance into the item (`transfer_mrc401bid`
- * [bidder, id, price, token, sig, "0", "", id, nonce]), the previous bid goes back
- * (`receive_mrc401refund` [id, previous bidder, price, token, sig, "0", "", id, nonce]), the item
- * is written `mrc401_auctionbid` [id, bidder, PaymentInfo JSON, sig, nonce] with the new price and
- * bidder. The owner may not bid; the start date is not checked (bids may come before it).
+ * `mrc401bid` (`mrc400.go` Mrc401AuctionBid) → before the end, the bid leaves the bidder into the
+ * item (`transfer_mrc401bid`), the previous bid goes back (`receive_mrc401refund`), the item is
+ * written `mrc401_auctionbid` [id, bidder, PaymentInfo JSON, sig, nonce]. The owner may not bid;
+ * the start date is not checked (bids may come before it).
  *
  * CC-m call: bidder, id, price, token, sig, nonce. The current highest bidder may not bid again;
  * a first bid must reach the start price, a later one exceed the current price, and the amount
@@ -359,19 +341,12 @@ function bidCCt(stub: Stub, args: readonly string[]): void {
 }
 
 /**
- * `mrc401auctionfinish` (mrc401id) — unsigned, anyone may call it once the end date is reached (CC-m
- * and CC-t `mrc400.go` Mrc401AuctionFinish). Without a bid the item is written
- * `mrc401_auctionfailure` with its auction cleared (CC-m job_args [id, owner, "", "[]", "", ""],
- * CC-t [id, owner, ""]). With one, the escrowed bid pays out and the bidder becomes the owner
- * (item `mrc401_auctionwinning`, last trade "Auction"):
- *
- * CC-m: the MRC-400 owner gets floor(price × sell_fee / 100) unless it is the seller
- * (`receive_mrc401fee` [winner, MRC-400 owner, fee, …]), the seller the rest (`receive_mrc401auction`
- * [winner, seller, …]); both with sign and nonce "" and, quirk kept, the item's sell_token ("0")
- * where the auction token belongs. Item job_args [id, winner, PaymentInfo JSON, "", ""].
- *
- * CC-t: as mrc401DexProcess (settle.ts), with sign and nonce ""; item job_args [id, seller, winner,
- * PaymentInfo JSON].
+ * `mrc401auctionfinish` (mrc401id; `mrc400.go` Mrc401AuctionFinish), unsigned, by anyone once the
+ * end is reached. Without a bid the item is written `mrc401_auctionfailure`, its auction cleared;
+ * with one the escrowed bid pays out, the bidder owns it (`mrc401_auctionwinning`, last trade
+ * "Auction"). CC-m: payCCm, floor(price × sell_fee / 100) unless the MRC-400 owner sells, writes
+ * from the winner with sign and nonce "" and (quirk kept) the item's sell_token ("0") where the
+ * auction token belongs. CC-t: mrc401DexProcess with sign and nonce "".
  */
 export const mrc401AuctionFinishJob: Job = {
   fcn: 'mrc401auctionfinish',
@@ -405,17 +380,11 @@ function finishCCm(stub: Stub, id: string, item: Mrc401Item): void {
   const token = item.auction_token;
   const price = decimalOrZero(item.auction_current_price);
   const fee = seller === c.owner ? 0n : percentOf(price, item.sell_fee);
-  const receive = price - fee;
-  const params = (to: string, amount: bigint) => tradeArgs(winner, to, amount, item.sell_token, '', id, '');
   const payments: PaymentInfo[] = [];
-  if (fee > 0n) {
-    payments.push(payment(id, c.owner, fee.toString(), token, '', '', PAY.recvFee));
-    credit(stub, c.owner, token, fee, MRC400.receiveFee, params(c.owner, fee));
-  }
-  if (receive > 0n) {
-    credit(stub, seller, token, receive, MRC400.receiveAuction, params(seller, receive));
-    payments.push(payment(id, seller, receive.toString(), token, '', '', PAY.recvAuction));
-  }
+  const sale = { jobType: MRC400.receiveAuction, role: PAY.recvAuction, creditFee: true };
+  payCCm(stub, c, { id, seller, token, price, fee }, payments, sale, (_fee, to, amount) =>
+    tradeArgs(winner, to, amount, item.sell_token, '', id, ''),
+  );
   item.owner = winner;
   recordTrade(stub, item, 'Auction');
   Object.assign(item, NO_AUCTION);
@@ -434,14 +403,14 @@ function finishCCt(stub: Stub, id: string, item: Mrc401Item): void {
   mrc401DexProcess(stub, getMrc400(stub, item.mrc400), item, null, winner, [], 'auction', '', '');
 }
 
-/** What becomes of an auction (auctions.ts), from its item id and start. */
+/** What becomes of an auction (auctions.ts). */
 function fate(ctx: PlanContext, item: Mrc401Item): AuctionFate {
   return auctionFate(ctx, MRC401_AUCTIONS, (item.id.charCodeAt(41) + item.auction_date) % 8);
 }
 
 const endOf = (item: Mrc401Item) => item.auction_end;
 
-/** No wallet a bid on or settlement of `item` may write (its bidder's too) is busy in this block. */
+/** No wallet a bid on or settlement of `item` may write is busy in this block. */
 function settleable(ctx: PlanContext, item: Mrc401Item): boolean {
   const bidder = item.auction_current_bidder;
   return free(ctx, ...payees(ctx, item), ...(isMtAddress(bidder) ? [bidder] : []));

@@ -48,7 +48,7 @@ import {
   pickToken,
   planPrice,
 } from './plan.ts';
-import { credit, mrc401DexProcess, recordTrade, tradeArgs } from './settle.ts';
+import { mrc401DexProcess, payCCm, recordTrade, tradeArgs } from './settle.ts';
 
 /** The platform fields CC-t's sell and auction lists end with. */
 export const PLATFORM_FIELDS = {
@@ -106,7 +106,6 @@ export const mrc401SellJob: Job = {
       checkSellToken(c, sd.token, index, old);
       if (!old) {
         Object.assign(item, NO_PLATFORM);
-        // Read with NEW_SELL_FIELDS.
         assignPlatform(stub, item, sd as typeof sd & Platform);
         item.last_worker = wallet.id;
       }
@@ -119,14 +118,12 @@ export const mrc401SellJob: Job = {
 };
 
 /**
- * `mrc401unsell` → each item written `mrc401_unsell` [itemId, seller, sig, nonce] with its sale
- * cleared; the caller's wallet `mrc401unsell` [JSON of the item ids, seller, sig, nonce] (CC-m
- * `mrc400.go` Mrc401UnSell; CC-t the same name). CC-m call: seller, mrc400id, JSON [ids] (≤ 100, of
- * that collection), sig, nonce; the owner only. CC-t call: seller, JSON [ids] (≤ 1000), sig,
- * nonce; the owner, or for an item the MRC-400 owner holds the partner (partner or seller) who
- * last worked on it; the platform fields are cleared and the caller becomes last_worker. Quirk
- * kept: CC-t does not refuse an id listed twice (both writes land on the one key, the log lists it
- * twice).
+ * `mrc401unsell` (`mrc400.go` Mrc401UnSell) → each item written `mrc401_unsell` [itemId, seller,
+ * sig, nonce] with its sale cleared; the caller's wallet `mrc401unsell` [JSON of the ids, seller,
+ * sig, nonce]. Calls as mrc401sell's with a JSON [ids]; CC-t lets the partner who last worked on
+ * an item the MRC-400 owner holds withdraw it, clears the platform fields and records the caller
+ * as last_worker. Quirk kept: CC-t does not refuse an id listed twice (both writes land on the one
+ * key, the log lists it twice).
  */
 export const mrc401UnsellJob: Job = {
   fcn: 'mrc401unsell',
@@ -149,18 +146,12 @@ export const mrc401UnsellJob: Job = {
 };
 
 /**
- * `mrc401buy` (buyer, mrc401id, sig, nonce), the same call in both versions → the item sold at
- * its sale price: owner the buyer, sale cleared, last trade recorded "Sell".
- *
- * CC-m (`mrc400.go` Mrc401Buy): the item written `mrc401_buy` [id, seller, buyer, PaymentInfo JSON,
- * sig, nonce]; the buyer pays (`transfer_mrc401buy`); unless the seller is the MRC-400 owner, the
- * MRC-400 owner gets floor(price × rate / 100) (`receive_mrc401fee`; a buyer who is the MRC-400
- * owner keeps it in the same write), the seller the rest (`receive_mrc401sell`). Quirk kept: the
- * rate applied is the item's melting fee, not its sell fee.
- *
- * CC-t (`mrc400.go` Mrc401Buy → mrc401DexProcess, see settle.ts): sell fee to the MRC-400 owner
- * (even when it sells), platform commission, shareholders' commissions; item job_args [id, seller,
- * buyer, PaymentInfo JSON].
+ * `mrc401buy` (buyer, mrc401id, sig, nonce; both versions `mrc400.go` Mrc401Buy) → the item sold at
+ * its sale price to the buyer, last trade "Sell". CC-m: the buyer pays (`transfer_mrc401buy`), then
+ * payCCm with floor(price × rate / 100) unless the seller is the MRC-400 owner (a buyer who is the
+ * MRC-400 owner keeps it in its transfer write); item `mrc401_buy` [id, seller, buyer, PaymentInfo
+ * JSON, sig, nonce]. Quirk kept: the rate is the item's melting fee, not its sell fee. CC-t:
+ * mrc401DexProcess (settle.ts), the sell fee paid even when the MRC-400 owner sells.
  */
 export const mrc401BuyJob: Job = {
   fcn: 'mrc401buy',
@@ -206,18 +197,12 @@ function buyCCm(stub: Stub, buyerAddress: string, id: string, sig: string, nonce
   const payments = [payment(buyerAddress, id, price.toString(), token, '', '', PAY.buy)];
   mrc010Subtract(stub, buyer, token, price.toString(), 'normal');
   const fee = seller === c.owner ? 0n : percentOf(price, item.melting_fee);
-  const receive = price - fee;
   if (buyerAddress === c.owner && fee > 0n) mrc010Add(stub, buyer, token, fee.toString(), 0);
-  const params = (from: string, to: string, amount: bigint) => tradeArgs(from, to, amount, token, sig, id, nonce);
-  setAddressInfo(stub, buyer, MRC400.transferBuy, params(buyerAddress, id, price));
-  if (fee > 0n) {
-    payments.push(payment(id, c.owner, fee.toString(), token, '', '', PAY.recvFee));
-    if (buyerAddress !== c.owner) credit(stub, c.owner, token, fee, MRC400.receiveFee, params(seller, c.owner, fee));
-  }
-  if (receive > 0n) {
-    payments.push(payment(id, seller, receive.toString(), token, '', '', PAY.recvSell));
-    credit(stub, seller, token, receive, MRC400.receiveSell, params(buyerAddress, seller, receive));
-  }
+  setAddressInfo(stub, buyer, MRC400.transferBuy, tradeArgs(buyerAddress, id, price, token, sig, id, nonce));
+  const sale = { jobType: MRC400.receiveSell, role: PAY.recvSell, creditFee: buyerAddress !== c.owner };
+  payCCm(stub, c, { id, seller, token, price, fee }, payments, sale, (isFee, to, amount) =>
+    tradeArgs(isFee ? seller : buyerAddress, to, amount, token, sig, id, nonce),
+  );
   item.owner = buyerAddress;
   recordTrade(stub, item, 'Sell');
   Object.assign(item, NO_SALE);
@@ -226,10 +211,7 @@ function buyCCm(stub: Stub, buyerAddress: string, id: string, sig: string, nonce
 
 // ---------------------------------------------------------------- shared with auction.ts
 
-/**
- * The arguments of a list call (sell, unsell, auction, unauction): seller, CC-m's mrc400id (null
- * under CC-t), itemData, sig, nonce. CC-t's message names `ccTName` (its unauction says mrc401unsell).
- */
+/** The arguments of a list call (mrc400id null under CC-t); CC-t's unauction message says mrc401unsell. */
 function listCall(stub: Stub, args: readonly string[], fcn: string, ccTName = fcn) {
   if (mrc400Version(stub.chaincode).layout === 'old') {
     const message = `1000,${fcn} operation must include four arguments : seller, mrc400id, itemData, sign, tkey`;
@@ -250,10 +232,7 @@ function listArg<T>(parse: () => T[], old: boolean, what: string): T[] {
   return list;
 }
 
-/**
- * The head of both versions' Mrc401Sell and Mrc401Auction: the call, its list (`parse`), the
- * seller's wallet and nonce; `claim` then checks each item and `collection` reads its collection.
- */
+/** The head of both versions' Mrc401Sell and Mrc401Auction; `claim` then checks each item. */
 export function openList<T>(
   stub: Stub,
   args: readonly string[],
@@ -270,10 +249,9 @@ export function openList<T>(
 }
 
 /**
- * The checks a list call starts each item with: a repeated id is refused (not by CC-t's unsell and
- * unauction), the item read; CC-m lets only the owner list an item of `mrc400id`, CC-t the owner
- * or a partner (permissionCheck). CC-m's Mrc401Sell reads the collection before the owner check;
- * its Mrc401Auction unmarshals a string never assigned ("") into it, failing every call.
+ * The checks of each item of a list call: a repeated id is refused (not by CC-t's unsell and
+ * unauction); CC-m lets only the owner list, reading the collection first in Mrc401Sell, and
+ * failing every Mrc401Auction (it unmarshals a string never assigned, "", into the collection).
  */
 function claimer(
   stub: Stub,
@@ -303,9 +281,8 @@ function claimer(
 }
 
 /**
- * Both versions' Mrc401UnSell and Mrc401UnAuction, alike but for what they check and clear (the
- * docs of mrc401UnsellJob and mrc401UnauctionJob). CC-m reads the list before the wallet, CC-t
- * after checking the nonce; CC-m's unauction logs the list as sent, the rest re-encode it.
+ * Both versions' Mrc401UnSell and Mrc401UnAuction. CC-m reads the list before the wallet, CC-t after
+ * checking the nonce; CC-m's unauction logs the list as sent, the rest re-encode it.
  */
 export function withdraw(stub: Stub, args: readonly string[], what: 'unsell' | 'unauction'): void {
   const { seller, mrc400id, itemData, sig, nonce } = listCall(stub, args, `mrc401${what}`, 'mrc401unsell');
@@ -376,10 +353,7 @@ export function listCallOf(
   return { fcn, args: layout === 'old' ? [caller, mrc400id, data, sig, nonce] : [caller, data, sig, nonce] };
 }
 
-/**
- * What a seller lists at once (mrc401sell, mrc401auction): idle items of one owner and collection,
- * the first drawn, and the tokens they may be priced in; null when nobody is free to list them.
- */
+/** Idle items of one owner and collection to list at once, and their tokens; null if nobody is free. */
 export function planListing(ctx: PlanContext, layout: Layout) {
   const { idle } = ctx.world.mrc400;
   const first = pickItem(ctx, idle, (item) => movable(ctx, item));
@@ -391,10 +365,7 @@ export function planListing(ctx: PlanContext, layout: Layout) {
   return { c, seller, items: [first, ...more], tokens: allowedTokens(ctx, c, layout) };
 }
 
-/**
- * Who may list `item` for sale or auction, free in this block: its owner, or (CC-t, sometimes) a
- * partner with role partner or seller when the MRC-400 owner holds it; null if nobody is free.
- */
+/** A free wallet to list `item`: its owner, or (CC-t, sometimes) a selling partner when the MRC-400 owner holds it. */
 export function pickSeller(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: Layout): string | null {
   if (layout === 'new' && item.owner === c.owner && ctx.rng.chance(0.4)) {
     const partners = sortedEntries(c.partner).filter(([a, role]) => SELLS.includes(role) && free(ctx, a));
@@ -403,10 +374,7 @@ export function pickSeller(ctx: PlanContext, c: Mrc400Collection, item: Mrc401It
   return free(ctx, item.owner) ? item.owner : null;
 }
 
-/**
- * Who may withdraw `item`'s sale or auction: its owner, or (CC-t) the partner who listed it for
- * the MRC-400 owner while it still has a selling role; null if that wallet is busy.
- */
+/** Who may withdraw `item`: its owner, or (CC-t) the still-selling partner who listed it for the MRC-400 owner. */
 export function unlister(ctx: PlanContext, c: Mrc400Collection, item: Mrc401Item, layout: Layout): string | null {
   const role = c.partner?.[item.last_worker];
   const partner =

@@ -10,14 +10,13 @@ import type { Wallet } from '../mrc010/records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { payment, type PaymentInfo } from '../dex/dex.ts';
 
-/** What a settlement of CC-t mrc401DexProcess concludes: a purchase, a create-and-sell, or an auction. */
 export type TradeType = 'buy' | 'createtrade' | 'auction';
 
 /** Payments whose amount leaves the `from` wallet (Go's SubtractJob; "mrc401_create" never occurs). */
 const PAYS_IN: ReadonlySet<string> = new Set([PAY.bid, PAY.buy, 'mrc401_create', PAY.createtrade, PAY.createtradeBuy]);
 const FEE_ROLE_PREFIX = 'mrc401_recv_fee_';
 
-/** One wallet's payments, summed (Go's RecvMapType). */
+/** Go's RecvMapType: one wallet's payments, summed. */
 interface Payout {
   fromAddr: string;
   toAddr: string;
@@ -43,13 +42,11 @@ const ROLE_WRITE: Readonly<Record<string, readonly [string, 'from' | 'to']>> = {
 };
 
 /**
- * CC-t `mrc400.go` mrc401DexProcess: settles a purchase (`buy`), a create-and-sell (`createtrade`)
- * or an auction (`auction`: a buy-now bid or mrc401auctionfinish) of `item`, whose price the buyer
- * pays (a finished auction's bid was escrowed in the item already). From the price go, each as
+ * CC-t `mrc400.go` mrc401DexProcess: settles a `buy`, a `createtrade` or an `auction` (a buy-now
+ * bid or mrc401auctionfinish, whose bid is escrowed in the item already). From the price go, each
  * floor(price × rate / 100) and only when positive: the MRC-400 owner's `sell_fee`, the platform's
- * commission (when the item has a platform address) and each shareholder's commission; the seller
- * (the item's owner) gets the rest. `payments` arrive holding what the caller listed (the reserve
- * and the buyer's payment of a createtrade, a bid and its refund) and get the payouts appended.
+ * commission (if it has an address), each shareholder's; the seller gets the rest. `payments` arrive
+ * with what the caller listed (reserve and buy of a createtrade, bid and refund) and get these appended.
  *
  * Each wallet is written once, with the sum of its payments, named after its strongest role: a fee
  * gives way to anything, a refund to anything, and the creator's reserve payment (amount not
@@ -178,6 +175,27 @@ export function tradeArgs(
   tradeAmount = '',
 ): string[] {
   return [from, to, amount.toString(), token, sig, '0', tradeAmount, item, nonce];
+}
+
+/** CC-m's payout of Mrc401Buy and Mrc401AuctionFinish: `fee` to the MRC-400 owner, the rest to the seller, each if positive. */
+export function payCCm(
+  stub: Stub,
+  c: Mrc400Collection,
+  item: { id: string; seller: string; token: string; price: bigint; fee: bigint },
+  payments: PaymentInfo[],
+  sale: { jobType: string; role: string; creditFee: boolean },
+  args: (fee: boolean, to: string, amount: bigint) => string[],
+): void {
+  const { id, seller, token, price, fee } = item;
+  const receive = price - fee;
+  if (fee > 0n) {
+    payments.push(payment(id, c.owner, fee.toString(), token, '', '', PAY.recvFee));
+    if (sale.creditFee) credit(stub, c.owner, token, fee, MRC400.receiveFee, args(true, c.owner, fee));
+  }
+  if (receive > 0n) {
+    payments.push(payment(id, seller, receive.toString(), token, '', '', sale.role));
+    credit(stub, seller, token, receive, sale.jobType, args(false, seller, receive));
+  }
 }
 
 /** Pays `amount` of `token` to the wallet at `address` and writes it as `jobType`. */
