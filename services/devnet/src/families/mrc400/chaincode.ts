@@ -24,9 +24,7 @@ import { getMrc010 } from '../mrc010/token.ts';
 
 /**
  * The MRC-400/401 helpers of `mrc400.go`, CC-m 0e78fc1 (`v2.3`, old argument layouts) and CC-t
- * 569b17e (`current`, new layouts): record access, the permission check, fee arithmetic, and the
- * bits of util.go and encoding/json the item functions lean on. Records are read and written in
- * the CC-t shape and encoded per version (records.ts).
+ * 569b17e (`current`, new layouts), and the bits of util.go and encoding/json they lean on.
  */
 
 /** GetMRC400 and GetMRC401 (the same in both versions): a private copy, id filled from the key when empty. */
@@ -42,10 +40,7 @@ function getRecord<T extends object>(stub: Stub, id: string, what: string, read:
 export const getMrc400 = (stub: Stub, id: string): Mrc400Collection => getRecord(stub, id, 'MRC400', readCollection);
 export const getMrc401 = (stub: Stub, id: string): Mrc401Item => getRecord(stub, id, 'MRC401', readItem);
 
-/**
- * setMRC400: stamps the job fields and writes the record under its id, or under `key` (CC-m's
- * Mrc400Create, whose record keeps an empty id).
- */
+/** setMRC400, under the record's id or `key` (CC-m's Mrc400Create, whose record keeps an empty id). */
 export function setMrc400(stub: Stub, c: Mrc400Collection, jobType: string, args: readonly string[], key = c.id): void {
   if (!isCollectionKey(key)) throw new ChaincodeError('6102,invalid MRC401 data address');
   Object.assign(c, { job_type: jobType, jobdate: stub.now, job_args: JSON.stringify(args) });
@@ -53,9 +48,8 @@ export function setMrc400(stub: Stub, c: Mrc400Collection, jobType: string, args
 }
 
 /**
- * setMRC401: stamps the job fields and writes the item. CC-m writes under the key it is given (the
- * record's own id may be "": its Mrc401Create never sets it); CC-t writes under the record's id
- * and also checks that the id starts with its 40-character collection id.
+ * setMRC401. CC-m writes under the key it is given (its Mrc401Create leaves the id ""); CC-t under
+ * the record's id, which must start with its 40-character collection id.
  */
 export function setMrc401(stub: Stub, key: string, item: Mrc401Item, jobType: string, args: readonly string[]): void {
   const { ownItemKey } = mrc400Version(stub.chaincode);
@@ -112,11 +106,7 @@ export function newItem(now: number, id: string, mrc400: string, owner: string, 
 /** The largest price the chaincode accepts (80 nines). */
 export const MAX_PRICE = '9'.repeat(80);
 
-/**
- * CC-t's platform fields of a sale (name, http(s) URL, fee address, commission 0–10 % with two
- * decimals), each optional; a fee address must be a wallet. Every message says "InititalToken
- * error" (copied in Go).
- */
+/** CC-t's platform fields of a sale, each optional. Every message says "InititalToken error" (copied in Go). */
 export function assignPlatform(stub: Stub, item: Mrc401Item, p: Platform): void {
   const error = (inner: string) => `3005,InititalToken error : ${inner}`;
   item.platform_name = guard(() => dataAssign(p.platform_name, 'text', 1, 255, true), error) ?? item.platform_name;
@@ -145,11 +135,7 @@ export function expectHeld(item: Mrc401Item, id: string): void {
   if (item.auction_date > 0) throw new ChaincodeError(`3004,MRC401 [${id}] is already auction`);
 }
 
-/**
- * That an item of `c` may be priced in `token`: MTC ("0"), the allow_token, or (CC-t, allow_token
- * "0" or "") any. Else "<at> is must <allow_token>", plus " or metacoin" when `metacoin` (CC-m:
- * unless the allow_token is "0").
- */
+/** That an item of `c` may be priced in `token`: MTC ("0"), the allow_token, or (CC-t, allow_token "0" or "") any. */
 export function expectToken(c: Mrc400Collection, token: string, old: boolean, at: string, metacoin = !old): void {
   const allowed = old || c.allow_token !== '' ? c.allow_token : '0';
   if (token === '0' || token === allowed || (!old && allowed === '0')) return;
@@ -193,10 +179,7 @@ export function getSigner(stub: Stub, address: string, nonce: string): Wallet {
   return wallet;
 }
 
-/**
- * Runs a util check (dataAssign, numericDataCheck …) and turns its error into the message the
- * calling chaincode function returns, built from the check's own message.
- */
+/** Runs a util check and turns its error into the calling chaincode function's message. */
 export function guard<T>(check: () => T, message: (inner: string) => string): T {
   try {
     return check();
@@ -228,9 +211,8 @@ export function percentOf(base: bigint, rate: string): bigint {
 }
 
 /**
- * CC-t `base.go` DexFeeCalc for rates of any precision (an MRC-401 sell fee has up to four fraction
- * digits) and a base ≥ 0: floor(base × rate / 100), or null where Go returns an error (a rate it
- * cannot parse, not above 0, or a fee that floors to 0): the callers then pay no such fee.
+ * CC-t `base.go` DexFeeCalc for any rate precision (a sell fee has up to four fraction digits) and
+ * a base ≥ 0; null where Go errs (an unparsable or non-positive rate, a fee flooring to 0): no fee.
  */
 export function dexFee(base: bigint, rate: string): bigint | null {
   const fee = percentOf(base, rate);
@@ -246,7 +228,7 @@ export type PermissionItem = Pick<Mrc401Item, 'id' | 'owner' | 'creator' | 'last
 
 export const NO_ITEM: PermissionItem = { id: '', owner: '', creator: '', last_worker: '' };
 
-/** The partner roles (a collection's partner map) that may sell and withdraw items, and that may create them. */
+/** A collection's partner roles; those that may sell and withdraw items; those that may create them. */
 export const PARTNER_ROLES: readonly string[] = ['partner', 'seller', 'creator'];
 export const SELLS: readonly string[] = ['partner', 'seller'];
 export const CREATES: readonly string[] = ['partner', 'creator'];
@@ -267,12 +249,8 @@ const PARTNER_RULES: Readonly<Record<string, readonly [readonly string[], string
 };
 
 /**
- * CC-t Mrc401PermissionCheck. Transfers and melts: the item's owner only. Sell, unsell, auction,
- * unauction: the owner, or — for an item the MRC-400 owner holds — a partner with role "partner" or
- * "seller" (to unsell or unauction, only the partner who last worked on it). Create, update, create
- * and sell: the MRC-400 owner, or a partner with role "partner" or "creator" (update: only the
- * item's creator; create and sell: "partner" or "seller"). The comment in the Go code says a
- * partner may sell only items never traded (`LastTradeType` empty); the code does not check that.
+ * CC-t Mrc401PermissionCheck. The Go comment says a partner may sell only items never traded
+ * (`LastTradeType` empty); the code does not check that.
  */
 export function permissionCheck(c: Mrc400Collection, item: PermissionItem, actor: string, action: Mrc401Action): void {
   if (!isMtAddress(actor)) throw new ChaincodeError(`1002,${actor} is not Metacoin address`);
@@ -315,10 +293,7 @@ function decodeString(value: unknown, where: string): string {
   return value;
 }
 
-/**
- * Unmarshal into a map[string]string that may already hold entries: Go adds to (and overwrites in)
- * an existing map rather than replacing it, and JSON null sets it to nil.
- */
+/** Unmarshal into a map[string]string: Go adds to (and overwrites in) an existing map, null sets it to nil. */
 function decodeMap(
   value: unknown,
   into: Readonly<Record<string, string>> | null,
@@ -371,7 +346,7 @@ export function unmarshalStrings(text: string): string[] {
   return decodeList(text, 'string', (v) => (v === null ? '' : decodeString(v, 'Go value')));
 }
 
-/** json.Unmarshal(text, &m) for a map[string]string `m` that may already hold entries (see decodeMap). */
+/** json.Unmarshal(text, &m) (decodeMap). */
 export function unmarshalMapInto(
   text: string,
   into: Readonly<Record<string, string>> | null,

@@ -29,10 +29,7 @@ type TextField = Exclude<keyof Mrc400Collection, 'id' | 'createdate' | 'partner'
 /** One util.DataAssign, as data: [field, argument, kind, min, max, allowEmpty, message]. */
 type Assignment = readonly [TextField, string, 'address' | 'url' | 'text', number, number, boolean, string];
 
-/**
- * The assigns of a call, in the Go code's order: each sets its field to the trimmed text (or
- * leaves it when allowEmpty takes an empty one); the first failing one names the error.
- */
+/** The assigns of a call, in the Go code's order; the first failing one names the error. */
 function assignAll(c: Mrc400Collection, assignments: readonly Assignment[]): void {
   for (const [field, src, kind, min, max, allowEmpty, message] of assignments) {
     c[field] =
@@ -47,10 +44,8 @@ const OWNER_MESSAGE = '3005,Data must be 1 to 4096 characters long';
 const ALLOW_TOKEN_MESSAGE = '3005,AllowToken must be 1 to 128 characters long';
 
 /**
- * CC-t's partner argument: unless "", its JSON is unmarshalled into the collection's partner map,
- * which adds to (and overwrites in) the partners already there rather than replacing them (Go's
- * json.Unmarshal into a non-nil map; "null" empties it), and every partner of the result must be a
- * wallet with role partner, seller or creator (≤ 64 of them).
+ * CC-t's partner argument: unless "", its JSON is unmarshalled into the partner map, adding to the
+ * partners already there (unmarshalMapInto); every partner of the result must be a wallet.
  */
 function assignPartners(stub: Stub, c: Mrc400Collection, text: string): void {
   if (text === '') return;
@@ -72,20 +67,10 @@ function assignPartners(stub: Stub, c: Mrc400Collection, text: string): void {
 }
 
 /**
- * `mrc400create` → the collection written `mrc400_create` and the owner's wallet `mrc400create`,
- * both with [mrc400id, …call args] (CC-m `mrc400.go` Mrc400Create; CC-t the same name).
- *
- * CC-m call: owner, name, url, imageurl, allowtoken, category, description, itemurl, itemimageurl,
- * data, sig, nonce. Every field but data is required; url is any text, allowtoken a registered
- * token ("0" = MTC only). The id is GenerateKey over [owner, name, url, imageurl, category, itemurl,
- * itemimageurl, data, nonce]. Quirk kept: the record's own `id` is written "" (the function never
- * sets it; GetMRC400 fills it from the key when reading).
- *
- * CC-t call: owner, name, url, imageurl, allowtoken, itemurl, itemimageurl, category, description,
- * socialmedia, partner JSON, data, sig, nonce. url must be an http(s) URL; allowtoken "" means "0"
- * (which CC-t reads as "any token"); item URLs, category, description and social media may be "";
- * partner "" or {address: "partner" | "seller" | "creator"}. The id is GenerateKey over every call
- * argument. The nonce is checked before the fields.
+ * `mrc400create` (`mrc400.go` Mrc400Create) → the collection written `mrc400_create` and the owner's
+ * wallet `mrc400create`, both with [mrc400id, …call args]. CC-m: allowtoken "0" is MTC only. Quirk
+ * kept: the record's own `id` is written "" (GetMRC400 fills it from the key when reading). CC-t:
+ * allowtoken "" means "0", which CC-t reads as "any token".
  */
 export const mrc400CreateJob: Job = {
   fcn: 'mrc400create',
@@ -142,11 +127,7 @@ export const mrc400CreateJob: Job = {
   execute: perVersion({ 'v2.3': writeCCm(true), current: writeCCt(true) }),
 };
 
-/**
- * CC-m's Mrc400Create (`create`) and Mrc400Update: arguments 1–9 (name … data) are checked in
- * the Go code's order, then the allow token, then the owner's nonce. At update "" keeps a field
- * (but the allow token), the URLs are checked as URLs and data must not be empty.
- */
+/** CC-m's Mrc400Create and Mrc400Update: the fields, the allow token, then the owner's nonce. */
 function writeCCm(create: boolean) {
   return (stub: Stub, args: readonly string[]): void => {
     const a = expectArgs(
@@ -185,18 +166,12 @@ function writeCCm(create: boolean) {
 
     const id = create ? newMrc400Id(stub, [a[0], a[1], a[2], a[3], a[5], a[7], a[8], a[9], a[11]]) : a[0];
     const params = create ? [id, ...a.slice(0, 12)] : [id, c.owner, ...a.slice(1, 12)];
-    // Written under the id: a new record keeps its `id` "".
     setMrc400(stub, c, create ? MRC400.create : MRC400.update, params, id);
     setAddressInfo(stub, signer, create ? MRC400.walletCreate : MRC400.walletUpdate, params);
   };
 }
 
-/**
- * CC-t's Mrc400Create (`create`) and Mrc400Update: the signer's nonce first, then arguments 1–11
- * (name … data) in the Go code's order. allowtoken "" sets "0" (any token), else a token that must
- * exist. The item URL, item image URL, category, description and social media: at create ""
- * leaves them empty (allowEmpty), at update "" clears them (minimum length 0).
- */
+/** CC-t's Mrc400Create and Mrc400Update: the signer's nonce, then the fields in the Go code's order. */
 function writeCCt(create: boolean) {
   return (stub: Stub, args: readonly string[]): void => {
     const a = expectArgs(
@@ -238,19 +213,10 @@ function writeCCt(create: boolean) {
 }
 
 /**
- * `mrc400update` → the collection written `mrc400_update`, the owner's wallet `mrc400update`
- * (CC-m `mrc400.go` Mrc400Update; CC-t the same name). Only the MRC-400 owner's nonce is checked;
- * the owner itself cannot change.
- *
- * CC-m call: mrc400id, name, url, imageurl, allowtoken, category, description, itemurl,
- * itemimageurl, data, sig, nonce; "" keeps a field (allowtoken is required and must be a token);
- * job_args [mrc400id, owner, name, url, imageurl, allowtoken, category, description, itemurl,
- * itemimageurl, data, sig, nonce]. The record gets its `id` written (GetMRC400 filled it).
- *
- * CC-t call: mrc400id then the create layout from name on; name, url and imageurl are required,
- * allowtoken "" resets it to "0", the item URLs, category, description, social media and data are
- * cleared by "", partner "" keeps the partners and JSON adds to them (see assignPartners). Quirk
- * kept: job_args are [mrc400id, …call args], so the id appears twice and the owner not at all.
+ * `mrc400update` (`mrc400.go` Mrc400Update) → the collection written `mrc400_update`, the owner's
+ * wallet `mrc400update`; the owner cannot change. CC-m: the record gets its `id` written (GetMRC400
+ * filled it). CC-t quirk kept: job_args are [mrc400id, …call args], so the id appears twice and the
+ * owner not at all.
  */
 export const mrc400UpdateJob: Job = {
   fcn: 'mrc400update',
@@ -329,10 +295,7 @@ function planSocialMedia(ctx: PlanContext, name: string): string {
   return JSON.stringify(links);
 }
 
-/**
- * The partner argument: mostly "" (none), else one to three other wallets with a role each, as
- * JSON; null when the wallets drawn are busy in this block (GetAddressInfo reads each of them).
- */
+/** The partner argument: mostly "", else JSON of one to three other wallets; null when one drawn is busy. */
 function planPartners(ctx: PlanContext, owner: string): string | null {
   const { rng } = ctx;
   if (rng.chance(0.55)) return '';

@@ -6,15 +6,10 @@ import type { StateValue } from '../../world/state.ts';
 
 /**
  * MRC-400 collections (`MRC400_<32 hex><digit>`) and their MRC-401 items (`<collection>_<40
- * [A-Za-z0-9]>`), in the field order Go's encoding/json writes them (metacoin-chain.md §3.3, §3.4).
- * Two struct versions: CC-m 0e78fc1 (`v2.3`) and CC-t 569b17e (`current`), which reordered TMRC400
- * and added the creator, partner, shareholder and platform fields.
- *
- * Inside the devnet a record is always handled in the CC-t shape (Mrc400Collection, Mrc401Item):
- * reading is Go's json.Unmarshal into the CC-t struct (fields a CC-m record lacks take their zero
- * values: "", 0, null maps) plus GetMRC400/GetMRC401 filling an empty id from the key; writing is
- * json.Marshal of the writing version's struct (encodeCollection, encodeItem). Maps are written
- * with sorted keys, as Go sorts them.
+ * [A-Za-z0-9]>`), in Go's encoding/json field order (metacoin-chain.md §3.3, §3.4), for CC-m
+ * 0e78fc1 (`v2.3`) and CC-t 569b17e (`current`), which reordered TMRC400 and added the creator,
+ * partner, shareholder and platform fields. The devnet handles them in the CC-t shape: read as
+ * json.Unmarshal into the CC-t struct, written as the writing version's struct, maps key-sorted.
  */
 
 export const MRC400_PREFIX = 'MRC400_';
@@ -24,7 +19,6 @@ export const MELTED = 'MELTED';
 /** A Go struct field's kind, for json.Unmarshal: string, int64, or map[string]string. */
 export type FieldKind = 'string' | 'int' | 'map';
 
-/** The struct of `fields`, as its fields' zero values or decoded JSON give it. */
 export type Fields<S extends Readonly<Record<string, FieldKind>>> = {
   -readonly [K in keyof S]: S[K] extends 'string'
     ? string
@@ -141,10 +135,8 @@ const ITEM_CC_T_ONLY = [
 
 export type Mrc401ItemV23 = Omit<Mrc401Item, (typeof ITEM_CC_T_ONLY)[number]>;
 
-/** A collection as the chain may hold it, whichever version wrote it last (CC-m's lack some fields). */
+/** A record as the chain may hold it, whichever version wrote it last (CC-m's lack some fields). */
 export type ChainMrc400Collection = Mrc400CollectionV23 & Partial<Mrc400Collection>;
-
-/** An item as the chain may hold it, whichever version wrote it last (CC-m's lack some fields). */
 export type ChainMrc401Item = Mrc401ItemV23 & Partial<Mrc401Item>;
 
 export function isCollectionKey(key: string): boolean {
@@ -160,7 +152,7 @@ function sortedMap(map: Readonly<Record<string, string>> | null): Record<string,
   return map === null ? null : Object.fromEntries(sortedEntries(map));
 }
 
-/** The writing version's struct: CC-m's shape under `v2.3`, CC-t's otherwise. */
+/** The writing version's struct. */
 export function encodeCollection(
   c: Mrc400Collection,
   version: ChaincodeVersion,
@@ -176,10 +168,7 @@ export function encodeItem(item: Mrc401Item, version: ChaincodeVersion): Mrc401I
   ) as Mrc401ItemV23;
 }
 
-/**
- * A stored struct as json.Unmarshal fills the CC-t struct: each field of `fields` from `raw`, its
- * zero value ("", 0, null) when absent. From {} it is the zero struct.
- */
+/** json.Unmarshal of `raw` into the struct of `fields`: zero values ("", 0, null) where absent. */
 export function readFields<S extends Readonly<Record<string, FieldKind>>>(fields: S, raw: object): Fields<S> {
   const r = raw as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -193,16 +182,13 @@ export function readFields<S extends Readonly<Record<string, FieldKind>>>(fields
   return out as Fields<S>;
 }
 
-/** Fresh zero structs (every field "", 0 or null), for the chaincode to fill. */
+/** Fresh zero structs, for the chaincode to fill. */
 export const zeroCollection = (): Mrc400Collection => readFields(COLLECTION, {});
 export const zeroItem = (): Mrc401Item => readFields(ITEM, {});
 
 const reads = new WeakMap<object, Mrc400Collection | Mrc401Item>();
 
-/**
- * A stored record as GetMRC400 and GetMRC401 return it (the CC-t struct; an empty id filled from
- * the key). The result is frozen and shared: the chaincode changes a copy.
- */
+/** GetMRC400/GetMRC401's read (an empty id filled from the key), frozen and shared: the chaincode copies it. */
 function readRecord(fields: typeof COLLECTION | typeof ITEM, key: string, raw: object): Mrc400Collection | Mrc401Item {
   let record = reads.get(raw);
   if (record === undefined) {
@@ -216,24 +202,17 @@ function readRecord(fields: typeof COLLECTION | typeof ITEM, key: string, raw: o
 export const readCollection = (key: string, raw: object) => readRecord(COLLECTION, key, raw) as Mrc400Collection;
 export const readItem = (key: string, raw: object) => readRecord(ITEM, key, raw) as Mrc401Item;
 
-/**
- * What the MRC-400/401 planners draw from, kept up to date as writes are committed. An item is in
- * exactly one of `idle` (held: neither on sale, in auction nor melted), `onSale`, `inAuction`, or
- * none of them once melted.
- */
+/** What the MRC-400/401 planners draw from; an item is in one of `idle`, `onSale`, `inAuction` until melted. */
 export interface Mrc400Index {
-  /** Collection ids in creation order. */
+  /** Ids in creation order. */
   readonly collections: readonly string[];
-  /** Item ids in creation order. */
   readonly items: readonly string[];
-  /** A collection's item ids, in creation order. */
   itemsOf(collection: string): readonly string[];
   readonly idle: readonly string[];
   readonly onSale: readonly string[];
   readonly inAuction: readonly string[];
-  /** A collection as the current chaincode reads it, or undefined. */
+  /** A record as the current chaincode reads it. */
   collection(id: string): Mrc400Collection | undefined;
-  /** An item as the current chaincode reads it, or undefined. */
   item(id: string): Mrc401Item | undefined;
   /** Called by World.apply for every committed write. */
   observe(key: string, value: StateValue): void;

@@ -177,7 +177,7 @@ export function tradeArgs(
   return [from, to, amount.toString(), token, sig, '0', tradeAmount, item, nonce];
 }
 
-/** CC-m's payout of Mrc401Buy and Mrc401AuctionFinish: `fee` to the MRC-400 owner, the rest to the seller, each if positive. */
+/** CC-m Mrc401Buy's and Mrc401AuctionFinish's payout: `fee` to the MRC-400 owner, the rest to the seller. */
 export function payCCm(
   stub: Stub,
   c: Mrc400Collection,
