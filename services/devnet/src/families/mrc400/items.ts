@@ -33,9 +33,7 @@ const MAX_RESERVE = '9'.repeat(40);
 
 /**
  * The checks of a new item's fields, in the chaincode's order, assigning what passes to `item`;
- * returns the trimmed item id. `prefix` starts each message ("3005,<ord> item " in Mrc401Create,
- * "3005," in Mrc401CreateTrade). CC-m accepts the transfer policies Permanent, Bound and
- * "Temprary" (sic), CC-t Permanent, Bound and Temporary.
+ * returns the trimmed item id. `prefix` starts each message.
  */
 export function checkNewItem(item: Mrc401Item, job: ItemJob, prefix: string, old: boolean): string {
   const error = (field: string) => (inner: string) => `${prefix}${field} error : ${inner}`;
@@ -57,11 +55,9 @@ export function checkNewItem(item: Mrc401Item, job: ItemJob, prefix: string, old
 }
 
 /**
- * The checks mrc401update runs on an item's changeable fields (both versions), in order: the URLs
- * and group id ("" clears them), the fees, the transfer policy (fixed unless it is still
- * Temporary). CC-m refuses a fee change (the raw argument against the stored, normalised rate) while
- * the item is on sale or in auction; CC-t refused the whole update before this. Messages name the
- * item by the id the client gave.
+ * The checks mrc401update runs on an item's changeable fields ("" clears the URLs and group id).
+ * CC-m refuses a fee change (the raw argument against the stored, normalised rate) while the item
+ * is on sale or in auction; CC-t refused the whole update before this.
  */
 export function checkItemUpdate(item: Mrc401Item, job: ItemJob, old: boolean): void {
   const id = job.item_id;

@@ -19,10 +19,7 @@ import type { Call, PlanContext } from '../../jobs/job.ts';
 /** The argument layout clients send: CC-m's (`old`) or CC-t's. */
 export type Layout = Mrc400Version['layout'];
 
-/**
- * A job's plan: no call under the legacy chaincode (nor, given `only`, under a version of the other
- * layout), else `plan` with the argument layout of the installed version: CC-m's (`old`) or CC-t's.
- */
+/** A job's plan: no call under the legacy chaincode (nor, given `only`, under the other layout). */
 export function planner(plan: (ctx: PlanContext, layout: Layout) => Call | null, only?: Layout) {
   return (ctx: PlanContext): Call | null => {
     const version = ctx.chaincode ?? 'current';
@@ -75,11 +72,7 @@ export function movable(ctx: PlanContext, item: Mrc401Item): boolean {
   return item.owner !== MELTED && (item.transferable !== 'Bound' || item.owner === collectionOfItem(ctx, item).owner);
 }
 
-/**
- * The tokens an item of `c` may be priced in (initial reserve, sale, auction). CC-m: the
- * collection's allow_token or MTC ("0"). CC-t: any token when allow_token is "0" or "", else those
- * two.
- */
+/** The tokens an item of `c` may be priced in (initial reserve, sale, auction; see expectToken). */
 export function allowedTokens(ctx: PlanContext, c: Mrc400Collection, layout: Layout): number[] {
   if (layout === 'new' && (c.allow_token === '0' || c.allow_token === '')) return [...ctx.world.tokens];
   const allowed = Number(c.allow_token);
@@ -92,10 +85,7 @@ export function pickToken(ctx: PlanContext, tokens: readonly number[]): number {
   return ctx.rng.pick(tokens);
 }
 
-/**
- * An NFT's price in base units of a token with `decimals`: 1–999 units of 10^k, k from six below
- * to two below the decimals (a few whole tokens at most), so that many wallets can pay it.
- */
+/** An NFT's price in base units: 1–999 units of 10^k, k six to two below `decimals`, so many wallets can pay it. */
 export function planPrice(rng: Rng, decimals: number): bigint {
   return BigInt(rng.int(1, 999)) * 10n ** BigInt(rng.int(Math.max(0, decimals - 6), Math.max(0, decimals - 2)));
 }

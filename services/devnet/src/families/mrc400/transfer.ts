@@ -14,12 +14,10 @@ import { pickOtherWallet, wants } from '../../jobs/job.ts';
 import { collectionOfItem, free, planner, movable, pickItem } from './plan.ts';
 
 /**
- * `mrc401transfer` (mrc401id, from, to, sig, nonce), the same call in both versions → the item
- * written `mrc401_transfer` with the call args as job_args, its owner `to`; the previous owner's
- * wallet `mrc401transfer` [mrc401id, from, to, sig, nonce] (CC-m and CC-t `mrc400.go`
- * Mrc401Transfer). Refused while the item is on sale or in auction, for a Bound item not held by
- * the MRC-400 owner, and for to = from; `to` must be a wallet. CC-t also records the first
- * transfer of a never-traded item as last_trade_type "Transfer" (nothing else of the last trade).
+ * `mrc401transfer` (both versions `mrc400.go` Mrc401Transfer) → the item written `mrc401_transfer`
+ * with the call args as job_args, its owner `to`; the previous owner's wallet `mrc401transfer`.
+ * CC-t also records the first transfer of a never-traded item as last_trade_type "Transfer"
+ * (nothing else of the last trade).
  */
 export const mrc401TransferJob: Job = {
   fcn: 'mrc401transfer',
@@ -58,14 +56,12 @@ export const mrc401TransferJob: Job = {
 };
 
 /**
- * `mrc401melt` (mrc401id, sig, nonce), the same call in both versions → the item written
- * `mrc401_melt` [mrc401id, owner, PaymentInfo JSON, sig, nonce] with owner "MELTED" and
- * melting_date set: gone for good (CC-m and CC-t `mrc400.go` Mrc401Melt). The owner signs; not while
- * on sale or in auction. The initial reserve comes back out of the item: the MRC-400 owner gets
- * the melting fee floor(reserve × melting_fee / 100) (`receive_meltfee` [id, MRC-400 owner, fee,
- * token, sig, "0", "", id, nonce]) and the owner the rest (`receive_melt`, same layout); an owner
- * who is the MRC-400 owner gets the whole reserve and no fee is written. Nothing is paid or listed
- * when the reserve is 0 — and then no wallet is written at all, so the owner's nonce rotation is lost.
+ * `mrc401melt` (both versions `mrc400.go` Mrc401Melt) → the item written `mrc401_melt` [mrc401id,
+ * owner, PaymentInfo JSON, sig, nonce], owner "MELTED": gone for good. The initial reserve comes
+ * back out of the item: the MRC-400 owner gets floor(reserve × melting_fee / 100)
+ * (`receive_meltfee`), the owner the rest (`receive_melt`); an owner who is the MRC-400 owner gets
+ * the whole reserve and no fee is written. A reserve of 0 pays and lists nothing, and writes no
+ * wallet, so the owner's nonce rotation is lost.
  *
  * Quirks kept, where the owner is the MRC-400 owner and the fee is positive: PaymentInfo still
  * lists the fee, and its melt payout is the whole reserve under CC-m (the list adds up to more than

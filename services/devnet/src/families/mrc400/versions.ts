@@ -12,11 +12,7 @@ export interface Mrc400Version {
   readonly layout: 'old' | 'new';
   /** NonceCheck fails with CC-m's message, which has no address in it. */
   readonly plainNonceError: boolean;
-  /**
-   * setMRC401 writes under the record's own id and checks that it starts with its 40-character
-   * collection id (CC-t), or writes under the key it is given (CC-m: its Mrc401Create never sets
-   * the record's id).
-   */
+  /** setMRC401 writes under the record's own id (CC-t) or the key it is given (CC-m; see setMrc401). */
   readonly ownItemKey: boolean;
   /** Mrc401Transfer stamps an empty last_trade_type `Transfer`. */
   readonly transferTradeType: boolean;
@@ -56,10 +52,7 @@ export function mrc400Version(version: ChaincodeVersion): Mrc400Version {
 /** One step per MRC-400 chaincode version. */
 export type PerVersion<T> = Readonly<Record<Mrc400VersionName, T>>;
 
-/**
- * What a step needs of the stub, as a shape rather than the Stub type: records.ts reads this table
- * and the stub's module reads records.ts, so importing Stub here would close a circle.
- */
+/** What a step needs of the stub; importing Stub would close a circle (stub → records.ts → here). */
 interface Installed {
   readonly chaincode: ChaincodeVersion;
 }
