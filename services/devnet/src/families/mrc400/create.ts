@@ -63,19 +63,12 @@ import { mrc401DexProcess } from './settle.ts';
 const MAX_SHAREHOLDERS = 5;
 
 /**
- * `mrc401create` → one item record `mrc401_create` per item [itemId, creator, initial_reserve,
- * initial_token, sig, nonce] and the caller's wallet `mrc401create` [mrc400id, creator, JSON
- * [{id, amount: reserve, token}], sig, nonce]; the sum of the items' initial reserves is taken from
- * the caller, per token (CC-m `mrc400.go` Mrc401Create; CC-t the same name). Items are owned by the
- * MRC-400 owner whoever creates them; their fields are checked by checkNewItem (items.ts).
- *
- * CC-m call: mrc400id, itemData (≤ 100), sig, nonce; only the MRC-400 owner creates; error
- * ordinals count from "0th". Quirk kept: the items' own `id` is written "" (set on their next
- * write). CC-t call: mrc400id, creator, itemData (≤ 1024), sig, nonce; the MRC-400 owner or a
- * partner with role partner or creator creates and is recorded as `creator`; items may carry up to
- * five shareholders {address: commission 0–10 %}. Quirk kept (a shadowed loop index): an item
- * with shareholders gets — and has checked — the first item's shareholders instead of its own, and
- * their error messages always say "0th".
+ * `mrc401create` (`mrc400.go` Mrc401Create) → one item record `mrc401_create` per item and the
+ * caller's wallet `mrc401create`; the items' initial reserves are taken from the caller, per token.
+ * Items are owned by the MRC-400 owner whoever creates them. CC-m: error ordinals count from "0th";
+ * quirk kept: the items' own `id` is written "" (set on their next write). CC-t: items may carry
+ * shareholders; quirk kept (a shadowed loop index): an item with shareholders gets — and has
+ * checked — the first item's shareholders instead of its own (assignShareholders).
  */
 export const mrc401CreateJob: Job = {
   fcn: 'mrc401create',
@@ -98,10 +91,7 @@ export const mrc401CreateJob: Job = {
   execute: itemCall('create', createItems),
 };
 
-/**
- * The two layouts of mrc401create and mrc401update: CC-m's [mrc400id, itemData, sign, tkey] and
- * CC-t's [mrc400id, <actor>, itemData, signature, nonce]; `run` gets the call as openItemCall reads it.
- */
+/** The two argument layouts of mrc401create and mrc401update; `run` gets the call as openItemCall reads it. */
 function itemCall(verb: 'create' | 'update', run: (stub: Stub, call: ItemCall) => void) {
   const usage = `1000,mrc401${verb} operation must include four arguments : mrc400id, `;
   const actor = verb === 'create' ? 'creator' : 'updater';
@@ -117,11 +107,7 @@ function itemCall(verb: 'create' | 'update', run: (stub: Stub, call: ItemCall) =
   });
 }
 
-/**
- * What Mrc401Create and Mrc401Update read first: the collection, the signer (the actor; under CC-m
- * the MRC-400 owner) whose nonce is checked, then the item data: 1 to 100 items (CC-t creates 1024).
- * `actor` is CC-t's creator or updater argument, null under CC-m.
- */
+/** What Mrc401Create and Mrc401Update read first; `actor` is CC-t's creator or updater, null under CC-m. */
 function openItemCall(
   stub: Stub,
   verb: 'create' | 'update',
@@ -158,7 +144,6 @@ function createItems(stub: Stub, { c, signer, jobs, actor, sig, nonce }: ItemCal
   jobs.forEach((job, index) => {
     expectUnique(seen, job.item_id);
     expectAbsent(stub, c.id, job.item_id);
-    // CC-m never sets the new item's id: it is written "".
     const item = newItem(stub.now, old ? '' : `${c.id}_${job.item_id}`, c.id, c.owner, old ? '' : signer.id);
     const itemId = checkNewItem(item, job, `3005,${ordNumber(index)} item `, old);
     expectToken(c, item.initial_token, old, `3005,${ordNumber(index)} item Token`, false);
@@ -188,11 +173,8 @@ function shareholderOf(job: object): Record<string, string> | null {
 }
 
 /**
- * CC-t's shareholders of a new item, when it has any (≤ 5): none may be the MRC-400 owner, each
- * must be a wallet, each commission 0–10 with at most two decimals. Messages start "3005,<ord>"
- * and, past the owner check, say "item shareholder" (Mrc401Create) or "shareholder item"
- * (Mrc401CreateTrade). Quirk kept (a shadowed loop index): Mrc401Create passes `first`, the first
- * item's map, which it checks — saying "0th" — and gives the item instead of its own.
+ * CC-t's shareholders of a new item. Quirk kept (a shadowed loop index): Mrc401Create passes
+ * `first`, the first item's map, which it checks — saying "0th" — and gives the item instead of its own.
  */
 function assignShareholders(
   stub: Stub,
@@ -225,14 +207,9 @@ function assignShareholders(
 }
 
 /**
- * `mrc401createtrade` (CC-t only; CC-m answers "Unsupported operation") (mrc400id, creator,
- * itemData (one item), buyer, price, token, platformName, platformURL, platformAddress,
- * platformCommission, creatorSig, creatorNonce, buyerSig, buyerNonce) → an item created by the
- * creator (the MRC-400 owner or a partner with role partner or seller) and sold at once to the
- * buyer, owned first by the MRC-400 owner (CC-t `mrc400.go` Mrc401CreateTrade). Both nonces are
- * checked. The buyer may be neither the MRC-400 owner nor the creator; the price is in any
- * registered token the collection allows. A positive initial reserve is taken from the creator
- * (a `mrc401_createtrade` payment). The sale settles as mrc401DexProcess (settle.ts).
+ * `mrc401createtrade` (CC-t only, `mrc400.go` Mrc401CreateTrade) → an item created by the creator
+ * and sold at once to the buyer, owned first by the MRC-400 owner; a positive initial reserve is
+ * taken from the creator (a `mrc401_createtrade` payment). The sale settles as mrc401DexProcess.
  */
 export const mrc401CreateTradeJob: Job = {
   fcn: 'mrc401createtrade',
@@ -323,16 +300,10 @@ export const mrc401CreateTradeJob: Job = {
 };
 
 /**
- * `mrc401update` → each item written `mrc401_update` [itemId, updater, initial_reserve,
- * initial_token, sig, nonce] and the caller's wallet `mrc401update` [mrc400id, MRC-400 owner, JSON
- * [item ids as given], sig, nonce] (CC-m `mrc400.go` Mrc401Update; CC-t the same name). Item data
- * as for mrc401create (≤ 100) checked by checkItemUpdate; shareholders and reserves never change.
- *
- * CC-m call: mrc400id, itemData, sig, nonce; the MRC-400 owner signs; items on sale or in auction
- * may be updated except for their fees, and (quirk kept) melted items may be updated too. CC-t call:
- * mrc400id, updater, itemData, sig, nonce; the MRC-400 owner, or a partner with role partner or
- * creator for the items it created; items on sale, in auction or melted are refused. The wallet
- * written is the updater's, though its job_args name the MRC-400 owner.
+ * `mrc401update` (`mrc400.go` Mrc401Update) → each item written `mrc401_update`, the caller's wallet
+ * `mrc401update`; shareholders and reserves never change. CC-m: items on sale or in auction may be
+ * updated except for their fees, and (quirk kept) melted items too. CC-t: the wallet written is
+ * the updater's, though its job_args name the MRC-400 owner.
  */
 export const mrc401UpdateJob: Job = {
   fcn: 'mrc401update',
@@ -401,10 +372,7 @@ function planItemCall(
   return { fcn, args };
 }
 
-/**
- * A collection and a free wallet allowed to create items in it: the MRC-400 owner, or (CC-t) a
- * partner whose role allows `action` (create: partner or creator; createtrade: partner or seller).
- */
+/** A collection and a free wallet allowed to create items in it: the MRC-400 owner or (CC-t) a partner. */
 function pickCreator(
   ctx: PlanContext,
   layout: 'old' | 'new',
@@ -424,11 +392,7 @@ function pickCreator(
   return c ? { collection: c, creator: ctx.world.wallet(creator)! } : null;
 }
 
-/**
- * The initial reserve of a call's items: a token the creator may lock (allowed by the collection)
- * and a draw per item; the items together lock at most a tenth of the creator's spendable balance
- * of it. About half the calls lock nothing.
- */
+/** The initial reserve of a call's items: a token and a draw per item, together at most a tenth of the creator's. */
 function planReserve(ctx: PlanContext, c: Mrc400Collection, creator: Wallet, layout: 'old' | 'new', count: number) {
   const { rng, now } = ctx;
   const allowed = allowedTokens(ctx, c, layout).filter((t) => spendable(creator, t, now) >= BigInt(count));
@@ -473,11 +437,7 @@ function planItemJob(
   return job;
 }
 
-/**
- * CC-t shareholders for a create call's items: mostly none (null), else one or two free wallets
- * other than the MRC-400 owner with commissions of 0–10 % (two decimals); undefined when the wallets
- * drawn are busy. The same map goes on every item of the call (see mrc401CreateJob's quirk).
- */
+/** CC-t shareholders for every item of a create call (mrc401CreateJob's quirk); undefined when one drawn is busy. */
 function planShareholders(ctx: PlanContext, c: Mrc400Collection): Record<string, string> | null | undefined {
   const { rng, world } = ctx;
   if (rng.chance(0.7)) return null;
