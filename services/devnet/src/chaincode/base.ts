@@ -1,13 +1,10 @@
 import { isMtAddress } from '../world/address.ts';
 import type { Stub } from '../world/stub.ts';
-import { cloneWallet, type Wallet } from '../families/mrc010/records.ts';
+import { cloneWallet, type Mrc010Token, type Wallet } from '../families/mrc010/records.ts';
 import { encodeWallet, readWallet } from '../families/mrc010/codec.ts';
 import { ChaincodeError } from './errors.ts';
 
-/**
- * CC-t `base.go` GetAddressInfo: a private copy of the wallet at `address`, read into the current
- * struct whichever chaincode version wrote it (an empty id is filled from the key; see families/mrc010/codec.ts).
- */
+/** CC-t `base.go` GetAddressInfo: a private copy of the wallet, whichever version wrote it (mrc010/codec.ts). */
 export function getAddressInfo(stub: Stub, address: string): Wallet {
   if (!isMtAddress(address)) throw new ChaincodeError(`3190,[${address}] is not Metacoin address`);
   const value = stub.getState(address);
@@ -15,21 +12,20 @@ export function getAddressInfo(stub: Stub, address: string): Wallet {
   return cloneWallet(readWallet(address, value as object));
 }
 
-/**
- * CC-t `base.go` SetAddressInfo (CC-22 the same): stamps the job fields and writes the wallet in the
- * shape of the installed chaincode version.
- */
+/** CC-t `base.go` SetAddressInfo (CC-22 the same), in the installed version's shape. */
 export function setAddressInfo(stub: Stub, wallet: Wallet, jobType: string, args: readonly string[]): void {
-  wallet.job_type = jobType;
-  wallet.jobdate = stub.now;
-  wallet.job_args = args.length > 0 ? JSON.stringify(args) : '';
+  stampJob(stub, wallet, jobType, args);
   stub.putState(wallet.id, encodeWallet(wallet, stub.chaincode));
 }
 
-/**
- * CC-t `base.go` NonceCheck: the call must carry the wallet's current nonce, and a fresh one replaces
- * it in this copy (the signature is not verified: the devnet has no private keys).
- */
+/** The job fields SetAddressInfo and setMRC010 set before they write: job_args is "" without args. */
+export function stampJob(stub: Stub, r: Wallet | Mrc010Token, type: string, args: readonly string[]): void {
+  r.job_type = type;
+  r.jobdate = stub.now;
+  r.job_args = args.length > 0 ? JSON.stringify(args) : '';
+}
+
+/** CC-t `base.go` NonceCheck, rotating the nonce in this copy (no signature check: the devnet has no keys). */
 export function nonceCheck(stub: Stub, wallet: Wallet, nonce: string): void {
   const expected = wallet.nonce !== '' ? wallet.nonce : String(wallet.jobdate);
   if (nonce !== expected) throw new ChaincodeError(`1102,${wallet.id} nonce error`);
@@ -57,10 +53,7 @@ export function parseInt64(value: string, message: string): number {
 
 type Strings<N extends number, T extends string[] = []> = T['length'] extends N ? T : Strings<N, [...T, string]>;
 
-/**
- * The chaincode's `if len(args) < n { error }` guard. Past it the first `count` arguments exist, which
- * the returned tuple type states (extra arguments are ignored, as the Go code ignores them).
- */
+/** The chaincode's `if len(args) < n { error }` guard; the tuple type states the first `count` exist. */
 export function expectArgs<N extends number>(args: readonly string[], count: N, message: string): Strings<N> {
   if (args.length < count) throw new ChaincodeError(message);
   return args as unknown as Strings<N>;

@@ -14,12 +14,8 @@ export interface PlanContext {
   readonly rng: Rng;
   /** The endorsing peers' clock for this block (stub.now), unix seconds; client clocks differ a little. */
   readonly now: number;
-  /** The wallet population the devnet grows to. */
   readonly walletCap: number;
-  /**
-   * Keys written by the block's earlier transactions: the bridge holds back a call for an address with
-   * one pending, so pickers skip these (the block builder leaves out a call that touches one).
-   */
+  /** Keys the block's earlier transactions wrote: the bridge holds back calls on them, so pickers skip them. */
   readonly busy?: ReadonlySet<string>;
   /** The chaincode version installed, whose argument layouts clients use. Default: the current one. */
   readonly chaincode?: ChaincodeVersion;
@@ -36,24 +32,17 @@ export interface Job {
   readonly fcn: string;
   /** Relative share among randomly planned calls. */
   readonly weight: number;
-  /**
-   * Every job type (entry `type`) this function can write, named from `@mtc/domain`'s job-type
-   * tables: a test holds the decoder to decoding or explicitly ignoring each of them.
-   */
+  /** Every job type it can write (`@mtc/domain` tables): a test makes the decoder handle or ignore each. */
   readonly writes: readonly string[];
-  /**
-   * Job types other jobs write on what this one creates (an auction's bids and settlements): while one
-   * is missing from the chain, this job is drawn more often too (registry.ts pickJob).
-   */
+  /** Job types others write on what this creates (bids): while one is missing, it is drawn more (pickJob). */
   readonly outcomes?: readonly string[];
   plan(ctx: PlanContext): Call | null;
   execute(stub: Stub, call: Call): void;
 }
 
 /**
- * Whether a client goes for the outcome that writes job type `type` (a buy-now, a melt that pays a
- * fee …): always while the chain holds none, so that every history, however short, shows each
- * outcome; afterwards with probability `share`, the outcome's natural rate.
+ * Whether a client goes for the outcome that writes job type `type`: always while the chain holds none
+ * (so even a short history shows each outcome), afterwards with probability `share`.
  */
 export function wants(ctx: PlanContext, type: string, share = 0): boolean {
   return !ctx.world.hasWritten(type) || (share > 0 && ctx.rng.chance(share));
@@ -65,18 +54,15 @@ const ZIPF_S = 2;
 const RECENT = 300;
 
 /**
- * A wallet drawn by activity. With probability `zipfShare` wallets are ranked by age and drawn with
- * weight (rank + 1)^-ZIPF_S (inverting the continuous power-law CDF: O(1)); otherwise one of the
- * RECENT newest is drawn uniformly. So a few old wallets (genesis whales, early exchanges and games)
- * move most value, newcomers make many small payments, and most wallets in between fall dormant. A
- * wallet in `busy` is drawn again, among the new users.
+ * A wallet drawn by activity: with probability `zipfShare` by age rank, weight (rank + 1)^-ZIPF_S (an
+ * inverted power-law CDF), else uniformly among the RECENT newest. So a few old wallets move most value,
+ * newcomers make many small payments, and the rest fall dormant. A busy pick is redrawn among new users.
  */
 export function pickActiveWallet(ctx: PlanContext, zipfShare = 0.8): string {
   const { world, rng, busy } = ctx;
   const n = world.wallets.length;
   let address = '';
   for (let attempt = 0; attempt < 4; attempt++) {
-    // A busy whale's call waits for a later block; the slot goes to a new user instead.
     if (attempt > 0 || !rng.chance(zipfShare)) {
       address = world.wallets[n - 1 - Math.floor(rng.next() * Math.min(n, RECENT))]!;
     } else {
@@ -90,9 +76,8 @@ export function pickActiveWallet(ctx: PlanContext, zipfShare = 0.8): string {
 }
 
 /**
- * A wallet other than those in `exclude` (or `busy`), or null after a few misses. Short recipient
- * lists go to active wallets (70 % by age rank); a long one (≥ 8 picked so far, an airdrop) is drawn
- * from the whole population, which is what gives popular tokens thousands of holders.
+ * A wallet not in `exclude` or `busy`, or null after a few misses. Past 8 picked (an airdrop) it is drawn
+ * from the whole population, which gives popular tokens thousands of holders; before, by activity.
  */
 export function pickOtherWallet(ctx: PlanContext, exclude: ReadonlySet<string>): string | null {
   const { world, rng } = ctx;

@@ -2,15 +2,11 @@ import { creditEntry, type BalanceEntry, type Mrc010Token, type Wallet } from '.
 import { isLegacy, type ChaincodeVersion } from '../../chaincode/versions.ts';
 
 /**
- * How the MRC-010 records of each chaincode version (chaincode/versions.ts) look on the chain. No
- * legacy wallet or token record has `id`, and legacy balance entries are `{balance, token, unlockdate}`
- * (BalanceInfo); the one-month 6b6d1e1 layout (id but 3-field entries, no mrc010) is not modelled.
- * Inside the devnet every record has the current shape: reading one is Go's json.Unmarshal into the
- * current struct (absent fields at their zero values) plus CC-t's GetAddressInfo/GetMRC010 filling an
- * empty id from the key; writing one is json.Marshal of the writing version's struct.
+ * MRC-010 records per chaincode version (chaincode/versions.ts). Legacy records have no `id`, legacy
+ * balance entries are CC-22 `mtc.go` BalanceInfo; the one-month 6b6d1e1 layout (id, 3-field entries, no
+ * mrc010) is not modelled. Reading is json.Unmarshal into the current struct plus CC-t GetAddressInfo /
+ * GetMRC010 filling an empty id from the key; writing is json.Marshal of the writing version's struct.
  */
-
-/** A balance entry as the legacy chaincode writes it (CC-22 `mtc.go` BalanceInfo). */
 export interface LegacyBalanceEntry {
   balance: string;
   token: number;
@@ -24,17 +20,14 @@ export type LegacyWallet = Pick<Wallet, 'regdate' | 'password' | 'addinfo' | 'jo
 /** The pre-2.0 record kept its balance list under `token` (only the bridge's rename tells of it). */
 export type V1Wallet = Omit<LegacyWallet, 'balance'> & { token: LegacyBalanceEntry[] };
 
-/** A wallet record as the chain may hold it, whatever version wrote it last. */
 export type ChainWallet = Wallet | LegacyWallet | V1Wallet;
 
-/** A token record as the chain may hold it: legacy versions write no `id`. */
 export type ChainToken = Mrc010Token | Omit<Mrc010Token, 'id'>;
 
 const readWallets = new WeakMap<object, Wallet>();
 const clientWallets = new WeakMap<object, Wallet>();
 const readTokens = new WeakMap<object, Mrc010Token>();
 
-/** What `make` gives for the stored record `raw`, made once per record. */
 function memo<T>(cache: WeakMap<object, T>, raw: object, make: () => T): T {
   let value = cache.get(raw);
   if (value === undefined) cache.set(raw, (value = make()));
@@ -42,9 +35,8 @@ function memo<T>(cache: WeakMap<object, T>, raw: object, make: () => T): T {
 }
 
 /**
- * A stored wallet record as CC-t GetAddressInfo reads it, id from the key when empty. A pre-2.0
- * `token` list is read as the balance list (assumed: some migration must have done so, or those
- * wallets would have lost their funds). The result is frozen and shared: callers copy it (cloneWallet).
+ * A stored wallet as CC-t GetAddressInfo reads it; a pre-2.0 `token` list is read as the balance (assumed:
+ * else those wallets lost their funds). The result is frozen and shared: callers copy it (cloneWallet).
  */
 export function readWallet(address: string, raw: object): Wallet {
   const record = raw as Partial<Wallet> & { token?: LegacyBalanceEntry[] };
@@ -80,7 +72,7 @@ export function clientWallet(address: string, raw: object | undefined): Wallet |
   return memo(clientWallets, raw, () => Object.freeze({ ...wallet, nonce: String(wallet.jobdate) }));
 }
 
-/** What `version`'s SetAddressInfo marshals for `wallet` (see the table above). */
+/** What `version`'s SetAddressInfo marshals for `wallet`. */
 export function encodeWallet(wallet: Wallet, version: ChaincodeVersion): ChainWallet {
   if (!isLegacy(version)) return wallet;
   const { regdate, password, addinfo, job_type, job_args, jobdate, mrc402, mrc800, pending, nonce } = wallet;
@@ -97,13 +89,12 @@ export function encodeWallet(wallet: Wallet, version: ChaincodeVersion): ChainWa
       return { ...head, balance, mrc800, pending, nonce };
     case 'v2.2':
     case 'v2.3':
-    case 'current':
-      // v2.3 and current never get here (isLegacy); v2.2 is the last legacy shape.
+    case 'current': // never reached (isLegacy)
       return { ...head, balance, mrc402, mrc800, pending, nonce };
   }
 }
 
-/** A stored token record as CC-t GetMRC010 reads it: an empty id is filled from the token number. */
+/** A stored token record as CC-t GetMRC010 reads it (an empty id filled from the token number). */
 export function readToken(raw: object): Mrc010Token {
   const record = raw as ChainToken;
   if ('id' in record && record.id !== '') return record;

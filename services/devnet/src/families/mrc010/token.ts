@@ -2,6 +2,7 @@ import type { Stub } from '../../world/stub.ts';
 import { encodeToken, readToken } from './codec.ts';
 import { cloneToken, type Mrc010Token, tokenKey } from './records.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
+import { stampJob } from '../../chaincode/base.ts';
 
 /** CC-t `token.go` GetMRC010: a private copy of the token (an empty id filled: readToken) and its id. */
 export function getMrc010(stub: Stub, tokenId: string): { token: Mrc010Token; id: number } {
@@ -9,7 +10,7 @@ export function getMrc010(stub: Stub, tokenId: string): { token: Mrc010Token; id
   return { token: cloneToken(readToken(stub.getState(tokenKey(tokenId)) as object)), id };
 }
 
-/** GetMRC010 where the caller needs only the existence check and the id (no copy is made). */
+/** GetMRC010's checks and id, without the copy. */
 export function mrc010Id(stub: Stub, tokenId: string): number {
   if (tokenId.length === 0) throw new ChaincodeError('4002,Token id missing');
   if (!/^[+-]?[0-9]{1,15}$/.test(tokenId)) throw new ChaincodeError('4104,Invalid toekn SN');
@@ -17,13 +18,8 @@ export function mrc010Id(stub: Stub, tokenId: string): number {
   return Number(tokenId);
 }
 
-/**
- * CC-t `token.go` setMRC010 (CC-22 `base.go` SetTokenInfo): stamps the job fields and writes
- * `TOKEN_DATA_<id>` in the shape of the installed chaincode version (legacy: no `id`).
- */
+/** CC-t `token.go` setMRC010 (CC-22 `base.go` SetTokenInfo), in the installed version's shape. */
 export function setMrc010(stub: Stub, token: Mrc010Token, jobType: string, args: readonly string[]): void {
-  token.job_type = jobType;
-  token.jobdate = stub.now;
-  token.job_args = args.length > 0 ? JSON.stringify(args) : '';
+  stampJob(stub, token, jobType, args);
   stub.putState(tokenKey(token.id), encodeToken(token, stub.chaincode));
 }

@@ -6,10 +6,7 @@ import { fakeSignature } from '../../../jobs/client.ts';
 import { type Call, type Job, pickActiveWallet, type PlanContext } from '../../../jobs/job.ts';
 import { sortedKeys } from './cc22.ts';
 
-/**
- * Legacy `tokenSetBase` (TokenID, BaseTokenSN, sig, tkey) → `SetBase` on the token; basetoken :=
- * BaseTokenSN ("0" unsets it) (CC-22 `token.go` TokenSetBase, the STO DEX's base token).
- */
+/** Legacy `tokenSetBase` → `SetBase`; "0" unsets the STO DEX's base token (CC-22 `token.go` TokenSetBase). */
 export const tokenSetBaseJob: Job = {
   fcn: 'tokenSetBase',
   weight: 1.5,
@@ -41,11 +38,9 @@ export const tokenSetBaseJob: Job = {
 };
 
 /**
- * Legacy `tokenAddTarget` (TokenID, TargetTokenSN, sig, tkey) → `tokenAddTarget` on the token:
- * targettoken[TargetTokenSN] = now (CC-22 `token.go` TokenAddTarget, the STO DEX's tradable pairs).
- * Quirk kept: a token may target itself (only the base token is refused), and some owners do, which is
- * what makes tokenRemoveTarget ever succeed. Go writes this map[int]int64 with its keys sorted as
- * strings ("10" before "2"), a JS object numerically: another key order, the same JSON value.
+ * Legacy `tokenAddTarget`: the STO DEX's tradable pairs (CC-22 `token.go` TokenAddTarget). Quirk kept: a
+ * token may target itself (only the base is refused), the one way tokenRemoveTarget succeeds. Go sorts
+ * this map[int]int64's keys as strings ("10" before "2"), JS numerically: the same JSON value.
  */
 export const tokenAddTargetJob: Job = {
   fcn: 'tokenAddTarget',
@@ -76,10 +71,8 @@ export const tokenAddTargetJob: Job = {
 };
 
 /**
- * Legacy `tokenRemoveTarget` (TokenID, TargetTokenSN, sig, tkey) → `tokenRemoveTarget` on the token
- * (CC-22 `token.go` TokenRemoveTarget). Quirk kept: the chaincode looks up and deletes the token's
- * own id, not TargetTokenSN (GetToken of TokenID returns its own sn), so it succeeds only for a token
- * that targets itself and then removes that self-target whatever target was asked for.
+ * Legacy `tokenRemoveTarget` (CC-22 `token.go` TokenRemoveTarget). Quirk kept: it deletes the token's own
+ * sn (GetToken of TokenID), not TargetTokenSN, so it works only on a self-target, whatever was asked.
  */
 export const tokenRemoveTargetJob: Job = {
   fcn: 'tokenRemoveTarget',
@@ -105,10 +98,8 @@ export const tokenRemoveTargetJob: Job = {
 };
 
 /**
- * Legacy `tokenAddLogger` (TokenID, logger, sig, tkey) → `tokenAddLogger` on the token:
- * logger[address] = now, keys sorted as Go writes a map[string]int64 (CC-22 `token.go`
- * TokenAddLogger; BR `POST /mrc100/logger`). Loggers may write MRC-100 logs for the token. The logger
- * must be an existing wallet other than the owner.
+ * Legacy `tokenAddLogger`: loggers may write the token's MRC-100 logs; keys sorted as Go writes a
+ * map[string]int64 (CC-22 `token.go` TokenAddLogger; BR `POST /mrc100/logger`).
  */
 export const tokenAddLoggerJob: Job = {
   fcn: 'tokenAddLogger',
@@ -143,9 +134,8 @@ export const tokenAddLoggerJob: Job = {
 };
 
 /**
- * Legacy `tokenRemoveLogger` (TokenID, logger, sig, tkey) → `tokenRemoveLogger` on the token,
- * deleting logger[address] (CC-22 `token.go` TokenRemoveLogger; BR `DELETE /mrc100/logger`). An
- * emptied map stays `{}` (Go's delete leaves a non-nil map).
+ * Legacy `tokenRemoveLogger` (CC-22 `token.go` TokenRemoveLogger; BR `DELETE /mrc100/logger`). An emptied
+ * map stays `{}` (Go's delete leaves a non-nil map).
  */
 export const tokenRemoveLoggerJob: Job = {
   fcn: 'tokenRemoveLogger',
@@ -178,20 +168,15 @@ export function pickGameToken({ world, rng }: PlanContext): number | null {
   return games.length === 0 ? null : rng.pick(games);
 }
 
-/**
- * The arguments of a legacy token-admin function: (TokenID, `second`, sig, tkey). Each writes the
- * token with them as job_args; quirk kept in all: the owner's nonce rotation is never saved.
- */
+/** (TokenID, `second`, sig, tkey) of a legacy token-admin call; quirk kept: the owner's nonce rotation is never saved. */
 function tokenAdminArgs(fcn: string, second: string, args: readonly string[]) {
   return expectArgs(args, 4, `1000,${fcn} operation must include four arguments : TokenID, ${second}, sign, tkey`);
 }
 
-/** A client's call of a legacy token-admin function on token `id`, signed by its owner. */
 function ownerCall({ world, rng }: PlanContext, fcn: string, id: number, second: string): Call {
   return { fcn, args: [String(id), second, fakeSignature(rng), world.wallet(world.token(id)!.owner)!.nonce] };
 }
 
-/** Whether a token's targettoken or logger map has `key`. */
 function listed(map: Record<string, number> | null, key: string | number): boolean {
   return map !== null && String(key) in map;
 }
