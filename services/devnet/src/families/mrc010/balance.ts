@@ -6,13 +6,11 @@ import { mrc010Id } from './token.ts';
 import { decimalOrZero } from '../../chaincode/util.ts';
 
 /**
- * The MRC-010 balance array rules of CC-t `base.go` (MRC010Add, MRC010Subtract), on a wallet copy:
- * - one entry per (token, unlockdate); a credit whose unlockdate is already past is stored with 0;
- * - spending walks the array in order, skipping entries still locked (now < unlockdate);
- * - after a spend, entries of tokens other than 0 whose balance, sale and auction are all zero go.
- * Entries made by a spend carry "0" sale/auction amounts (credits: creditEntry). These are signed: CC-t
- * `token.go` mrc010Unauction lowers saleamount for escrow it put in auctionamount. Changed entries are
- * replaced, never assigned into (see cloneWallet).
+ * CC-t `base.go` MRC010Add, MRC010Subtract on a wallet copy: one entry per (token, unlockdate), a past
+ * unlockdate stored as 0; a spend walks the array in order, skipping locked entries, then drops entries
+ * of tokens other than 0 with balance, sale and auction all zero. Entries a spend makes carry "0" sale/
+ * auction amounts (credits: creditEntry), which are signed: CC-t `token.go` mrc010Unauction lowers
+ * saleamount for escrow it put in auctionamount. Changed entries are replaced (see cloneWallet).
  */
 export type SubtractKind = 'normal' | 'sell' | 'auction';
 
@@ -49,9 +47,8 @@ export function mrc010Subtract(stub: Stub, wallet: Wallet, tokenId: string, amou
 }
 
 /**
- * The walk both chaincodes' MRC010Subtract start with: `amount` is taken from the wallet's entries of
- * the token in array order, skipping locked ones and those whose balance does not match `digits`.
- * Fails with 5000 when they hold too little; tells whether some entry was drained to "0".
+ * The walk both chaincodes' MRC010Subtract start with, skipping locked entries and balances not matching
+ * `digits`; tells whether some entry was drained to "0".
  */
 export function spend(stub: Stub, wallet: Wallet, tokenId: string, amount: string, digits: RegExp) {
   const value = parsePositive(amount, '1101,Amount must be an integer string');
@@ -84,11 +81,10 @@ export function spendable(wallet: Wallet, token: number, now: number): bigint {
   return sum;
 }
 
-/** Tokens `wallet` can spend something of at `now`, in array order, without repeats (in one pass). */
+/** Tokens `wallet` can spend something of at `now`, in array order. */
 export function spendableTokens(wallet: Wallet, now: number): number[] {
   const seen = new Set<number>();
   for (const e of wallet.balance) {
-    // Stored balances are normalised integer strings, so "0" (or "") is the only zero.
     if (now >= e.unlockdate && nonZero(e.balance)) seen.add(e.token);
   }
   return [...seen];
@@ -99,6 +95,7 @@ export function toAmount(value: string): bigint {
   return /^[0-9]+$/.test(value) ? BigInt(value) : 0n;
 }
 
+/** Stored amounts are normalised integer strings, so "0" and "" are the only zeros. */
 function nonZero(value: string): boolean {
   return value !== '0' && value !== '';
 }

@@ -9,18 +9,12 @@ import { type Job, pickOtherWallet, planUnlockdate, portion } from '../../jobs/j
 import { pickFundedWallet } from './plan.ts';
 import { mrc010Steps } from './versions.ts';
 
-/** The fields of one recipient of a multitransfer, as the client writes it (every field a string). */
 const ITEM_FIELDS = ['address', 'amount', 'unlockdate', 'tag', 'memo'] as const;
 type TransferListItem = Record<(typeof ITEM_FIELDS)[number], string>;
 
 const MAX_RECIPIENTS = 100;
 
-/**
- * `multitransfer` (from, transferlist JSON, tokenId, sig, nonce) → `receive` on each recipient with
- * [from, to, amount, token, sig, unlockdate, tag, memo, nonce] and `multi_transfer` on from with the
- * call args (CC-t `base.go` MultiTransfer; CC-22's, since 2021-03, differs in the steps of
- * versions.ts).
- */
+/** CC-t `base.go` MultiTransfer (CC-22's, since 2021-03, differs in the steps of versions.ts). */
 export const multiTransferJob: Job = {
   fcn: 'multitransfer',
   weight: 8,
@@ -103,10 +97,7 @@ export const multiTransferJob: Job = {
   },
 };
 
-/**
- * json.Unmarshal into []TMRC010TransferList (CC-22's MultiTransferList adds an unused `tokenid`):
- * every field that is present must be a string.
- */
+/** json.Unmarshal into []TMRC010TransferList (CC-22's MultiTransferList adds an unused `tokenid`). */
 function parseTransferList(text: string, tokenid: boolean): TransferListItem[] {
   const fail = (why: string) => new ChaincodeError(`3290,Transfer list is in the wrong data - ${why}`);
   const { value, string } = jsonArgument(text, fail);

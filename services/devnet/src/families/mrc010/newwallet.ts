@@ -5,10 +5,7 @@ import { creditEntry, type Wallet } from './records.ts';
 import { fakePublicKeyPem, fakeWords } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 
-/**
- * `newwallet` (publicKey, addinfo) → a new address, written with job type `NewWallet` and job_args
- * [address, publicKey, addinfo] (CC-t `base.go` NewWallet), with a first entry as credits make them.
- */
+/** CC-t `base.go` NewWallet: a new address with a first balance entry as credits make them. */
 export const newWalletJob: Job = {
   fcn: 'newwallet',
   weight: 15,

@@ -3,7 +3,6 @@ import { pickActiveWallet, type PlanContext } from '../../jobs/job.ts';
 import { spendable, spendableTokens } from './balance.ts';
 import type { Wallet } from './records.ts';
 
-/** A wallet, a token it holds, and how much of it a client puts in play. */
 export interface Funded {
   readonly wallet: Wallet;
   readonly token: number;
@@ -11,11 +10,9 @@ export interface Funded {
 }
 
 /**
- * An active wallet with something spendable, the token picked, and how much of it the client puts in
- * play: its spendable balance, capped by a payment size drawn log-uniformly between 1e-8 and 1e-2 of
- * the token's supply (so large holders keep most of their holdings while moving most of the value).
- * Most payments are in MTC; the rest favour the tokens the wallet got first (pickPopular), so
- * early tokens become popular ones with many holders.
+ * An active wallet, a token it can spend, and how much it puts in play: capped by a size log-uniform in
+ * 1e-8..1e-2 of the supply (large holders keep most while moving most of the value). Half are in MTC; the
+ * rest favour the tokens the wallet got first (pickPopular), so early tokens gain many holders.
  */
 export function pickFundedWallet(ctx: PlanContext, attempts = 12): Funded | null {
   const { world, rng, now } = ctx;
@@ -42,9 +39,8 @@ function pickPopular(rng: Rng, ids: readonly number[]): number {
 }
 
 /**
- * A wallet outside `exclude`, and taken by `accept`, that can spend at least `min` of `token` now:
- * random wallets first, then the token's owner (who often holds its reserve, so rare tokens still
- * find a counterparty).
+ * A wallet outside `exclude`, taken by `accept`, that can spend `min` of `token` now: random ones first,
+ * then the owner (who often holds the reserve, so rare tokens still find a counterparty).
  */
 export function findHolder(
   ctx: PlanContext,

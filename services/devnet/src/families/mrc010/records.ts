@@ -1,10 +1,9 @@
 import type { DexOrder } from '../dex/order-fields.ts';
 
 /**
- * On-chain record shapes, field for field and in the order Go's encoding/json writes them (CC-t
- * `mtc/mtc.go` TWallet, TMRC010Balance, TMRC010). Object key order is the JSON key order, so every
- * constructor and clone here must keep the struct order. Go writes nil maps and slices as `null`,
- * and sorts map keys when it writes them: a map filler (mrc402, logger) inserts keys in sorted order.
+ * On-chain records in Go's encoding/json field order (CC-t `mtc/mtc.go` TWallet, TMRC010Balance, TMRC010),
+ * which every constructor and clone must keep. Go writes nil maps and slices as `null` and sorts map keys,
+ * so a map filler (mrc402, logger) inserts keys in sorted order.
  */
 
 export interface BalanceEntry {
@@ -114,9 +113,8 @@ export function tokenKey(id: number | string): string {
 }
 
 /**
- * What json.Unmarshal gives the chaincode: a private copy it may change. Committed records are frozen
- * and share nested objects between snapshots, so the copy is shallow: code that changes a balance
- * entry or a map value replaces the object (`balance[i] = { ...entry, balance }`).
+ * json.Unmarshal's private copy. Committed records are frozen and share nested objects, so the copy is
+ * shallow: code that changes a balance entry or map value replaces it (`balance[i] = { ...entry, balance }`).
  */
 export function cloneWallet(w: Wallet): Wallet {
   return {

@@ -10,15 +10,10 @@ import { capitalise, fakePngDataUri, fakeSignature, fakeWords } from '../../jobs
 import { type Job, type PlanContext, portion } from '../../jobs/job.ts';
 
 /**
- * `tokenRegister` (tokenJSON, sig, nonce) → `TOKEN_DATA_<n>` with job type `tokenRegister`, whose
- * job_args is the token record itself (so the entry's parameters is an object), and a
- * `token_reserve` write [owner, address, value, tokenId] on each reserve address (CC-t `token.go`
- * TokenRegister). Quirks kept from the Go code:
- * - reserves are appended as they are, with their unlockdate even when it is already past (no
- *   MRC010Add normalisation), and for token 0 the value overwrites the wallet's first entry;
- * - each reserve is checked against totalsupply on its own, not their sum;
- * - the owner's nonce is checked but its rotation is never written (the owner wallet is not saved);
- * - nothing credits the owner apart from its own reserve entry.
+ * CC-t `token.go` TokenRegister; job_args is the token record itself (the entry's parameters an object).
+ * Quirks kept: reserves are appended as they are, a past unlockdate too (no MRC010Add normalisation), and
+ * for token 0 the value overwrites the first entry; each reserve is checked against totalsupply alone,
+ * not their sum; the owner's nonce rotation is never written; only its own reserve credits the owner.
  */
 export const tokenRegisterJob: Job = {
   fcn: 'tokenRegister',
@@ -111,7 +106,7 @@ export const tokenRegisterJob: Job = {
   },
 };
 
-/** The token JSON a client sends: any subset of the record's fields. */
+/** Any subset of the record's fields. */
 export type ClientToken = Partial<Omit<Mrc010Token, 'reserve' | 'tier'>> & {
   reserve?: TokenReserve[];
   tier?: Partial<TokenTier>[];
@@ -136,7 +131,6 @@ function planReserves(ctx: PlanContext, owner: string, reserved: bigint): TokenR
   return list.map((address, i) => ({ address, value: values[i]!.toString(), unlockdate: 0 }));
 }
 
-/** Mostly unlocked; some locked for minutes to a year; a few with a date already past. */
 function planReserveLock(rng: Rng, now: number): number {
   const roll = rng.next();
   if (roll < 0.1) return now + rng.int(600, 86_400);
@@ -149,10 +143,7 @@ function randomSymbol(rng: Rng): string {
   return Array.from({ length: rng.int(3, 5) }, () => String.fromCharCode(65 + rng.int(0, 25))).join('');
 }
 
-/**
- * json.Unmarshal of the client's token into a zero TMRC010 (or CC-22 Token, without `id`): known fields
- * in struct order, absent ones at their Go zero value (nil slices and maps: null), mistyped ones fail.
- */
+/** json.Unmarshal of the client's token into a zero TMRC010 (CC-22 Token: no `id`); nil slices, maps: null. */
 function decodeClientToken(text: string, withId: boolean): Mrc010Token {
   const fail = () => new ChaincodeError('4105,Invalid token Data format');
   const { value, string: str, int } = jsonArgument(text, fail);

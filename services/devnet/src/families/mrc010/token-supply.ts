@@ -9,11 +9,7 @@ import { type Job, type PlanContext, portion } from '../../jobs/job.ts';
 import { mrc010Steps } from './versions.ts';
 import type { Wallet } from './records.ts';
 
-/**
- * `tokenIncrease` (tokenId, amount, memo, sig, nonce) → `ownerIncrease` on the owner (+amount,
- * unlocked) and `tokenIncrease` on the token (totalsupply += amount) (CC-t `token.go` TokenIncrease;
- * CC-22's takes no memo: versions.ts).
- */
+/** CC-t `token.go` TokenIncrease: the owner gets the amount unlocked (CC-22's takes no memo: versions.ts). */
 export const tokenIncreaseJob: Job = supplyJob({
   weight: 3,
   writes: [MRC010.ownerIncrease, MRC010.tokenIncrease],
@@ -29,10 +25,8 @@ export const tokenIncreaseJob: Job = supplyJob({
 });
 
 /**
- * `tokenBurning` (tokenId, amount, memo, sig, nonce) → `ownerBurning` on the owner (−amount, spent
- * like a transfer) and `tokenBurning` on the token (burnningamount += amount; totalsupply unchanged)
- * (CC-t `token.go` TokenBurning; CC-22's takes no memo: versions.ts). The Go guard says 4 but the
- * code reads args[4]; a 4-argument call would panic there (CC-t).
+ * CC-t `token.go` TokenBurning (CC-22's takes no memo): totalsupply stays. CC-t's guard says 4 args but
+ * the code reads args[4], so a 4-argument call would panic.
  */
 export const tokenBurningJob: Job = supplyJob({
   weight: 3,
@@ -54,15 +48,13 @@ export const tokenBurningJob: Job = supplyJob({
 /** What tokenIncrease and tokenBurning differ in; the rest they share, in each version's order. */
 interface SupplyRule {
   weight: number;
-  /** The owner's job type, then the token's, which is also the function's name. */
+  /** The owner's job type, then the token's (also the function's name). */
   writes: readonly [string, string];
   /** The function's name in its argument-count error. */
   name: string;
   amountError: string;
-  /** The token's total the amount adds to. */
   total: 'totalsupply' | 'burnningamount';
   pick(ctx: PlanContext): { tokenId: number; amount: bigint } | null;
-  /** What the amount does to the owner's balance. */
   move(stub: Stub, owner: Wallet, tokenId: string, amount: string): void;
 }
 

@@ -6,11 +6,8 @@ import { fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 
 /**
- * `tokenUpdate` (tokenId, url, info, image, sig, nonce) → `tokenUpdate` on `TOKEN_DATA_<id>` with the
- * call args as job_args (CC-t `token.go` TokenUpdate): url and information are replaced, image only
- * when the argument is non-empty; a call that changes nothing fails (4900). The url is not
- * validated. Quirk kept: the owner's nonce is checked but its rotation is never written (the owner
- * wallet is not saved), as in tokenRegister.
+ * CC-t `token.go` TokenUpdate; the url is not validated. Quirk kept: the owner's nonce is checked but its
+ * rotation never written (the owner wallet is not saved), as in tokenRegister.
  */
 export const tokenUpdateJob: Job = {
   fcn: 'tokenUpdate',

@@ -9,10 +9,8 @@ import { type Job, pickOtherWallet, planUnlockdate, portion } from '../../jobs/j
 import { pickFundedWallet } from './plan.ts';
 
 /**
- * `transfer` (from, to, amount, tokenId, sig, unlockdate, tag, memo, nonce) → `transfer` on from and
- * `receive` on to, both with the call args as job_args (CC-t and CC-22 `base.go` Transfer, which
- * differ only in MoveToken: versions.ts). A future unlockdate makes the credit a separate locked
- * entry.
+ * CC-t and CC-22 `base.go` Transfer, which differ only in MoveToken (versions.ts). A future unlockdate
+ * makes the credit a separate locked entry.
  */
 export const transferJob: Job = {
   fcn: 'transfer',

@@ -5,19 +5,15 @@ import { mrc010Subtract22 } from './legacy/cc22.ts';
 import type { Wallet } from './records.ts';
 
 /**
- * The MRC-010 functions both chaincodes have (transfer, multitransfer, tokenIncrease, tokenBurning,
- * tokenRegister) are one job each; what the legacy chaincode (CC-22, every version before v2.3) does
- * its own way is a row of this table, which the job reads for the version installed.
+ * What the legacy chaincode (CC-22, every version before v2.3) does its own way in the MRC-010 functions
+ * both chaincodes have; each such job reads the row of the version installed.
  */
 export interface Mrc010Steps {
   /** MoveToken: CC-22's keeps an entry spent to exactly "0" and writes three-field entries (cc22.ts). */
   moveToken(stub: Stub, from: Wallet, to: Wallet, tokenId: string, amount: string, unlockdate: number): void;
   /** MRC010Subtract as tokenBurning debits the owner. */
   burn(stub: Stub, owner: Wallet, tokenId: string, amount: string): void;
-  /**
-   * Whether tokenIncrease and tokenBurning take a memo (CC-t's five args; CC-22's four, which are
-   * also the job_args of both writes) and read the token before parsing the amount (CC-t) or after.
-   */
+  /** Whether tokenIncrease/tokenBurning take a memo (CC-t: 5 args, CC-22: 4) and read the token before the amount. */
   readonly supplyMemo: boolean;
   /** Whether a multitransfer list item also unmarshals a `tokenid` (CC-22's MultiTransferList). */
   readonly listTokenId: boolean;
@@ -42,7 +38,6 @@ const LEGACY: Mrc010Steps = {
   tokenId: false,
 };
 
-/** The steps of the chaincode `version` (default: the current one). */
 export function mrc010Steps(version: ChaincodeVersion | undefined): Mrc010Steps {
   return version !== undefined && isLegacy(version) ? LEGACY : CURRENT;
 }

@@ -11,11 +11,8 @@ import { pickFundedWallet, type Funded } from '../plan.ts';
 import { mrc010Subtract22 } from './cc22.ts';
 
 /**
- * Legacy `exchange` (CC-22 `stodex.go` Exchange, dispatched until ≈ 2022-08): an atomic swap signed
- * by both sides, 20 call args — from side ×9 (addr, amount, token, feeSendto, fee, feeToken, tag,
- * memo, sig), to side ×9, fromTKey, toTKey — which are the job_args of every write: `exchange` on
- * from, `exchangePair` on to, `exchangeFee` on the from-fee receiver, `exchangeFeePair` on the to-fee
- * receiver, in that order. Quirks kept, from the Go pointer juggling:
+ * Legacy `exchange` (CC-22 `stodex.go` Exchange, dispatched until ≈ 2022-08): an atomic swap signed by
+ * both sides. Quirks kept, from the Go pointer juggling:
  * - a fee receiver that is one of the parties shares that party's wallet, so one key is written
  *   twice and the later job type wins: fromFee = to leaves `exchangeFee` on to, toFee = from leaves
  *   `exchangeFeePair` on from, fromFee = toFee leaves `exchangeFeePair` on that wallet. The bridge
@@ -86,7 +83,6 @@ export const exchangeJob: Job = {
 
     const from = getAddressInfo(stub, fromAddr);
     const to = getAddressInfo(stub, toAddr);
-    // A fee receiver: none when "" or its payer, else a wallet already read for its address, else its own.
     const feeWallet = (address: string, payer: string, read: [string, Wallet | null][], error: string) => {
       if (address === '' || address === payer) return null;
       const shared = read.find(([key]) => key === address);

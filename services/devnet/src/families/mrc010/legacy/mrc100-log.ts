@@ -9,13 +9,9 @@ import type { Job } from '../../../jobs/job.ts';
 import { pickGameToken } from './token-admin.ts';
 
 /**
- * Legacy `mrc100Log` (key, TokenID, logger, log, sig, tkey) → an `MRC100LOG` record under `key`
- * whose job_args is the log text itself, not JSON (CC-22 `mrc100.go` Mrc100Log). The key is the
- * bridge's `MRC100_<token>_<unix now>_<md5(log + signature + tkey)>` (BR `mtcbridge.js`
- * post_mrc100_log @483b344). Only the owner or a registered logger of a game token (type "100" or
- * "101") may log. Quirk kept: the logger's nonce is checked but its rotation is never saved (no wallet
- * is written). The bridge turns the record into the one entry kind with an integer `token` and
- * synthesised parameters (chain/entries.ts).
+ * Legacy `mrc100Log` (CC-22 `mrc100.go` Mrc100Log): job_args is the log text, not JSON; the key is made by
+ * BR `mtcbridge.js` post_mrc100_log @483b344. Quirk kept: the logger's nonce rotation is never saved (no
+ * wallet is written). The bridge makes it the one entry kind with an integer `token` (chain/entries.ts).
  */
 export const mrc100LogJob: Job = {
   fcn: 'mrc100Log',

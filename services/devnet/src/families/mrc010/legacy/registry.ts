@@ -9,9 +9,8 @@ import * as admin from './token-admin.ts';
 import { legacyTokenRegisterJob } from './token-register.ts';
 
 /**
- * The legacy chaincode's functions (CC-22 `MetaCoin.go`, dispatched until ≈ 2022-08), planned while a
- * legacy version is installed (chain/eras.ts). Functions that still exist are today's jobs, run with
- * the legacy steps (versions.ts) and record shapes (codec.ts); tokenRegister has its own planner.
+ * CC-22 `MetaCoin.go`'s functions (dispatched until ≈ 2022-08), planned while a legacy version is installed
+ * (chain/eras.ts); those that still exist are today's jobs, run with the legacy steps and shapes.
  */
 export const LEGACY_JOBS: readonly Job[] = [
   transferJob,
