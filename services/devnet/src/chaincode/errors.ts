@@ -1,7 +1,6 @@
 /**
- * A rejection by the chaincode, with its "<code>,<text>" message. The planners only propose calls
- * the chaincode accepts, so the devnet treats one of these as a planner bug and lets it crash
- * generation instead of skipping the call.
+ * A rejection with the chaincode's "<code>,<text>" message. Planners propose only calls the chaincode
+ * accepts, so one of these is a planner bug and crashes generation.
  */
 export class ChaincodeError extends Error {
   override readonly name = 'ChaincodeError';

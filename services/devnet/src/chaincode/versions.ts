@@ -16,10 +16,7 @@ export type ChaincodeVersion = 'v1' | 'v2.0' | 'v2.1' | 'v2.1-mrc800' | 'v2.2' |
 
 export const LEGACY_VERSIONS: readonly ChaincodeVersion[] = ['v1', 'v2.0', 'v2.1', 'v2.1-mrc800', 'v2.2'];
 
-/**
- * Whether the legacy chaincode (CC-22 and older) is installed. `v2.3` (CC-m) is `current` but for
- * MRC-400/401's old argument layouts (metacoin-chain.md §4.3).
- */
+/** Whether CC-22 or older runs; v2.3 (CC-m) is current but for old MRC-400/401 layouts (metacoin-chain.md §4.3). */
 export function isLegacy(version: ChaincodeVersion): boolean {
   return LEGACY_VERSIONS.includes(version);
 }

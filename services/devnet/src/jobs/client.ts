@@ -2,24 +2,22 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Rng } from '../rng.ts';
 
 /**
- * What wallet apps put into calls: keys, signatures, memos, token metadata. All of it is plausible in
- * shape but fake (no private keys exist), and plain ASCII without `<`, `>` or `&`, so JSON.stringify
- * writes it byte for byte as Go's encoding/json would.
+ * What wallet apps put into calls, plausible but fake (no private keys exist), and ASCII without `<`, `>`
+ * or `&`, so JSON.stringify writes it byte for byte as Go's encoding/json would.
  */
 
 /** DER SubjectPublicKeyInfo header of an uncompressed P-256 point (id-ecPublicKey, prime256v1). */
 const P256_SPKI_HEADER = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d03010703420004', 'hex');
 
-/** A PEM public key of the P-256 shape: the header above plus 64 random "point" bytes. */
+/** A PEM public key of the P-256 shape, with 64 random "point" bytes. */
 export function fakePublicKeyPem(rng: Rng): string {
   const body = Buffer.concat([P256_SPKI_HEADER, rng.bytes(64)]).toString('base64');
   const lines = body.match(/.{1,64}/g) ?? [];
   return `-----BEGIN PUBLIC KEY-----\n${lines.join('\n')}\n-----END PUBLIC KEY-----\n`;
 }
 
-/** A base64 DER ECDSA-Sig-Value of P-256 size: SEQUENCE { INTEGER r, INTEGER s }. */
+/** A base64 DER ECDSA-Sig-Value { r, s } of P-256 size (a signed INTEGER: a high first byte takes a 0 before). */
 export function fakeSignature(rng: Rng): string {
-  // A DER INTEGER is signed: a high first byte takes a leading zero.
   const integer = (b: Uint8Array) => Buffer.concat([Buffer.from(b[0]! >= 0x80 ? [0x02, 33, 0] : [0x02, 32]), b]);
   const body = Buffer.concat([integer(rng.bytes(32)), integer(rng.bytes(32))]);
   return Buffer.concat([Buffer.from([0x30, body.length]), body]).toString('base64');
@@ -42,12 +40,11 @@ export function fakeWords(rng: Rng, min: number, max: number): string {
   return words.join(' ');
 }
 
-/** A transfer memo: usually empty, sometimes a few words. */
 export function fakeMemo(rng: Rng): string {
   return rng.chance(0.6) ? '' : fakeWords(rng, 1, 6);
 }
 
-/** A transfer tag (≤ 64 characters on chain): usually empty. */
+/** A transfer tag (≤ 64 characters on chain). */
 export function fakeTag(rng: Rng): string {
   if (rng.chance(0.7)) return '';
   return rng.chance(0.5)

@@ -8,13 +8,10 @@ export type ScriptedTx = { readonly kind: 'call'; plan(ctx: PlanContext): Call }
 
 /** 800,000,000 MTC at 8 decimals: the chaincode's (unused) InitSupply constant, in base units. */
 const MTC_SUPPLY = 800_000_000n * 10n ** 8n;
-/** How MTC's supply is split over the genesis wallets (one per share), in per cent. */
+/** MTC's supply split over the genesis wallets, per cent. */
 const MTC_SHARES = [40n, 25n, 15n, 10n, 10n] as const;
 
-/**
- * The fixed start of every devnet. Block 1: the genesis wallets, then token 0 (MTC) with its whole
- * supply reserved to them. Block 2: a chaincode upgrade (the lifecycle entry an indexer must skip).
- */
+/** Block 1: the genesis wallets, then MTC reserved to them. Block 2: an upgrade (a lifecycle entry to skip). */
 export function scriptedBlock(height: number): readonly ScriptedTx[] | undefined {
   if (height === 1) {
     const wallets: ScriptedTx[] = Array.from(MTC_SHARES, () => ({

@@ -11,10 +11,7 @@ import { tokenRegisterJob } from '../families/mrc010/token-register.ts';
 import { tokenUpdateJob } from '../families/mrc010/token-update.ts';
 import { transferJob } from '../families/mrc010/transfer.ts';
 
-/**
- * The chaincode functions the devnet calls from the non-legacy chaincodes on: MRC-010 and its DEX,
- * then the NFT families. A family added here changes every seed's chain (the fingerprint sees it).
- */
+/** The non-legacy chaincodes' functions. A family added here changes every seed's chain (the fingerprint). */
 export const DEFAULT_JOBS: readonly Job[] = [
   transferJob,
   multiTransferJob,
@@ -28,13 +25,12 @@ export const DEFAULT_JOBS: readonly Job[] = [
   ...MRC400_JOBS,
 ];
 
-/**
- * How much more often a job is drawn while the chain holds no entry of some job type it writes (or
- * leads to: Job.outcomes), so that a short history holds every type; a long one has the weights' mix.
- */
 const NEW_TYPE_BOOST = 4;
 
-/** A job drawn by weight (boosted while `world`, when given, misses a type it writes or leads to). */
+/**
+ * A job drawn by weight, NEW_TYPE_BOOST times more while `world` misses a type it writes or leads to
+ * (Job.outcomes), so a short history holds every type; a long one has the weights' mix.
+ */
 export function pickJob(rng: Rng, jobs: readonly Job[], world?: Pick<World, 'hasWritten'>): Job {
   const missing = (type: string) => !world!.hasWritten(type);
   return rng.weighted(

@@ -4,14 +4,13 @@ import type { StateValue, Write } from './state.ts';
 import type { World } from './world.ts';
 
 /**
- * The chaincode's view of the ledger during one transaction, like Fabric's shim stub: reads see the
- * committed state only, a second PutState of a key replaces the first, and the read and write keys
- * are recorded so the block builder can spot MVCC conflicts.
+ * Fabric's shim stub for one transaction: reads see committed state only, a second PutState of a key
+ * replaces the first, and read and write keys are recorded for the block builder's MVCC check.
  */
 export interface Stub {
   /** The endorsing peer's clock (the chaincode's time.Now()), unix seconds. */
   readonly now: number;
-  /** The chaincode version installed at this height: it decides the shape of what is written. */
+  /** The chaincode version installed at this height, which decides the shape of what is written. */
   readonly chaincode: ChaincodeVersion;
   getState(key: string): StateValue | undefined;
   putState(key: string, value: StateValue): void;
