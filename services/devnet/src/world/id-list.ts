@@ -19,5 +19,10 @@ export function createIdList() {
         at.set(last, i);
       }
     },
+    /** add when `present`, else remove: how an index tracks a record that may open or close. */
+    set(id: string, present: boolean) {
+      if (present) this.add(id);
+      else this.remove(id);
+    },
   };
 }

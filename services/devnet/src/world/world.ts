@@ -9,35 +9,30 @@ import { createMrc400Index, type Mrc400Index } from '../families/mrc400/records.
 import { DEX402_PREFIX, MRC402_PREFIX, type Dex402Order, type Mrc402Token } from '../families/mrc402/records.ts';
 
 /**
- * The committed world state: the chaincode's key-value store plus the indexes the planners draw
- * from. Committed values are deep-frozen, so history entries can share them safely and a job that
- * changes a record in place instead of copying it fails at once.
+ * The committed key-value store plus the planners' indexes. Values are deep-frozen, so history entries
+ * share them safely and a job that changes a record in place instead of copying it fails at once.
  */
 export interface World {
   get(key: string): StateValue | undefined;
-  /** A wallet as a planning client sees it, in the current shape with the nonce it must sign with (clientWallet). */
+  /** A wallet as a planning client sees it (clientWallet). */
   wallet(address: string): Wallet | undefined;
-  /** A token in the current shape (a legacy record's missing id filled in, as CC-t reads it). */
+  /** A token in the current shape (readToken). */
   token(id: number): Mrc010Token | undefined;
   /** Addresses in creation order. */
   readonly wallets: readonly string[];
   /** Registered token ids, ascending. */
   readonly tokens: readonly number[];
   dex010(id: string): Dex010Order | undefined;
-  /** Every DEX010 order id, in creation order. */
+  /** Every DEX010 order id, in creation order (so are mrc402Ids and dex402Orders). */
   readonly dex010Orders: readonly string[];
-  /** Orders not yet cancelled, sold out or settled, by kind: what the DEX planners draw from. */
+  /** Orders not yet cancelled, sold out or settled (isOpen), by kind; so is openDex402. */
   readonly openDex010: Readonly<Record<Dex010Kind, readonly string[]>>;
-  /** An MRC-402 record (`MRC402_…`), as written. */
   mrc402(id: string): Mrc402Token | undefined;
-  /** Every MRC-402 id, in creation order. */
   readonly mrc402Ids: readonly string[];
   /** Addresses whose holding of MRC-402 `id` has a positive balance (spendable units). */
   mrc402Holders(id: string): readonly string[];
   dex402(id: string): Dex402Order | undefined;
-  /** Every DEX402 order id, in creation order. */
   readonly dex402Orders: readonly string[];
-  /** DEX402 orders not yet cancelled, sold out or settled, by kind. */
   readonly openDex402: Readonly<Record<Dex402Kind, readonly string[]>>;
   /** MRC-400 collections and MRC-401 items: ids, and items by state (families/mrc400/records.ts). */
   readonly mrc400: Mrc400Index;
@@ -56,7 +51,6 @@ export function dex010Kind(order: Dex010Order): Dex010Kind {
   return order.sell_price !== '' ? 'sell' : 'reqsell';
 }
 
-/** Open until cancelled (cancel_date), sold out (sell_date) or settled (auction_settle_date). */
 function isOpen(order: Dex010Order | Dex402Order): boolean {
   return order.cancel_date === 0 && order.sell_date === 0 && order.auction_settle_date === 0;
 }
@@ -103,19 +97,14 @@ export function createWorld(): World {
         mrc400.observe(key, value);
         if (isDex) {
           const order = value as Dex010Order;
-          const list = open[dex010Kind(order)];
-          if (isOpen(order)) list.add(key);
-          else list.remove(key);
+          open[dex010Kind(order)].set(key, isOpen(order));
         }
       }
     },
   };
 }
 
-/**
- * The MRC-402 indexes, kept from the writes as they are applied (`observe` runs before the write
- * lands, so the previous value is still in `state`), holders from each written wallet's `mrc402` map.
- */
+/** The MRC-402 indexes; `observe` runs before the write lands, so the previous value is still in `state`. */
 function createMrc402Indexes(state: ReadonlyMap<string, StateValue>) {
   const ids: string[] = [];
   const orders: string[] = [];
@@ -140,9 +129,7 @@ function createMrc402Indexes(state: ReadonlyMap<string, StateValue>) {
     } else if (key.startsWith(DEX402_PREFIX)) {
       if (!state.has(key)) orders.push(key);
       const order = value as Dex402Order;
-      const list = order.auction_start_date !== 0 ? open.auction : open.sale;
-      if (isOpen(order)) list.add(key);
-      else list.remove(key);
+      (order.auction_start_date !== 0 ? open.auction : open.sale).set(key, isOpen(order));
     } else if (isMtAddress(key)) {
       const before = (state.get(key) as { mrc402?: Wallet['mrc402'] } | undefined)?.mrc402;
       const after = (value as { mrc402?: Wallet['mrc402'] }).mrc402;
