@@ -3,12 +3,11 @@ import { isMtAddress } from '../world/address.ts';
 import { ChaincodeError } from './errors.ts';
 
 /**
- * The parts of CC-t `util/util.go` the DEX functions use, on strings and bigints. Decimals here are
- * shopspring/decimal values the chaincode only ever holds as integers or as commissions with at most
- * two fraction digits, so integer maths (scaled where a fraction can occur) reproduces them exactly.
+ * CC-t `util/util.go` as the DEX uses it. Its shopspring decimals are only ever integers or commissions
+ * with two fraction digits at most, so integer maths (scaled where needed) reproduces them exactly.
  */
 
-/** The min_trade_unit values a DEX010 order may carry, each with its count of trailing zeros. */
+/** The min_trade_unit values a DEX010 order may carry, with their counts of zeros. */
 export const MIN_TRADE_UNITS: ReadonlyMap<string, number> = new Map(
   Array.from({ length: 9 }, (_, i) => [(10n ** BigInt(i)).toString(), i] as const),
 );
@@ -39,9 +38,8 @@ export function scaled(literal: string, scale: number): bigint {
 }
 
 /**
- * util.NumericDataCheck: the trimmed text must be an integer (or have at most `maxDecimal` fraction
- * digits) within [min, max]; returns what the chaincode assigns to `dest` (the normalised number),
- * or undefined when the text is empty and that is allowed (dest is then left as it was).
+ * util.NumericDataCheck: returns what the chaincode assigns to `dest` (the normalised number), or
+ * undefined when the text is empty and allowed (dest is left as it was).
  */
 export function numericDataCheck(
   src: string,
@@ -61,10 +59,7 @@ export function numericDataCheck(
   return decimalString(buf);
 }
 
-/**
- * util.DataAssign for the kinds the DEX uses ('address', 'url', or plain text): returns the trimmed
- * text to assign, or undefined when it is empty and allowed (dest is left as it was).
- */
+/** util.DataAssign for the kinds the DEX uses; undefined as in numericDataCheck. */
 export function dataAssign(
   src: string,
   kind: 'address' | 'url' | 'text',
@@ -102,10 +97,7 @@ export function generateKey(prefix: string, args: readonly string[]): string {
   return `${head}_${createHash('md5').update(args.join('|')).digest('hex')}`;
 }
 
-/**
- * util.TradePriceCalc: the price of `amount` units at `unitPrice` per `minTradeUnit` units. The
- * amount must end in as many zeros as the unit has (be a multiple of it), so the division is exact.
- */
+/** util.TradePriceCalc: `amount` at `unitPrice` per `minTradeUnit` units (a multiple of it: the division is exact). */
 export function tradePriceCalc(minTradeUnit: string, unitPrice: bigint, amount: bigint): bigint {
   const zeros = MIN_TRADE_UNITS.get(minTradeUnit);
   if (zeros === undefined) throw new ChaincodeError(`MinTradeUnit is invalid : ${minTradeUnit}`);
@@ -116,9 +108,8 @@ export function tradePriceCalc(minTradeUnit: string, unitPrice: bigint, amount: 
 }
 
 /**
- * A JSON call argument as a function json.Unmarshals it into its struct: `fail(why)` is the call's
- * error for text that is not JSON and for a field of another type; an absent or null field reads as
- * its Go zero value.
+ * A JSON call argument json.Unmarshalled into a struct: `fail(why)` is the error for text that is not JSON
+ * or a field of another type; an absent or null field reads as its Go zero value.
  */
 export function jsonArgument(text: string, fail: (why: string) => Error) {
   let value: unknown;
