@@ -100,10 +100,7 @@ function nonZero(value: string): boolean {
   return value !== '0' && value !== '';
 }
 
-/**
- * CC-t `base.go` MoveToken: from pays by `subtract` (CC-22's: cc22.ts), whose "not enough balance"
- * (5000) becomes `shortfall` (Transfer's wording unless the caller has its own), and to is credited.
- */
+/** CC-t `base.go` MoveToken: from pays by `subtract` (CC-22's: cc22.ts), whose 5000 becomes `shortfall`. */
 export function moveToken(
   stub: Stub,
   from: Wallet,

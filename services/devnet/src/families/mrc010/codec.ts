@@ -109,10 +109,7 @@ export function encodeToken(token: Mrc010Token, version: ChaincodeVersion): Chai
   return legacy;
 }
 
-/**
- * A wallet record as the node serves it: the bridge renames a `token` list to `balance` (BR
- * `mtcbridge.js` parse_transaction), so no consumer ever sees the pre-2.0 key, only the key order.
- */
+/** As the node serves it: BR `mtcbridge.js` parse_transaction renames `token` to `balance`; only key order tells. */
 export function servedWallet(raw: object): Wallet | LegacyWallet {
   const record = raw as ChainWallet;
   if (!('token' in record)) return record;

@@ -91,10 +91,8 @@ export interface Mrc010Token {
 }
 
 /**
- * TMRC010DEX, an MRC-010 DEX order stored under `DEX010_<32 hex><digit>` (CC-t `token.go`): a sell
- * order (sell_price set), a request to sell (buy_price set) or an auction (auction_start_date > 0).
- * Amounts and prices are decimal strings; sell_price/buy_price are per `min_trade_unit` units. The
- * fields it shares with TMRC402DEX are DexOrder's; Go's field order is zeroOrder's (dex/order-record.ts).
+ * TMRC010DEX under `DEX010_<32 hex><digit>` (CC-t `token.go`); sell_price/buy_price are per `min_trade_unit`
+ * units. Fields shared with TMRC402DEX: DexOrder; Go's field order: zeroOrder (dex/order-record.ts).
  */
 export interface Dex010Order extends DexOrder {
   mrc010: string;

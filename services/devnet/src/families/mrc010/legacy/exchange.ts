@@ -11,15 +11,12 @@ import { pickFundedWallet, type Funded } from '../plan.ts';
 import { mrc010Subtract22 } from './cc22.ts';
 
 /**
- * Legacy `exchange` (CC-22 `stodex.go` Exchange, dispatched until ≈ 2022-08): an atomic swap signed by
- * both sides. Quirks kept, from the Go pointer juggling:
- * - a fee receiver that is one of the parties shares that party's wallet, so one key is written
- *   twice and the later job type wins: fromFee = to leaves `exchangeFee` on to, toFee = from leaves
- *   `exchangeFeePair` on from, fromFee = toFee leaves `exchangeFeePair` on that wallet. The bridge
- *   then adds the lost role as a second entry with the same datakey (chain/entries.ts);
- * - a fee receiver equal to its own payer, or "", gets nothing and is not written;
- * - a fee receiver with a fee that is not a positive integer ("0") is still written (exchangeFee…)
- *   though nothing moves.
+ * Legacy `exchange` (CC-22 `stodex.go` Exchange, dispatched until ≈ 2022-08), a swap signed by both sides.
+ * Quirks kept, from the Go pointer juggling: a fee receiver that is a party shares its wallet, so the key is
+ * written twice and the later job type wins (fromFee = to: `exchangeFee` on to; toFee = from or fromFee =
+ * toFee: `exchangeFeePair`); the bridge adds the lost role as a second entry, same datakey (chain/entries.ts).
+ * A fee receiver that is "" or its own payer is not written; one whose fee is not a positive integer ("0")
+ * is, though nothing moves.
  */
 export const exchangeJob: Job = {
   fcn: 'exchange',
