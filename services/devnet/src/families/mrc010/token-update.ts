@@ -5,10 +5,7 @@ import { getMrc010, setMrc010 } from './token.ts';
 import { fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 
-/**
- * CC-t `token.go` TokenUpdate; the url is not validated. Quirk kept: the owner's nonce is checked but its
- * rotation never written (the owner wallet is not saved), as in tokenRegister.
- */
+/** CC-t `token.go` TokenUpdate (url not validated). Quirk kept, as in tokenRegister: the owner's new nonce is never saved. */
 export const tokenUpdateJob: Job = {
   fcn: 'tokenUpdate',
   weight: 1,

@@ -133,10 +133,7 @@ export const tokenAddLoggerJob: Job = {
   },
 };
 
-/**
- * Legacy `tokenRemoveLogger` (CC-22 `token.go` TokenRemoveLogger; BR `DELETE /mrc100/logger`). An emptied
- * map stays `{}` (Go's delete leaves a non-nil map).
- */
+/** CC-22 `token.go` TokenRemoveLogger (BR `DELETE /mrc100/logger`); an emptied map stays `{}`, as Go's delete. */
 export const tokenRemoveLoggerJob: Job = {
   fcn: 'tokenRemoveLogger',
   weight: 1.5,
