@@ -5,7 +5,7 @@ import { getMrc010, setMrc010 } from './token.ts';
 import { fakePngDataUri, fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 
-/** CC-t `token.go` TokenUpdate (url not validated). Quirk kept, as in tokenRegister: the owner's new nonce is never saved. */
+/** CC-t `token.go` TokenUpdate (url not validated). Quirk kept (as tokenRegister): the owner's new nonce is not saved. */
 export const tokenUpdateJob: Job = {
   fcn: 'tokenUpdate',
   weight: 1,

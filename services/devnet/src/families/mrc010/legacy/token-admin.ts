@@ -165,7 +165,7 @@ export function pickGameToken({ world, rng }: PlanContext): number | null {
   return games.length === 0 ? null : rng.pick(games);
 }
 
-/** (TokenID, `second`, sig, tkey) of a legacy token-admin call; quirk kept: the owner's nonce rotation is never saved. */
+/** (TokenID, `second`, sig, tkey) of a token-admin call; quirk kept: the owner's nonce rotation is never saved. */
 function tokenAdminArgs(fcn: string, second: string, args: readonly string[]) {
   return expectArgs(args, 4, `1000,${fcn} operation must include four arguments : TokenID, ${second}, sign, tkey`);
 }
