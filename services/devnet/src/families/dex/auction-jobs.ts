@@ -21,12 +21,12 @@ export interface AuctionClients<O extends DexOrder> {
   get(ctx: PlanContext, id: string): O;
   pick(ctx: PlanContext, accept: (order: O) => boolean, attempts?: number): O | null;
   status(order: O, now: number): string;
-  /** Whether the block already wrote one of these keys. */
-  busy(ctx: PlanContext, keys: readonly string[]): boolean;
-  /** The wallets a settlement pays besides buyer and seller (DexFamily.fees). */
-  payees(ctx: PlanContext, order: O): string[];
-  /** Whether the seller still holds what a settlement lowers its escrow on. */
-  escrowed(ctx: PlanContext, order: O): boolean;
+  /** Whether the block already wrote one of these keys (none when absent). */
+  busy?(ctx: PlanContext, keys: readonly string[]): boolean;
+  /** The wallets a settlement pays besides buyer and seller (DexFamily.fees; none when absent). */
+  payees?(ctx: PlanContext, order: O): string[];
+  /** Whether the seller still holds what a settlement lowers its escrow on (yes when absent). */
+  escrowed?(ctx: PlanContext, order: O): boolean;
 }
 
 /**
@@ -64,7 +64,7 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
             withdraws(ctx, house, fate(ctx, o)) &&
             (status === 'auction' || status === 'auction_wait') &&
             o.auction_current_bidder === '' &&
-            !clients.busy(ctx, [o.seller])
+            !clients.busy?.(ctx, [o.seller])
           );
         });
         return cancelCall(ctx, `${n}unauction`, order);
@@ -79,8 +79,8 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
         const biddable = (o: O) =>
           fate(ctx, o) === 'bid' &&
           clients.status(o, ctx.now) === 'auction' &&
-          clients.escrowed(ctx, o) &&
-          !clients.busy(ctx, [o.dexid, item(o), o.seller, o.auction_current_bidder]);
+          (clients.escrowed?.(ctx, o) ?? true) &&
+          !clients.busy?.(ctx, [o.dexid, item(o), o.seller, o.auction_current_bidder]);
         const get = (id: string) => clients.get(ctx, id);
         const endOf = (o: O) => o.auction_end_date;
         const steered = firstToEnd(ctx, house, clients.ids(ctx), get, endOf, biddable);
@@ -88,14 +88,14 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
         if (!order) return null;
         const { price, buyingNow } = planDexBid(ctx, house, order);
         // A buy-now settles at once: every payee is written too.
-        const payees = clients.payees(ctx, order);
-        if (buyingNow && clients.busy(ctx, payees)) return null;
+        const payees = clients.payees?.(ctx, order) ?? [];
+        if (buyingNow && clients.busy?.(ctx, payees)) return null;
         const current = order.auction_current_bidder;
         // The current bidder may only buy now, and then not as a payee (see settle.ts's quirk); a
         // buy-now bid need not beat the current price.
         const exclude = new Set(buyingNow && !payees.includes(current) ? [order.seller] : [order.seller, current]);
         const bidder = findHolder(ctx, Number(order.sell_token), price, exclude, bidderAttempts(steered !== null));
-        if (!bidder || clients.busy(ctx, [bidder.wallet.id])) return null;
+        if (!bidder || clients.busy?.(ctx, [bidder.wallet.id])) return null;
         const args = [order.dexid, bidder.wallet.id, price.toString(), fakeSignature(ctx.rng), bidder.wallet.nonce];
         return { fcn: `${n}bid`, args };
       },
@@ -119,8 +119,8 @@ export function auctionJobs<O extends DexOrder>(clients: AuctionClients<O>): [Jo
             const bidder = o.auction_current_bidder;
             return (
               clients.status(o, ctx.now) === 'auction_end' &&
-              (bidder === '' || clients.escrowed(ctx, o)) &&
-              !clients.busy(ctx, [o.seller, bidder, ...(bidder === '' ? [] : clients.payees(ctx, o))])
+              (bidder === '' || (clients.escrowed?.(ctx, o) ?? true)) &&
+              !clients.busy?.(ctx, [o.seller, bidder, ...(bidder === '' ? [] : (clients.payees?.(ctx, o) ?? []))])
             );
           },
           12,

@@ -4,24 +4,21 @@ import { portion, wants, type PlanContext } from '../../jobs/job.ts';
 import type { DexOrder } from './order-fields.ts';
 
 /**
- * What the clients of the three auction houses (MRC-010 DEX, DEX402, MRC-401 items) do alike: which
- * auctions they withdraw, leave unbid or bid on, and when they buy now. Each outcome has its natural
- * rate, but until the chain holds one of it (job.ts `wants`) a client goes for it on purpose, so that
- * every history, however short and whatever its clock, holds withdrawn, failed, outbid, won and
- * bought-now auctions.
+ * What the clients of the three auction houses (MRC-010 DEX, DEX402, MRC-401 items) do alike. Each
+ * outcome has its natural rate, but until the chain holds one (job.ts `wants`) clients go for it on
+ * purpose, so every history, however short, holds withdrawn, failed, outbid, won and bought-now auctions.
  */
 
-/** The job types an auction house writes for the outcomes its clients steer. */
+/**
+ * The job types a house writes for the outcomes its clients steer: withdrawn before any bid, ended
+ * without a bid, won by the highest bidder after the end, settled at once by a buy-now bid, and the
+ * outbid bidder's refund.
+ */
 export interface AuctionHouse {
-  /** The auction withdrawn before any bid. */
   readonly unauction: string;
-  /** The auction ended without a bid. */
   readonly failure: string;
-  /** The auction settled to its highest bidder after the end. */
   readonly winning: string;
-  /** The auction settled at once by a bid at the buy-now price. */
   readonly buynow: string;
-  /** The outbid bidder's refund. */
   readonly refund: string;
 }
 
@@ -30,7 +27,6 @@ export function auctionOutcomes(house: AuctionHouse): string[] {
   return [house.unauction, house.failure, house.winning, house.buynow, house.refund];
 }
 
-/** A DEX's auction house, from the job types DEX010 and MRC402 name alike. */
 const dexHouse = (t: typeof DEX010 | typeof MRC402): AuctionHouse => ({
   unauction: t.unauction,
   failure: t.auctionfailure,
@@ -61,11 +57,9 @@ export const DEFAULT_DURATION_SEC = 86_400;
 export type AuctionFate = 'withdrawn' | 'unsold' | 'bid';
 
 /**
- * What becomes of an auction, from `eighth` (0–7, read off the auction's id, so every client
- * agrees): an eighth are meant to be withdrawn by their seller before anyone bids, an eighth to find
- * no bidder and end unsold, the rest to draw bids. Until the chain holds an auction ended unsold,
- * half are left unbid; after that, until it holds one won after its end and an outbid bid, all draw
- * bids.
+ * What becomes of an auction, from `eighth` (0–7, read off its id, so every client agrees): an eighth
+ * withdrawn before any bid, an eighth unsold, the rest bid on. Until the chain holds an unsold one,
+ * half are left unbid; then, until it holds one won after its end and an outbid bid, all draw bids.
  */
 export function auctionFate(ctx: PlanContext, house: AuctionHouse, eighth: number): AuctionFate {
   if (wants(ctx, house.failure)) return eighth === 0 ? 'withdrawn' : eighth < 4 ? 'unsold' : 'bid';
@@ -93,11 +87,9 @@ export function buysNow(ctx: PlanContext, house: AuctionHouse): boolean {
 }
 
 /**
- * When a new auction starts, in seconds from now (`laterShare` of them up to 3 h later, the rest at
- * once), and how long it runs: no end given (null: the chaincode's default, a day) for 15 %, mostly
- * 1–2 h (so auctions end within short histories too), some over days, a few near the 21-day limit.
- * Until the chain holds an auction won after its end and one ended unsold, every new one starts at
- * once and runs 1–2 h: it ends even within the few hours of chain time a short history spans.
+ * When a new auction starts, in seconds from now (`laterShare` up to 3 h later), and how long it runs:
+ * no end (null: the chaincode's default day) for 15 %, mostly 1–2 h, some days, a few near 21 days.
+ * Until the chain holds an auction won after its end and one unsold, all start at once and run 1–2 h.
  */
 export function planAuctionTimes(
   ctx: PlanContext,
@@ -120,10 +112,9 @@ export function planAuctionTimes(
 }
 
 /**
- * The start and end date arguments of an `mrc010auction` or `mrc402auction` call, as planned by
- * planAuctionTimes (a quarter start later): a start "" or "0" for now, an end "" or "0" for the
- * default; an end never more than 21 days ahead, which both chaincode versions accept (end − start
- * and end − now within 1 h … 21 days).
+ * The start and end arguments of `mrc010auction` / `mrc402auction` (planAuctionTimes, a quarter start
+ * later): "" or "0" for now / the default end; an end at most 21 days ahead, which both chaincode
+ * versions accept (end − start and end − now within 1 h … 21 days).
  */
 export function planDexAuctionDates(ctx: PlanContext, house: AuctionHouse): { start: string; end: string } {
   const { rng, now } = ctx;
@@ -135,10 +126,9 @@ export function planDexAuctionDates(ctx: PlanContext, house: AuctionHouse): { st
 }
 
 /**
- * Until the chain holds an auction won after its end and an outbid bid, the auction of `ids` that
- * `biddable` takes, one with a bid first while no bid was outbid, that ends first: a bid there is
- * settled within a short history, and the next bidder outbids it. Null otherwise (bidders then pick
- * at random) or when none is biddable.
+ * Until the chain holds an auction won after its end and an outbid bid, the biddable auction of `ids`
+ * that ends first (one with a bid first while none was outbid), so a bid there settles or is outbid
+ * within a short history. Null otherwise (bidders then pick at random) or when none is biddable.
  */
 export function firstToEnd<T extends { auction_current_bidder: string }>(
   ctx: PlanContext,
@@ -161,10 +151,9 @@ export function firstToEnd<T extends { auction_current_bidder: string }>(
 }
 
 /**
- * A bid on a DEX auction (`mrc010bid`, `mrc402bid`; prices for the whole amount): from the lowest
- * the chaincode takes (the start price, or the current price plus the bidding unit) up to 20 % above
- * it, kept below the buy-now price; or the buy-now price itself (buysNow, or when nothing below it is
- * left).
+ * A bid on a DEX auction (`mrc010bid`, `mrc402bid`; prices for the whole amount): the lowest the
+ * chaincode takes (start price, or current price plus bidding unit) up to 20 % above, kept below the
+ * buy-now price; or the buy-now price itself (buysNow, or when nothing below it is left).
  */
 export function planDexBid(
   ctx: PlanContext,

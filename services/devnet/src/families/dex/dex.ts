@@ -8,11 +8,9 @@ import type { DexOrder } from './order-fields.ts';
 export type { DexOrder } from './order-fields.ts';
 
 /**
- * The DEX of MRC-010 tokens (`token.go`) and the DEX of MRC-402 NFTs (`mrc402.go`) are one Go design
- * copied: the same order fields, the same escrow moves, the same settlement, under other names. The
- * shared steps live in this folder and take a DexFamily, which holds what a family names or does its
- * own way: its job types and payment roles, the item field, its codec and id scheme, its escrow and
- * the quirks the chaincode keeps there.
+ * The DEX of MRC-010 tokens (`token.go`) and of MRC-402 NFTs (`mrc402.go`) are one Go design copied
+ * under other names. The shared steps live in this folder and take a DexFamily: what a family names
+ * or does its own way (job types, payment roles, item field, codec, ids, escrow and its quirks).
  */
 
 /** The job types both DEXes write, by the names `DEX010` and `MRC402` (@mtc/domain) give them. */
@@ -53,22 +51,15 @@ export interface DexFamily<O extends DexOrder> {
   setOrder(stub: Stub, order: O, jobType: string, args: readonly string[]): void;
   /** Reads the item an order would trade, failing when there is none; its id as stored. */
   getItem(stub: Stub, id: string): string;
-  /** Checks the pay token an order names exists. */
   checkPayToken(stub: Stub, id: string): void;
   /** The platform arguments (name, URL, fee address, commission), as this chaincode checks them. */
   assignPlatform(stub: Stub, order: O, platform: readonly [string, string, string, string]): void;
-  /**
-   * This chaincode's message refusing an order whose status at `now` is not one of `allowed`;
-   * `pending`, when given, is the message for an auction not yet ended (or started).
-   */
+  /** The message refusing an order whose status at `now` is not `allowed`; `pending` if not yet ended (or started). */
   refuseAuction(order: O, now: number, allowed: readonly AuctionStatus[], pending?: string): string | undefined;
-  /** Parses a positive integer argument (an amount, a price, a bid), with this chaincode's messages. */
+  /** Parses a positive amount, price or bid, with this chaincode's messages. */
   parsePositive(value: string): bigint;
-  /** The price of `amount` at the order's `unitPrice`. */
   tradePrice(order: O, unitPrice: bigint, amount: bigint): bigint;
-  /** Moves `amount` of the item from the balance into an escrow. */
   escrow(stub: Stub, wallet: Wallet, item: string, amount: string, kind: EscrowKind): void;
-  /** Credits `amount` of the item to a buyer's balance. */
   credit(stub: Stub, wallet: Wallet, item: string, amount: string): void;
   /** Lowers the seller's escrow by what a settlement traded. */
   settleEscrow(stub: Stub, wallet: Wallet, item: string, amount: string, kind: EscrowKind): void;

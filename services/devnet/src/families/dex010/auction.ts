@@ -24,7 +24,5 @@ export const [mrc010AuctionJob, mrc010UnauctionJob, mrc010BidJob, mrc010AuctionF
   get: (ctx, id) => ctx.world.dex010(id)!,
   pick: (ctx, accept, attempts) => pickOrder(ctx, 'auction', accept, attempts),
   status: dex010Status,
-  busy: () => false,
-  payees: () => [],
   escrowed: (ctx, o) => hasOpenEntry(ctx.world.wallet(o.seller), Number(o.mrc010)),
 });

@@ -28,5 +28,4 @@ export const [mrc402AuctionJob, mrc402UnauctionJob, mrc402BidJob, mrc402AuctionF
   status: dex402Status,
   busy: anyBusy,
   payees: (ctx, o) => payees(ctx.world.mrc402(o.mrc402)!, o),
-  escrowed: () => true,
 });
