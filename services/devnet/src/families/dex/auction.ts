@@ -26,9 +26,8 @@ import { settleTrade } from './settle.ts';
  */
 
 /**
- * The arguments of an auction of `amount` out of `available` of `item`: a start price for the whole
- * amount in the pay token's decimals, a bidding unit (often "", which stays "0"), a buy-now price
- * (or "0") and dates as planDexAuctionDates steers them.
+ * An auction of part of `available` of `item`: a start price for the whole amount, a bidding unit
+ * (often "", which stays "0"), a buy-now price (or "0") and dates from planDexAuctionDates.
  */
 export function planAuction<O extends DexOrder>(
   ctx: PlanContext,
@@ -235,11 +234,9 @@ export interface TakenBid {
 }
 
 /**
- * The rules the current chaincode's bids share (Mrc010AuctionBid, Mrc402AuctionBid,
- * Mrc401AuctionBid): a bid must reach the start price, or the current price plus the bidding unit,
- * and stay at or below the buy-now price; a bid at the buy-now price is taken even from the current
- * highest bidder. The bid becomes the current one; PaymentInfo lists the refund of the bid it beats,
- * then the bid.
+ * The rules of the current chaincode's bids (Mrc010AuctionBid, Mrc402AuctionBid, Mrc401AuctionBid): at
+ * least the start price, or the current price plus the bidding unit, and at most the buy-now price,
+ * which is taken even from the current highest bidder. PaymentInfo lists the beaten bid's refund, then the bid.
  */
 export function takeBid(target: BidTarget, bid: Bid, roles: { recvRefund: string; bid: string }): TakenBid {
   const bidderAddress = bid.address;
@@ -279,9 +276,8 @@ export function takeBid(target: BidTarget, bid: Bid, roles: { recvRefund: string
 }
 
 /**
- * A bid that does not settle: it leaves the bidder's balance (`transfer_…bid`) and the bid it beats
- * goes back to its bidder (`receive_…refund`), both written [from, to, price, token, sig, "0", "",
- * item, nonce].
+ * A bid that does not settle leaves the bidder's balance (`transfer_…bid`), the bid it beats goes back
+ * (`receive_…refund`), both written [from, to, price, token, sig, "0", "", item, nonce].
  */
 export function escrowBid(
   stub: Stub,

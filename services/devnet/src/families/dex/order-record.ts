@@ -99,10 +99,7 @@ export function writeOrder(stub: Stub, book: OrderBook, dex: DexOrder, jobType: 
   stub.putState(dex.dexid, dex);
 }
 
-/**
- * The id the chaincode generates for an order (or an MRC-402): GenerateKey(prefix, call args) plus
- * the first retry digit (0–9) whose key is still free.
- */
+/** The id of a new order (or MRC-402): GenerateKey(prefix, call args) plus the first free retry digit (0–9). */
 export function newGeneratedId(stub: Stub, prefix: string, args: readonly string[]): string {
   const base = generateKey(prefix, args);
   for (let i = 0; i < 10; i++) {
@@ -126,10 +123,9 @@ export function prefixed<T>(prefix: string, check: () => T, replace = false): T 
 }
 
 /**
- * The platform arguments of a sale, request or auction (name, URL, fee address, commission 0–10 %
- * with two decimals), each optional; name and URL of up to `maxLength` bytes, a bad commission
- * refused behind `commissionError`. A fee address must be an existing wallet (the check reads it,
- * so it joins the transaction's read set).
+ * The optional platform arguments of a sale, request or auction: name and URL of up to `maxLength`
+ * bytes, a commission 0–10 % with two decimals (else `commissionError`), and a fee address that must
+ * be an existing wallet (the check reads it, so it joins the transaction's read set).
  */
 export function assignPlatform(
   stub: Stub,

@@ -17,20 +17,17 @@ import { settleTrade } from './settle.ts';
 
 /**
  * The order calls both DEXes make alike (CC-t `token.go` Mrc010Sell, Mrc010ReqSell, Mrc010UnSell,
- * Mrc010Buy …; `mrc402.go` Mrc402Sell, Mrc402UnSell, Mrc402Buy …): open an order, cancel one, take
- * from one. What differs is the family's (DexFamily) or is passed as data: the checks each call runs
- * on the order, in its chaincode's order and with its messages.
+ * Mrc010Buy …; `mrc402.go` Mrc402Sell, Mrc402UnSell, Mrc402Buy …). What differs is the family's
+ * (DexFamily) or passed as data: each call's checks, in its chaincode's order and with its messages.
  */
 
 /** A check of an order before a call changes it: the message refusing the call, or undefined. */
 export type OrderCheck<O> = (order: O, now: number, caller: string) => string | undefined;
 
-/** A check refusing the call with `message` when `when` holds of the order and the caller. */
 export function refuse<O>(when: (order: O, caller: string) => boolean, message: string): OrderCheck<O> {
   return (order, _now, caller) => (when(order, caller) ? message : undefined);
 }
 
-/** Runs `checks` in order: the first to refuse fails the call with its message. */
 export function checkOrder<O>(order: O, now: number, caller: string, checks: readonly OrderCheck<O>[]): void {
   for (const check of checks) {
     const message = check(order, now, caller);

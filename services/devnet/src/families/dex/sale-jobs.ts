@@ -32,11 +32,10 @@ export interface SaleClients<O extends DexOrder> {
 
 /**
  * The three sale jobs of a DEX (order-steps.ts): `<family>sell` → a new order written `<family>_sell`
- * and the seller `<family>sell`, both [dexid, …the call args], the amount moved into the
- * escrow; `<family>unsell` (dexid, sig, nonce) → the order written
- * `<family>_unsell` (cancel_date set) and the seller `<family>unsell`, both [dexid, seller, remain,
- * item, price, payToken, sig, nonce], the remainder back to the balance; `<family>buy` (dexid,
- * buyer, amount, sig, nonce) → a purchase of part or all of the sale, settled through settleTrade.
+ * and the seller `<family>sell`, both [dexid, …the call args], the amount moved into the escrow;
+ * `<family>unsell` (dexid, sig, nonce) → the order written `<family>_unsell` (cancel_date set) and the
+ * seller `<family>unsell`, both [dexid, seller, remain, item, price, payToken, sig, nonce], the rest
+ * back to the balance; `<family>buy` (dexid, buyer, amount, sig, nonce) → settleTrade of part or all.
  */
 export function saleJobs<O extends DexOrder>(clients: SaleClients<O>): [Job, Job, Job] {
   const { family, weights, opening } = clients;

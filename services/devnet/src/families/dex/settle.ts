@@ -16,10 +16,10 @@ export interface Payout {
 }
 
 /**
- * Adds one payment to its wallet's payout. The first payment names the payout; a later one takes
- * the name over from a fee, from a received item (unless the newcomer is a fee) or from a refund, so
- * a wallet paid as seller and as platform (or creator) in one transaction gets one write, named as
- * the seller's, and a winner who is also a payee gets the item's write carrying the fee.
+ * Adds one payment to its wallet's payout. The first payment names it; a later one takes the name
+ * over from a fee, a received item (unless the newcomer is a fee) or a refund: a wallet paid as seller
+ * and as platform (or creator) gets one write named as the seller's, and a winner who is also a payee
+ * the item's write carrying the fee.
  */
 export function addPayout<O extends DexOrder>(
   family: DexFamily<O>,
@@ -58,18 +58,16 @@ export function walletJobType<O extends DexOrder>(family: DexFamily<O>, role: st
 export const abs = (n: bigint) => (n < 0n ? -n : n);
 
 /**
- * CC-t DexProcess (`token.go` mrc010DexProcess, `mrc402.go` mrc402DexProcess): settles a purchase
- * of a sell order (`kind` 'sell', from a buy) or an auction (`kind` 'auction', from a buy-now bid or
- * an auction finish). The buyer pays `paymentAmount` of the sell token (a finished auction's bid was
- * escrowed already) and receives the item as `payments` list it. Out of the payment go the family's
- * fees (DexFamily.fees), each floor(payment × rate / 100) of the whole payment and not listed when
- * zero, and the seller gets the rest. Payments are summed per wallet (addPayout) and each wallet is
- * written once, [from, to, |sum|, sellToken, sign, "0", tradeAmount, item, tkey]; the seller's escrow
- * (saleamount or auctionamount) drops by `tradeAmount`.
- *
- * Quirk kept: a wallet whose payments sum to zero is not written unless its payout is the item
- * itself, so a buy-now bidder who was the previous bidder and whose refund plus fees exactly match
- * the new bid would lose the item credited to it (planners never propose that call).
+ * CC-t DexProcess (`token.go` mrc010DexProcess, `mrc402.go` mrc402DexProcess): settles a sale (`kind`
+ * 'sell', from a buy) or an auction ('auction', from a buy-now bid or a finish). The buyer pays
+ * `paymentAmount` of the sell token (a finished auction's bid was escrowed already) and receives the
+ * item as `payments` list it; the family's fees (DexFamily.fees), each floor(payment × rate / 100) and
+ * not listed when zero, come out of it, the seller gets the rest. Each wallet is written once with its
+ * summed payments (addPayout), [from, to, |sum|, sellToken, sign, "0", tradeAmount, item, tkey]; the
+ * seller's escrow (saleamount or auctionamount) drops by `tradeAmount`. Quirk kept: a wallet whose
+ * payments sum to zero is not written unless its payout is the item itself, so a buy-now bidder who
+ * was the previous bidder and whose refund plus fees exactly match the new bid would lose the item
+ * credited to it (planners never propose that call).
  */
 export function settleTrade<O extends DexOrder>(
   stub: Stub,

@@ -53,11 +53,10 @@ export function dex010Opening(side: 'sell' | 'buy', message: string): SaleOpenin
 }
 
 /**
- * The MRC-010 DEX (CC-t `token.go`) as the shared DEX steps see it: tokens escrowed in the balance
- * entry's saleamount/auctionamount, and only the platform paid a fee. Quirks kept: a withdrawn
- * auction's amount is taken off saleamount, not auctionamount (so auctionamount stays too high and
- * saleamount too low, possibly negative), and an unsold one's is credited back without lowering
- * auctionamount at all.
+ * The MRC-010 DEX (CC-t `token.go`) for the shared DEX steps: tokens escrowed in the balance entry's
+ * saleamount/auctionamount, only the platform paid a fee. Quirks kept: a withdrawn auction's amount is
+ * taken off saleamount, not auctionamount (auctionamount too high, saleamount too low, maybe negative),
+ * and an unsold one's is credited back without lowering auctionamount at all.
  */
 export const DEX010_FAMILY: DexFamily<Dex010Order> = {
   name: 'mrc010',

@@ -8,9 +8,8 @@ import { findHolder } from '../mrc010/plan.ts';
 import { portion } from '../../jobs/job.ts';
 
 /**
- * What DEX clients send: which wallets trade, at what prices, on which platforms. Planners check
- * every condition the chaincode checks before they propose a call (block building treats a
- * rejection as a devnet bug), using only the committed world and ctx.rng.
+ * What DEX clients send. Planners check every condition the chaincode checks before they propose a
+ * call (block building treats a rejection as a devnet bug), using only the committed world and ctx.rng.
  */
 
 /** The record of a random one of `ids` that `accept` takes, or null after `attempts` misses. */
@@ -86,9 +85,8 @@ export function planPrice(rng: Rng, decimals: number): bigint {
 }
 
 /**
- * A taker's call on `order` (a buy of a sale, a fill of a request): a wallet other than `maker`
- * that can pay `perUnit` of `token` for each min_trade_unit takes part or all of what remains
- * (all of it with probability `allShare` when it can afford that).
+ * A taker's call on `order` (a buy of a sale, a fill of a request): a wallet other than `maker` that
+ * can pay `perUnit` of `token` per min_trade_unit takes part or all of what remains (planFill).
  */
 export function planTake(
   ctx: PlanContext,
@@ -106,10 +104,7 @@ export function planTake(
   return { fcn, args: [order.dexid, taker.wallet.id, amount, fakeSignature(ctx.rng), taker.wallet.nonce] };
 }
 
-/**
- * How many of the `remain` units a taker takes: all of them with probability `allShare` when it
- * can afford them, else an amount spread over [1, what it can afford and what remains].
- */
+/** How many of `remain` a taker takes: all with probability `allShare` if affordable, else 1 … what it can afford. */
 export function planFill(rng: Rng, remain: bigint, affordable: bigint, allShare: number): bigint {
   if (affordable >= remain && rng.chance(allShare)) return remain;
   return portion(rng, remain < affordable ? remain : affordable, 1, 100);
@@ -119,11 +114,9 @@ export function planFill(rng: Rng, remain: bigint, affordable: bigint, allShare:
 const MARKETS = ['Amber Exchange', 'Nova Market', 'Cedar Trade', 'Orbit DEX', 'Quartz Bazaar', 'Tide Swap', 'Summit Mart', 'Lumen Market'];
 
 /**
- * The platform arguments [name, URL, fee address, commission]: mostly one of a few marketplaces
- * (the first wallets of the chain stand for their fee addresses), sometimes the trading wallet
- * itself (so one wallet is paid as seller and as platform), sometimes none with or without a
- * commission. Commissions have up to two decimals and are sometimes written with trailing zeros,
- * which the chaincode stores normalised ("2.50" → "2.5").
+ * The platform arguments [name, URL, fee address, commission]: mostly one of a few marketplaces (the
+ * chain's first wallets are their fee addresses), sometimes the trading wallet itself (paid as seller
+ * and as platform), sometimes none with or without a commission (writtenPercent; stored normalised, "2.50" → "2.5").
  */
 export function planPlatform(ctx: PlanContext, trader: string): [string, string, string, string] {
   const { world, rng } = ctx;

@@ -67,10 +67,9 @@ export const mrc010ReqSellJob: Job = {
 };
 
 /**
- * `mrc010unreqsell` (dexid, sig, nonce) → the request written `mrc010_unreqsell` (cancel_date set)
- * and the buyer `mrc010unreqsell`, both [dexid, buyer, remain, token, refund, payToken, sig, nonce];
- * what is left of buy_price_total leaves saleamount and returns to the balance (CC-t `token.go`
- * Mrc010UnReqSell). buy_price_total itself is not zeroed.
+ * `mrc010unreqsell` (dexid, sig, nonce) → the request written `mrc010_unreqsell` (cancel_date set) and
+ * the buyer `mrc010unreqsell`, both [dexid, buyer, remain, token, refund, payToken, sig, nonce] (CC-t
+ * `token.go` Mrc010UnReqSell): the rest of buy_price_total (not zeroed) leaves saleamount for the balance.
  */
 export const mrc010UnreqSellJob: Job = {
   fcn: 'mrc010unreqsell',
@@ -103,13 +102,11 @@ export const mrc010UnreqSellJob: Job = {
 };
 
 /**
- * `mrc010acceptreqsell` (dexid, seller, amount, sig, nonce) → a seller fills part or all of a
- * request (CC-t `token.go` Mrc010AcceptReqSell, settled by mrc010DexProcessReqSell): the seller
- * hands over the tokens and is paid price × amount / unit from the buyer's escrow
- * (`transfer_mrc010sell`), the buyer receives the tokens (`receive_mrc010buy`), the platform its
- * fee (`receive_mrc010fee`); the request is written `mrc010_acceptreqsell` [dexid, buyer, seller,
- * PaymentInfo JSON, token] with remain_amount and buy_price_total lowered. On the fill, the unspent
- * rest of the escrow is refunded to the buyer (a `mrc010_recv_fee_remain` payment).
+ * `mrc010acceptreqsell` (dexid, seller, amount, sig, nonce) → a seller fills part or all of a request
+ * (CC-t `token.go` Mrc010AcceptReqSell, settled by mrc010DexProcessReqSell): paid price × amount / unit
+ * from the buyer's escrow (`transfer_mrc010sell`), the buyer gets the tokens (`receive_mrc010buy`), the
+ * platform its fee (`receive_mrc010fee`); the request is written `mrc010_acceptreqsell` [dexid, buyer,
+ * seller, PaymentInfo JSON, token] with remain_amount and buy_price_total lowered.
  */
 export const mrc010AcceptReqSellJob: Job = {
   fcn: 'mrc010acceptreqsell',

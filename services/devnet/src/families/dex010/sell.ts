@@ -14,14 +14,12 @@ const onSale = (ctx: PlanContext) => (o: Dex010Order) =>
   dex010Status(o, ctx.now) === 'sell' && hasOpenEntry(ctx.world.wallet(o.seller), Number(o.mrc010));
 
 /**
- * The MRC-010 sales (CC-t `token.go` Mrc010Sell, Mrc010UnSell, Mrc010Buy settled by
- * mrc010DexProcess; dex/sale-jobs.ts). `mrc010sell` (seller, amount, tokenId, price, payToken,
- * platformName, platformURL, platformAddress, platformCommission, minTradeUnit, sig, nonce) moves
- * the amount into saleamount on the token's unlockdate-0 entry; the price is per min_trade_unit
- * units, the pay token must differ from the token sold. A buyer pays price × amount / unit of the
- * pay token (`transfer_mrc010buy`), the platform gets its fee (`receive_mrc010fee`), the seller the
- * rest (`receive_mrc010sell`); the amount must be a multiple of min_trade_unit and the seller cannot
- * buy.
+ * The MRC-010 sales (CC-t `token.go` Mrc010Sell, Mrc010UnSell, Mrc010Buy settled by mrc010DexProcess;
+ * dex/sale-jobs.ts). `mrc010sell` (seller, amount, tokenId, price, payToken, platformName, platformURL,
+ * platformAddress, platformCommission, minTradeUnit, sig, nonce) moves the amount into saleamount on
+ * the token's unlockdate-0 entry; the price is per min_trade_unit, in a pay token other than the one
+ * sold. A buyer (not the seller) of a multiple of min_trade_unit pays price × amount / unit
+ * (`transfer_mrc010buy`), the platform gets its fee (`receive_mrc010fee`), the seller the rest.
  */
 export const [mrc010SellJob, mrc010UnsellJob, mrc010BuyJob] = saleJobs({
   family: DEX010_FAMILY,

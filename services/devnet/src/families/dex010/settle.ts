@@ -11,13 +11,11 @@ import { dexFeeCalc, mrc010SubtractSubBalance, setDex010 } from './chaincode.ts'
 import { DEX010_FAMILY } from './order.ts';
 
 /**
- * CC-t `token.go` mrc010DexProcessReqSell: settles a seller's acceptance of a request to sell. The
- * seller hands over `tradeAmount` of the token and gets `sendPrice` of the pay token out of the
- * buyer's escrow (saleamount); the platform, when it has an address, gets floor(sendPrice ×
- * commission / 100), capped at what the escrow still holds. When the request fills, whatever the
- * escrow has left (fee not spent) goes back to the buyer, listed as a `mrc010_recv_fee_remain`
- * payment. Wallet writes carry [from, to, |amount|, payToken, sign, "0", |tradeAmount| ("0" if
- * none), mrc010, tkey].
+ * CC-t `token.go` mrc010DexProcessReqSell: the seller hands over `tradeAmount` of the token and gets
+ * `sendPrice` out of the buyer's escrow (saleamount); a platform with an address gets floor(sendPrice
+ * × commission / 100), capped at what the escrow still holds. When the request fills, the escrow's
+ * rest goes back to the buyer as a `mrc010_recv_fee_remain` payment. Wallet writes carry [from, to,
+ * |amount|, payToken, sign, "0", |tradeAmount| ("0" if none), mrc010, tkey].
  */
 export function settleRequest(
   stub: Stub,

@@ -17,11 +17,10 @@ import { decimalOrZero } from '../../chaincode/util.ts';
 import { prefixed, readOrder, writeOrder, type OrderBook } from '../dex/order-record.ts';
 
 /**
- * The record and balance helpers of CC-t `mrc402.go` and the bits of `util.go` only MRC-402 uses.
- * Go ranges over a map in random order; where the chaincode does (a record's `initialreserve` and
- * `shareholder`), the devnet takes Go's marshal order (sorted keys), so a seed gives one chain. It
- * shows in the order of shareholder fees in a settlement's PaymentInfo and of balance entries a
- * melt or burn appends; a real peer could have written either order.
+ * The record and balance helpers of CC-t `mrc402.go` and the bits of `util.go` only MRC-402 uses. Where
+ * Go ranges over a map in random order (`initialreserve`, `shareholder`), the devnet takes sorted keys,
+ * so a seed gives one chain: it shows in the order of shareholder fees in a settlement's PaymentInfo and
+ * of balance entries a melt or burn appends; a real peer could have written either order.
  */
 
 /** MRC402ModifyType: which escrow a balance change also moves (sale or auction amount). */
@@ -91,9 +90,8 @@ export function ordNumber(index: number): string {
 }
 
 /**
- * Ranges over the record's initial reserve as the create, mint, burn and melt loops do: per token
- * (in sorted order, see the header) the token must exist and its per-unit amount be a positive
- * integer, then `apply(tokenId, perUnit)` moves the MRC-010 amount.
+ * The create, mint, burn and melt loops over the initial reserve (sorted, see the header): per token,
+ * it must exist and its per-unit amount be a positive integer, then `apply` moves the MRC-010 amount.
  */
 export function forEachReserve(
   stub: Stub,
@@ -131,10 +129,7 @@ export function mrc402Subtract(stub: Stub, wallet: Wallet, id: string, amount: s
   debit(wallet, id, known, subtract, kind);
 }
 
-/**
- * CC-t mrc402SubtractSubBalance: lowers the sale or auction escrow of a settled trade, with no floor
- * and no clean-up: a seller who sold everything keeps a "0"/"0"/"0" holding.
- */
+/** CC-t mrc402SubtractSubBalance: lowers a settled trade's escrow, no floor, no clean-up ("0"/"0"/"0" stays). */
 export function mrc402SubtractSubBalance(
   stub: Stub,
   wallet: Wallet,

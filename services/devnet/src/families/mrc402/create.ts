@@ -26,14 +26,13 @@ import { creatorWallet, pickMrc402, planPercent } from './plan.ts';
 export const MAX_SUPPLY = 99_999_999n;
 
 /**
- * `mrc402create` (creator, name, creatorcommission, totalsupply, decimal, url, imageurl,
- * shareholder JSON, initialreserve JSON, expiredate, data, information, socialmedia,
- * crCountry, crRegistrar, crNumber, sig, nonce) → a new `MRC402_…` record written `mrc402_create`
- * and the creator written `mrc402create`, both with [id, …the 18 call args] (CC-t `mrc402.go`
- * Mrc402Create). The creator holds the whole supply ({totalsupply, "0", "0"}) and pays, per reserve
- * token, totalsupply × its per-unit amount (MRC010Subtract). The nonce is checked before any value;
- * shareholders and reserves are kept as sent. Quirk kept: an `expiredate` of "" is refused
- * (Strtoint64), a negative one is stored and never blocks melting.
+ * `mrc402create` (creator, name, creatorcommission, totalsupply, decimal, url, imageurl, shareholder
+ * JSON, initialreserve JSON, expiredate, data, information, socialmedia, crCountry, crRegistrar,
+ * crNumber, sig, nonce) → a new `MRC402_…` record written `mrc402_create` and the creator
+ * `mrc402create`, both [id, …the 18 call args] (CC-t `mrc402.go` Mrc402Create). The creator holds the
+ * whole supply ({totalsupply, "0", "0"}) and pays, per reserve token, totalsupply × its per-unit amount
+ * (MRC010Subtract). The nonce is checked before any value; shareholders and reserves are kept as sent.
+ * Quirk kept: an `expiredate` of "" is refused (Strtoint64), a negative one never blocks melting.
  */
 export const mrc402CreateJob: Job = {
   fcn: 'mrc402create',
@@ -223,10 +222,7 @@ function changes(token: Mrc402Token, a: readonly string[]): boolean {
 
 type TextField = { [K in keyof Mrc402Token]-?: Mrc402Token[K] extends string ? K : never }[keyof Mrc402Token];
 
-/**
- * util.DataAssign of a text (or, for url and image, a URL) argument into `field`, its error behind
- * `prefix`; an empty argument that may be empty leaves the field as it is.
- */
+/** util.DataAssign of a text (url, image: URL) argument into `field`, errors behind `prefix`; allowed "" keeps it. */
 function assignText(
   token: Mrc402Token,
   field: TextField,
@@ -274,10 +270,9 @@ function planSupply(rng: Rng): bigint {
 }
 
 /**
- * An initialreserve argument: about half the NFTs have none (""), a few "{}", the rest one or two
- * MRC-010 tokens the creator can lock for the whole supply (a per-unit amount of up to a tenth of
- * what it can spend, divided by the supply). Keys whose order a JS object would change are not
- * sent (keepsGoOrder).
+ * An initialreserve argument: about half "", a few "{}", the rest one or two MRC-010 tokens the creator
+ * can lock for the whole supply (per unit up to a tenth of what it can spend, divided by the supply).
+ * Keys whose order a JS object would change are not sent (keepsGoOrder).
  */
 function planReserve(ctx: PlanContext, wallet: Wallet, supply: bigint, token: number, available: bigint): string {
   const { rng, now } = ctx;
@@ -300,10 +295,7 @@ function planReserve(ctx: PlanContext, wallet: Wallet, supply: bigint, token: nu
   return JSON.stringify(reserve);
 }
 
-/**
- * A shareholder argument: mostly "" (none), else one to three devnet wallets (rarely five, now and
- * then the creator itself) with commissions of 0–10 %; rarely "{}".
- */
+/** A shareholder argument: mostly "", rarely "{}", else 1–3 wallets (rarely 5, maybe the creator) at 0–10 %. */
 function planShareholders(ctx: PlanContext, creator: string): string {
   const { rng } = ctx;
   const roll = rng.next();
@@ -322,10 +314,7 @@ function planShareholders(ctx: PlanContext, creator: string): string {
   return Object.keys(holders).length === 0 ? '' : JSON.stringify(holders);
 }
 
-/**
- * An expiredate: "0" (meltable at once) for most, some already past, some soon (so the end of the
- * wait falls inside a generated history), some far ahead (melting refused for good).
- */
+/** An expiredate: mostly "0" (meltable), some past, some soon (ending inside a history), some far ahead. */
 function planExpiry(rng: Rng, now: number): string {
   const roll = rng.next();
   if (roll < 0.4) return '0';

@@ -6,10 +6,8 @@ import { mrc402BurnJob, mrc402MeltJob, mrc402MintJob } from './supply.ts';
 import { mrc402TransferJob } from './transfer.ts';
 
 /**
- * MRC-402 multi-supply NFTs and their DEX (CC-t `mrc402.go`, every function of `MetaCoin.go`'s
- * dispatch but the `mrc402get` query), registered as one family. They run on the non-legacy
- * chaincodes (v2.3 and current); their weights make about 7 % of randomly planned calls, creates
- * rarer than transfers and trades.
+ * MRC-402 multi-supply NFTs and their DEX (CC-t `mrc402.go`, all of `MetaCoin.go`'s dispatch but the
+ * `mrc402get` query), on the non-legacy chaincodes (v2.3 and current); about 7 % of planned calls.
  */
 export const MRC402_JOBS: readonly Job[] = [
   mrc402CreateJob,

@@ -22,10 +22,7 @@ const NOT_AUCTION_ITEM = '3004,DEX Item is not auction item';
 /** The messages most DEX402 switches share. */
 export const STATUS_MESSAGES: Readonly<Partial<Record<Dex402Status, string>>> = CLOSED_MESSAGES;
 
-/**
- * A check of the DEX402 functions' status switches (order-steps.ts): `allowed` passes, any other
- * status is refused with the message that function gives it.
- */
+/** A DEX402 function's status switch (order-steps.ts): any status but `allowed` refused with its message. */
 export function status(
   allowed: readonly Dex402Status[],
   messages: Partial<Record<Dex402Status, string>> = STATUS_MESSAGES,
@@ -37,11 +34,10 @@ export function status(
 }
 
 /**
- * The DEX402 (CC-t `mrc402.go`) as the shared DEX steps see it: units escrowed in the holding's
- * saleamount/auctionamount, and a settlement pays the creator, the platform and each shareholder
- * (in key order, where Go's map order is random). The current chaincode measures an auction's span
- * from its start; v2.3 (CC-m) measured it from now, the one difference between the two versions'
- * MRC-402 code.
+ * The DEX402 (CC-t `mrc402.go`) for the shared DEX steps: units escrowed in the holding's
+ * saleamount/auctionamount; a settlement pays creator, platform and each shareholder (key order, where
+ * Go's is random). The current chaincode measures an auction's span from its start, v2.3 (CC-m) from
+ * now: the one difference between the two versions' MRC-402 code.
  */
 export const DEX402_FAMILY: DexFamily<Dex402Order> = {
   name: 'mrc402',

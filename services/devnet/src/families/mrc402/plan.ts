@@ -63,9 +63,8 @@ export function pickDex402(
 }
 
 /**
- * The wallets a settlement of `token` pays besides buyer and seller: its creator and shareholders,
- * and the order's platform. None may have been written earlier in the block (the settlement reads
- * and writes them).
+ * The wallets a settlement of `token` pays besides buyer and seller: its creator, shareholders and the
+ * order's platform; none may have been written earlier in the block (the settlement reads them).
  */
 export function payees(token: Mrc402Token, order: Dex402Order): string[] {
   return [token.creator, ...Object.keys(token.shareholder ?? {}), order.platform_address].filter((a) => a !== '');

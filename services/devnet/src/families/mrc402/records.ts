@@ -73,19 +73,15 @@ export function newMrc402(fields: Partial<Mrc402Token>): Mrc402Token {
   };
 }
 
-/**
- * A JSON object's entries in Go's map order (keys sorted bytewise): how json.Marshal writes a map,
- * and the order the devnet ranges over one where Go's order is random (see chaincode.ts).
- */
+/** A JSON object's entries in Go's json.Marshal order (keys sorted bytewise; chaincode.ts ranges so too). */
 export function sortedEntries<V>(map: Readonly<Record<string, V>> | null): [string, V][] {
   return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
- * Whether a JS object with these keys serialises them in Go's order. JS lists integer-like keys
- * ("3", "12") first and in numeric order, whatever the insertion order, so an `initialreserve` of
- * tokens "3" and "12" would be written {"3",…,"12"} where Go writes {"12",…,"3"}. Clients of the
- * devnet only send reserve maps whose keys pass this check.
+ * Whether a JS object with these keys serialises them in Go's order: JS lists integer-like keys first
+ * in numeric order, so reserve tokens "3" and "12" would be written {"3",…,"12"} where Go writes
+ * {"12",…,"3"}. Clients only send reserve maps whose keys pass this check.
  */
 export function keepsGoOrder(keys: readonly string[]): boolean {
   const go = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -93,10 +89,7 @@ export function keepsGoOrder(keys: readonly string[]): boolean {
   return go.every((k, i) => js[i] === k);
 }
 
-/**
- * `map` with `id` set to `holding`, keys in sorted order (a wallet's `mrc402` map as Go writes it).
- * A new object: committed maps are frozen and shared.
- */
+/** A new `map` (committed ones are frozen and shared) with `id` set to `holding`, keys sorted as Go writes them. */
 export function withHolding(
   map: Readonly<Record<string, NftBalance>> | null,
   id: string,

@@ -11,13 +11,12 @@ import { saleJobs } from '../dex/sale-jobs.ts';
 const NOT_SELL_ITEM = '3004,DEX Item is not sell item';
 
 /**
- * The MRC-402 sales (CC-t `mrc402.go` Mrc402Sell, Mrc402UnSell, Mrc402Buy settled by
- * mrc402DexProcess; dex/sale-jobs.ts). `mrc402sell` (seller, amount, id, unitPrice, payToken,
- * platformName, platformURL, platformAddress, platformCommission, sig, nonce) moves the amount from
- * the holding's balance into its saleamount; the price is per NFT unit, in any existing MRC-010
- * token. A buyer pays amount × unit price (`transfer_mrc402buy`), creator, platform and
- * shareholders get their fees (`receive_mrc402fee`), the seller the rest (`receive_mrc402sell`);
- * the seller cannot buy.
+ * The MRC-402 sales (CC-t `mrc402.go` Mrc402Sell, Mrc402UnSell, Mrc402Buy settled by mrc402DexProcess;
+ * dex/sale-jobs.ts). `mrc402sell` (seller, amount, id, unitPrice, payToken, platformName, platformURL,
+ * platformAddress, platformCommission, sig, nonce) moves the amount from the holding's balance into its
+ * saleamount; the price is per NFT unit, in any existing MRC-010 token. A buyer (not the seller) pays
+ * amount × unit price (`transfer_mrc402buy`), creator, platform and shareholders their fees
+ * (`receive_mrc402fee`), the seller the rest (`receive_mrc402sell`).
  */
 export const [mrc402SellJob, mrc402UnsellJob, mrc402BuyJob] = saleJobs({
   family: DEX402_FAMILY,

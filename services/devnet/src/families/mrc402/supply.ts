@@ -15,9 +15,8 @@ import { creatorWallet, heldUnits, pickHolding, pickMrc402 } from './plan.ts';
 
 /**
  * `mrc402mint` (id, amount, memo, sig, nonce) → the record written `mrc402_mint` and the creator
- * `mrc402mint`, both [id, creator, amount, memo, sig, nonce] (CC-t `mrc402.go` Mrc402Mint). The
- * creator signs, gains `amount` and pays amount × per-unit reserve of each reserve token;
- * totalsupply grows by `amount` and may not pass 99,999,999 (the message says "less than").
+ * `mrc402mint` (CC-t `mrc402.go` Mrc402Mint). The creator gains `amount` and pays amount × per-unit
+ * reserve of each reserve token; totalsupply may not pass 99,999,999 (the message says "less than").
  */
 export const mrc402MintJob: Job = {
   fcn: 'mrc402mint',
@@ -61,12 +60,11 @@ export const mrc402MintJob: Job = {
 
 /**
  * `mrc402burn` (id, amount, memo, sig, nonce) → the record written `mrc402_burn` and the creator
- * `mrc402burn`, both [id, creator, amount, memo, sig, nonce] (CC-t `mrc402.go` Mrc402Burn). The
- * creator signs, loses `amount` of its balance and gets amount × per-unit reserve of each reserve
- * token back (credited unlocked). Quirk kept (metacoin-chain.md §7.3): the new totalsupply is
- * totalsupply − meltedamount − amount while meltedamount stays, so every burn after a melt takes
- * the melted units off the supply once more; a burn that would take it below 0 is refused ("The
- * maximum amount that can be burn is <totalsupply − meltedamount>").
+ * `mrc402burn` (CC-t `mrc402.go` Mrc402Burn). The creator loses `amount` of its balance and gets
+ * amount × per-unit reserve of each reserve token back (credited unlocked). Quirk kept (metacoin-chain.md
+ * §7.3): the new totalsupply is totalsupply − meltedamount − amount while meltedamount stays, so every
+ * burn after a melt takes the melted units off the supply once more; a burn that would take it below 0
+ * is refused ("The maximum amount that can be burn is <totalsupply − meltedamount>").
  */
 export const mrc402BurnJob: Job = {
   fcn: 'mrc402burn',
@@ -162,9 +160,8 @@ function reserveOf(token: Mrc402Token): [string, bigint][] {
 }
 
 /**
- * What mint and burn check first, in this order: the arguments, the record, the amount, the
- * creator's wallet, the memo (up to 1,024 bytes), the creator's nonce. Their params are [id, creator, amount, memo,
- * sig, nonce].
+ * What mint and burn check first, in this order: the arguments, the record, the amount, the creator's
+ * wallet (its signer), the memo (up to 1,024 bytes), its nonce. Both write [id, creator, amount, memo, sig, nonce].
  */
 function readSupplyCall(stub: Stub, args: readonly string[]) {
   const [id, amount, memo, sig, nonce] = expectArgs(

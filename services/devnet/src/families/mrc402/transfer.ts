@@ -9,11 +9,9 @@ import { pickHolding } from './plan.ts';
 import { prefixed } from '../dex/order-record.ts';
 
 /**
- * `mrc402transfer` (from, to, amount, id, tag, memo, sig, nonce) → the sender written
- * `transfer_mrc402` and the recipient `receive_mrc402`, both with the call args as sent (CC-t
- * `mrc402.go` Mrc402Transfer); the record is read, not written. The amount moves between the
- * holdings' balances (a new holding stores the amount, sale and auction "0"; an emptied one is
- * deleted). Tag and memo are not checked at all.
+ * `mrc402transfer` (from, to, amount, id, tag, memo, sig, nonce) → the sender written `transfer_mrc402`
+ * and the recipient `receive_mrc402`, both with the call args as sent (CC-t `mrc402.go` Mrc402Transfer;
+ * mrc402Move); the record is read, not written. Tag and memo are not checked at all.
  */
 export const mrc402TransferJob: Job = {
   fcn: 'mrc402transfer',
