@@ -14,7 +14,6 @@ export interface AuctionClients<O extends DexOrder> {
   readonly prefix: string;
   /** The four jobs' weights: auction, unauction, bid, auction finish. */
   readonly weights: readonly [number, number, number, number];
-  /** A seller, how much of which item it can auction, and the pay token. */
   lot(ctx: PlanContext): { wallet: Wallet; available: bigint; item: string; payToken: number } | null;
   /** The open auctions, and one of them that `accept` takes at random (null after a few misses). */
   ids(ctx: PlanContext): readonly string[];

@@ -21,8 +21,7 @@ import { settleTrade } from './settle.ts';
 
 /**
  * The four auction calls of a DEX (`<family>auction`, `…unauction`, `…bid`, `…auctionfinish`; CC-t
- * `token.go` Mrc010Auction…, `mrc402.go` Mrc402Auction…), one Go design in two chaincodes: what
- * differs (escrow, codec, the status messages, a quirk or two) is the family's (DexFamily).
+ * `token.go` Mrc010Auction…, `mrc402.go` Mrc402Auction…); what differs is the family's (DexFamily).
  */
 
 /**
@@ -51,9 +50,8 @@ export function planAuction<O extends DexOrder>(
 /**
  * `<family>auction` (seller, amount, item, startPrice, payToken, bidUnit, buyNow, start, end,
  * platformName, platformURL, platformAddress, platformCommission, sig, nonce) → an auction written
- * `<family>_auction` and the seller `<family>auction`, both [dexid, args 0–12, nonce] (no
- * signature); the amount moves from the balance into auctionamount. Prices are for the whole amount,
- * a buy-now price ("0" for none) above the start price. Quirk kept: remain_amount stays "".
+ * `<family>_auction` and the seller `<family>auction`, both [dexid, args 0–12, nonce] (no signature);
+ * the amount moves into auctionamount. Prices are for the whole amount. Quirk kept: remain_amount stays "".
  */
 export function openAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
   const { name: n, types } = family;
@@ -127,10 +125,9 @@ export function auctionEnd(start: number, end: number, from: number): number {
 }
 
 /**
- * `<family>unauction` (dexid, sig, nonce) → the auction written `<family>_unauction` (cancel_date
- * set) and the seller `<family>unauction`, both [dexid, seller, amount, item, sell_price (""),
- * payToken, sig, nonce]; allowed before the end while nobody has bid. The amount goes back to the
- * balance (DexFamily.returnAuctioned).
+ * `<family>unauction` (dexid, sig, nonce) → the auction written `<family>_unauction` (cancel_date set)
+ * and the seller `<family>unauction`, both [dexid, seller, amount, item, sell_price (""), payToken, sig,
+ * nonce]; allowed before the end while nobody has bid (amount back: DexFamily.returnAuctioned).
  */
 export function withdrawAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
   const { name: n, types } = family;
@@ -154,10 +151,9 @@ export function withdrawAuction<O extends DexOrder>(stub: Stub, family: DexFamil
 }
 
 /**
- * `<family>bid` (dexid, bidder, price, sig, nonce) → a bid on a running auction (takeBid's rules),
- * escrowed by escrowBid, the auction written `<family>_auctionbid` [dexid, seller, bidder,
- * PaymentInfo JSON, sig, nonce]; a bid at the buy-now price settles at once through settleTrade
- * (the auction written `<family>_auctionbuynow`).
+ * `<family>bid` (dexid, bidder, price, sig, nonce) → a bid (takeBid, escrowBid), the auction written
+ * `<family>_auctionbid` [dexid, seller, bidder, PaymentInfo JSON, sig, nonce]; a bid at the buy-now
+ * price settles at once through settleTrade (the auction written `<family>_auctionbuynow`).
  */
 export function placeBid<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
   const { name: n, types, pay } = family;
@@ -306,12 +302,12 @@ export function escrowBid(
 }
 
 /**
- * `<family>auctionfinish` (dexid) — unsigned, anyone may call it once the end date has passed. With
- * a bidder it settles through settleTrade: the winner gets the item (`receive_<family>item`), the
- * escrowed bid pays the fees and the seller (`receive_<family>auction`, auctionamount lowered), and
- * the auction is written `<family>_auctionwinning`; sign and nonce are "" in every write. Without
- * bids the amount goes back to the seller (DexFamily.returnAuctioned) and the seller and the auction
- * are written `<family>auctionfailure` / `<family>_auctionfailure` [dexid, seller, amount, item].
+ * `<family>auctionfinish` (dexid), unsigned: anyone may call it after the end. With a bidder it settles
+ * through settleTrade: the winner gets the item (`receive_<family>item`), the escrowed bid pays the fees
+ * and the seller (`receive_<family>auction`, auctionamount lowered), the auction is written
+ * `<family>_auctionwinning`; sign and nonce "" in every write. Without bids the amount goes back
+ * (DexFamily.returnAuctioned), the seller and the auction written `<family>auctionfailure` /
+ * `<family>_auctionfailure` [dexid, seller, amount, item].
  */
 export function finishAuction<O extends DexOrder>(stub: Stub, family: DexFamily<O>, args: readonly string[]): void {
   const { name: n, types, pay } = family;

@@ -6,9 +6,8 @@ import type { Stub } from '../../world/stub.ts';
 import type { DexJobTypes, DexOrder } from './dex.ts';
 
 /**
- * A zero order (CC-t `token.go` TMRC010DEX, `mrc402.go` TMRC402DEX: every field at its Go zero
- * value, in struct order) with `fields` filled in; the family's own fields go after `item` (second),
- * remain_amount and sell_token.
+ * A zero order (CC-t `token.go` TMRC010DEX, `mrc402.go` TMRC402DEX: Go zero values in struct order)
+ * with `fields` filled in; the family's own fields go after `item` (second), remain_amount and sell_token.
  */
 export function zeroOrder<O extends DexOrder>(
   item: string,

@@ -74,10 +74,9 @@ export interface SaleOpening<O extends DexOrder> {
 }
 
 /**
- * What a new sale or request checks before its escrow, in this order (party, amount, item, price,
- * payToken, platformName, platformURL, platformAddress, platformCommission, …, sig, nonce): the
- * party's wallet, the amount, the item, the price (per unit, kept as sell_price or buy_price), the
- * pay token, the platform, the family's own checks and the party's nonce.
+ * What a new sale or request (party, amount, item, price, payToken, platformName, platformURL,
+ * platformAddress, platformCommission, …, sig, nonce) checks before its escrow, in argument order:
+ * the price is per unit (sell_price or buy_price); the family's own checks come before the nonce.
  */
 export function openSale<O extends DexOrder>(
   stub: Stub,
@@ -153,8 +152,7 @@ export function cancelOrder<O extends DexOrder>(
 
 /**
  * What a taker of a sale or request does first (`…buy`, `mrc010acceptreqsell`): the order's checks,
- * the taker's nonce, and an amount of at most remain_amount, which it lowers. Returns the taker's
- * wallet, the amount and its price at the order's `unitPrice` (DexFamily.tradePrice).
+ * the taker's nonce, and an amount of at most remain_amount, which it lowers.
  */
 export function takeOrder<O extends DexOrder>(
   stub: Stub,
@@ -174,10 +172,7 @@ export function takeOrder<O extends DexOrder>(
   return { wallet, amount: traded, price };
 }
 
-/**
- * `…buy` (dexid, buyer, amount, sig, nonce) → a purchase of part or all of a sale, settled through
- * settleTrade: the buyer pays the trade price and receives the amount.
- */
+/** `…buy` (dexid, buyer, amount, sig, nonce) → a purchase of part or all of a sale (settleTrade). */
 export function buyFromSale<O extends DexOrder>(
   stub: Stub,
   family: DexFamily<O>,

@@ -21,14 +21,13 @@ function assignMinTradeUnit(dex: Dex010Order, unit: string, amount: bigint): voi
   }
 }
 
-/** The status switches of the DEX functions: the message refusing any status but `wanted`. */
 function refuseStatus(status: Dex010Status, ...wanted: Dex010Status[]): string | undefined {
   if (wanted.includes(status)) return undefined;
   const messages: Partial<Record<Dex010Status, string>> = CLOSED_MESSAGES;
   return messages[status] ?? `3004,DEX Item status is ${status}, not ${wanted.join(' or ')}`;
 }
 
-/** A check of an order's status (order-steps.ts): any but `wanted` is refused. */
+/** A DEX function's status switch (order-steps.ts): any status but `wanted` is refused. */
 export const status =
   (...wanted: Dex010Status[]): OrderCheck<Dex010Order> =>
   (order, now) =>

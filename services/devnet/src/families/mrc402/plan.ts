@@ -74,10 +74,7 @@ export function anyBusy(ctx: PlanContext, addresses: readonly string[]): boolean
   return addresses.some((a) => isBusy(ctx, a));
 }
 
-/**
- * A commission argument, 0–10 % with up to two decimals: sometimes "0", sometimes written with
- * trailing zeros ("2.50", which a record keeps as sent for shareholders and normalises otherwise).
- */
+/** A commission argument (writtenPercent), sometimes "0"; records keep "2.50" as sent for shareholders only. */
 export function planPercent(rng: Rng): string {
   if (rng.chance(0.15)) return '0';
   return writtenPercent(rng, rng.chance(0.5) ? rng.int(1, 20) * 50 : rng.int(1, 1000));

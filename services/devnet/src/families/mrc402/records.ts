@@ -2,10 +2,9 @@ import type { NftBalance } from '../mrc010/records.ts';
 import type { DexOrder } from '../dex/order-fields.ts';
 
 /**
- * MRC-402 record shapes, field for field in the order Go's encoding/json writes them (CC-t
- * `mrc402.go` TMRC402, TMRC402DEX; see mrc010/records.ts for why the order matters). The maps
- * (`shareholder`, `initialreserve`) hold what the client sent, unnormalised, and are null when the
- * argument was "" (Go's nil map); Go writes their keys sorted, so they are built in sorted order.
+ * MRC-402 record shapes in Go's encoding/json field order (CC-t `mrc402.go` TMRC402, TMRC402DEX; see
+ * mrc010/records.ts for why it matters). The maps (`shareholder`, `initialreserve`) hold what the client
+ * sent, unnormalised, null for "" (Go's nil map), built in sorted key order as Go writes them.
  */
 
 /** TMRC402, stored under `MRC402_<32 hex><digit>`. */

@@ -104,10 +104,9 @@ export const mrc402BurnJob: Job = {
 
 /**
  * `mrc402melt` (id, address, amount, sig, nonce) → the record written `mrc402_melt` and the holder
- * `mrc402melt`, both with the call args (CC-t `mrc402.go` Mrc402Melt). Refused while the record's
- * expiredate is non-zero and still ahead ("3004,It is not a meltable date"). The holder loses
- * `amount` and gets amount × per-unit reserve of each reserve token (credited unlocked);
- * meltedamount grows by `amount`, totalsupply stays.
+ * `mrc402melt`, both with the call args (CC-t `mrc402.go` Mrc402Melt). Refused before the expiredate
+ * (meltable). The holder loses `amount` and gets amount × per-unit reserve of each reserve token
+ * (credited unlocked); meltedamount grows by `amount`, totalsupply stays.
  */
 export const mrc402MeltJob: Job = {
   fcn: 'mrc402melt',
