@@ -207,14 +207,15 @@ export interface BidTarget {
   auction_current_bidder: string;
 }
 
-/** A bid: who bids what on which auction (`at`: the order or item id), in which pay token. */
+/**
+ * A bid: who bids what on which auction (`at`: the order or item id), in which pay token; `address`
+ * is the bidder's as called (the wallet's key), `item` the id the wallet writes name.
+ */
 export interface Bid {
   bidder: Wallet;
-  /** The bidder's address as called (the wallet's key). */
   address: string;
   at: string;
   token: string;
-  /** The item id the wallet writes name. */
   item: string;
   price: bigint;
   sig: string;

@@ -52,10 +52,9 @@ export function zeroOrder<O extends DexOrder>(
 export interface OrderBook {
   /** `DEX010_`, `DEX402_`: ids are the prefix, 32 hex digits and a retry digit (40 characters). */
   readonly prefix: string;
-  /** GetDEX's message for a malformed id, and the family named in its "not exist" message. */
+  /** GetDEX's and setDEX's messages for a malformed id, and the family named in "not exist". */
   readonly invalidId: string;
   readonly family: 'MRC010' | 'MRC402';
-  /** setDEX's message for a malformed id. */
   readonly invalidData: string;
   readonly types: DexJobTypes;
   /** The job types that cancel an order (cancel_date) and that fill some of a sale (sell_date at 0). */

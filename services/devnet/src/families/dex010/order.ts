@@ -33,10 +33,7 @@ export const status =
   (order, now) =>
     refuseStatus(dex010Status(order, now), ...wanted);
 
-/**
- * What mrc010sell and mrc010reqsell check alike (CC-t `token.go`) before their escrow, besides
- * openSale's: a pay token other than the token traded, and min_trade_unit after the platform.
- */
+/** What mrc010sell and mrc010reqsell (CC-t `token.go`) check besides openSale's: another pay token, min_trade_unit. */
 export function dex010Opening(side: 'sell' | 'buy', message: string): SaleOpening<Dex010Order> {
   return {
     count: 12,

@@ -28,13 +28,12 @@ const REQSELL = dex010Opening(
 );
 
 /**
- * `mrc010reqsell` (buyer, amount, tokenId, price, payToken, platformName, platformURL,
- * platformAddress, platformCommission, minTradeUnit, sig, nonce) → a request to sell (a standing
- * buy order) written `mrc010_reqsell`, the buyer `mrc010reqsell`, both [dexid, …the 12 call args]
- * (CC-t `token.go` Mrc010ReqSell). The buyer escrows price × amount / unit plus the platform fee
- * on it in the pay token's saleamount (buy_price_total). Quirk kept: the fee is escrowed whenever
- * the commission is positive, even without a platform address to pay it to; it comes back to the
- * buyer when the request fills or is withdrawn.
+ * `mrc010reqsell` (buyer, amount, tokenId, price, payToken, platformName, platformURL, platformAddress,
+ * platformCommission, minTradeUnit, sig, nonce) → a request to sell (a standing buy order) written
+ * `mrc010_reqsell`, the buyer `mrc010reqsell`, both [dexid, …the 12 call args] (CC-t `token.go`
+ * Mrc010ReqSell). The buyer escrows price × amount / unit plus the platform fee in the pay token's
+ * saleamount (buy_price_total). Quirk kept: the fee is escrowed whenever the commission is positive,
+ * even without a platform address; it comes back when the request fills or is withdrawn.
  */
 export const mrc010ReqSellJob: Job = {
   fcn: 'mrc010reqsell',
