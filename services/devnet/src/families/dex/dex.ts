@@ -43,9 +43,8 @@ export interface DexFamily<O extends DexOrder> {
   readonly walletJobTypes: Readonly<Record<string, string>>;
   /** The id of what the order trades (its `mrc010` / `mrc402` field). */
   item(order: O): string;
-  /** A zero order (every field at its Go zero value, in struct order) with `fields` filled in. */
+  /** A zero order with `fields` filled in (order-record.ts zeroOrder). */
   newOrder(item: string, fields: Partial<DexOrder>): O;
-  /** Reads an order, failing when `dexid` names none. */
   getOrder(stub: Stub, dexid: string): O;
   newOrderId(stub: Stub, args: readonly string[]): string;
   setOrder(stub: Stub, order: O, jobType: string, args: readonly string[]): void;

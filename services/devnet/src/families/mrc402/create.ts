@@ -138,11 +138,10 @@ export const mrc402CreateJob: Job = {
 };
 
 /**
- * `mrc402update` (id, url, data, info, socialmedia, crCountry, crRegistrar, crNumber, sig, nonce) →
- * the record written `mrc402_update` and the creator `mrc402update`, both [id, creator, args 1–9]
- * (CC-t `mrc402.go` Mrc402Update). Only the creator signs. Something must change ("4900,No data
- * change"): a url, data, info or socialmedia differing from the record, or a copyright field set
- * for the first time (once set, a non-empty argument is refused). Quirks kept: the length guard
+ * `mrc402update` (id, url, data, info, socialmedia, crCountry, crRegistrar, crNumber, sig, nonce) → the
+ * record written `mrc402_update` and the creator `mrc402update`, both [id, creator, args 1–9] (CC-t
+ * `mrc402.go` Mrc402Update), signed by the creator. Something must change ("4900,No data change", see
+ * changes); a copyright field once set refuses a non-empty argument. Quirks kept: the length guard
  * checks 7 arguments but the function reads 10 (fewer panic); url "" keeps the url, but data, info
  * and socialmedia "" clear theirs, so an update of the url alone wipes them unless resent.
  */
@@ -213,7 +212,7 @@ export const mrc402UpdateJob: Job = {
   },
 };
 
-/** Whether url, data, info or socialmedia arguments differ from the record (non-empty ones only). */
+/** Whether a non-empty url, data, info or socialmedia differs from the record, or a copyright field is set. */
 function changes(token: Mrc402Token, a: readonly string[]): boolean {
   const current = [token.url, token.data, token.info, token.socialmedia];
   const differs = current.some((value, i) => (a[i + 1] ?? '').length > 0 && a[i + 1] !== value);
