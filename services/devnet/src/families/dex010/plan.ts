@@ -28,7 +28,6 @@ export function pickAmong<T>(
   return null;
 }
 
-/** A random open order of `kind` that `accept` takes, or null after a few misses. */
 export function pickOrder(ctx: PlanContext, kind: Dex010Kind, accept: (order: Dex010Order) => boolean, attempts = 8) {
   return pickAmong(ctx, ctx.world.openDex010[kind], (id) => ctx.world.dex010(id)!, accept, attempts);
 }
@@ -56,7 +55,6 @@ export function pickPayToken(ctx: PlanContext, token: number): number | null {
   return token !== 0 && ctx.rng.chance(0.85) ? 0 : pickOtherToken(ctx, token);
 }
 
-/** A registered token other than `token`, or null after a few misses. */
 export function pickOtherToken(ctx: PlanContext, token: number): number | null {
   for (let i = 0; i < 8; i++) {
     const other = ctx.rng.pick(ctx.world.tokens);
