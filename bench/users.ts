@@ -145,7 +145,7 @@ export async function filteredLists(
   const first: string[] = [];
   const deep: string[] = [];
   for (const list of lists) {
-    const { total } = await json<{ total: number }>(`${api}${list}`);
+    const { total } = await json<{ total: number }>(list);
     if (total === 0) continue;
     first.push(`${list}&limit=20`);
     deep.push(`${list}&limit=20&page=${Math.ceil(total / 20)}`);
