@@ -49,7 +49,7 @@ export interface paths {
     };
     /**
      * Indexed blocks, newest first
-     * @description Page p holds heights (H − p·limit, H − (p−1)·limit] of the indexed height H. A page past the end is an empty list. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400.
+     * @description Page p holds heights (H − p·limit, H − (p−1)·limit] of the indexed height H. A page past the end is an empty list.
      */
     get: operations['listBlocks'];
     put?: never;
@@ -106,7 +106,7 @@ export interface paths {
     };
     /**
      * Indexed transactions, newest first
-     * @description Page p holds the transactions with seq in [T − p·limit, T − (p−1)·limit), T being the number indexed. A page past the end is an empty list. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400.
+     * @description Page p holds the transactions with seq in [T − p·limit, T − (p−1)·limit), T being the number indexed. A page past the end is an empty list.
      */
     get: operations['listTransactions'];
     put?: never;
@@ -400,7 +400,7 @@ export interface paths {
     };
     /**
      * A collection's MRC-401 items, newest first
-     * @description Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
+     * @description Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. limit is at most 100.
      */
     get: operations['listNftItems'];
     put?: never;
@@ -460,7 +460,7 @@ export interface paths {
     };
     /**
      * An NFT's transactions, newest first
-     * @description A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is the rows of one range of numbers, read by key; total a counter. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
+     * @description A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is the rows of one range of numbers, read by key; total a counter. limit is at most 100.
      */
     get: operations['listNftTransactions'];
     put?: never;
@@ -500,7 +500,7 @@ export interface paths {
     };
     /**
      * NFTs — MRC-400 collections and MRC-402s — newest first
-     * @description Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
+     * @description Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. limit is at most 100.
      */
     get: operations['listNfts'];
     put?: never;
@@ -816,10 +816,6 @@ export interface components {
       currentBlock: number;
       page: number;
       totalPages: number;
-      /** @description Cursor of the page of older rows; null on the oldest page. */
-      next: string | null;
-      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
-      prev: string | null;
     };
     RawBlockResponse: {
       block: {
@@ -871,10 +867,6 @@ export interface components {
       currentBlock: number;
       page: number;
       totalPages: number;
-      /** @description Cursor of the page of older rows; null on the oldest page. */
-      next: string | null;
-      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
-      prev: string | null;
     };
     TxDetail: {
       id: string;
@@ -1410,10 +1402,6 @@ export interface components {
       total: number;
       page: number;
       limit: number;
-      /** @description Cursor of the page of older rows; null on the oldest page. */
-      next: string | null;
-      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
-      prev: string | null;
     };
     ListNftHoldersResponse:
       | {
@@ -1477,10 +1465,6 @@ export interface components {
           ukey: string;
         };
       }[];
-      /** @description Cursor of the page of older rows; null on the oldest page. */
-      next: string | null;
-      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
-      prev: string | null;
     };
     ListNftsResponse: {
       total: number;
@@ -1507,10 +1491,6 @@ export interface components {
         category: string;
         url: string;
       }[];
-      /** @description Cursor of the page of older rows; null on the oldest page. */
-      next: string | null;
-      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
-      prev: string | null;
     };
     ExportNftHoldersRow: {
       address: string;
@@ -1743,8 +1723,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 50. */
         limit?: number;
-        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
-        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -1836,8 +1814,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 50. */
         limit?: number;
-        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
-        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -2400,8 +2376,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
-        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
-        cursor?: string;
         /** @description The collection. */
         id: string;
       };
@@ -2502,8 +2476,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
-        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
-        cursor?: string;
         /** @description The NFT. */
         id: string;
       };
@@ -2580,8 +2552,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
-        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
-        cursor?: string;
         /** @description MRC402, MRC401 (MRC-400 collections, whose items are the MRC-401s), or empty for both. */
         protocol?: 'MRC402' | 'MRC401' | '';
       };

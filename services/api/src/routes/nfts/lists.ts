@@ -1,5 +1,4 @@
-import { collectionItemsKey, nftLists, seriesRows, seriesTotal, type Models } from '@mtc/read-models';
-import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
+import { collectionItemsKey, nftLists, seriesPage, seriesTotal, type Models } from '@mtc/read-models';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
@@ -8,18 +7,16 @@ import { mrc402Quantity } from './holders.ts';
 import { CollectionIdParam, itemImage } from './nfts.ts';
 import { NftItemListEntry, NftItemsPage, NftListEntry, NftsPage } from './schemas.ts';
 
-/** A page of a list key of `nft_lists`, newest first, by page or cursor. */
-async function listPage(models: Models, key: string, query: { page: number; limit: number; cursor?: string }) {
+/** A page of a list key of `nft_lists`, newest first. */
+async function listPage(models: Models, key: string, page: { page: number; limit: number }) {
   const total = await seriesTotal(models.seriesCounters, nftLists, key);
-  const { from, to, page, next, prev } = cursorPage(key, { first: 1, last: total }, query);
-  return { total, page, next, prev, rows: await seriesRows(models.nftLists, key, { from, to, newestFirst: true }) };
+  return { total, rows: await seriesPage(models.nftLists, key, total, page.page, page.limit) };
 }
 
 /** A decimal price as the spec's number (0 when none). */
 const price = (value: string): number => (value === '' ? 0 : Number(value));
 
 export const NftsQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
-  cursor: CursorQuery,
   protocol: z
     .enum(['MRC402', 'MRC401', ''])
     .default('')
@@ -31,7 +28,7 @@ export const listNftsRoute = defineRoute({
   operationId: 'listNfts',
   tag: 'nfts',
   summary: 'NFTs — MRC-400 collections and MRC-402s — newest first',
-  description: `Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. limit is at most ${MAX_LIST_LIMIT}.`,
   query: NftsQuery,
   response: NftsPage,
   errors: [400],
@@ -42,11 +39,7 @@ export const listNftsRoute = defineRoute({
   cache: 'head',
   async handle({ query }, app) {
     const { models } = app;
-    const { total, page, next, prev, rows } = await listPage(
-      models,
-      query.protocol === '' ? 'all' : query.protocol,
-      query,
-    );
+    const { total, rows } = await listPage(models, query.protocol === '' ? 'all' : query.protocol, query);
     const ids = (protocol: string) => rows.filter((r) => r.protocol === protocol).map((r) => r.nftId);
     const [collections, tokens, stats] = await Promise.all([
       models.nftCollections.getMany(ids('MRC400')),
@@ -59,10 +52,8 @@ export const listNftsRoute = defineRoute({
     const s = byId(stats);
     return {
       total,
-      page,
+      page: query.page,
       limit: query.limit,
-      next,
-      prev,
       items: rows.flatMap((r): z.infer<typeof NftListEntry>[] => {
         const collection = c.get(r.nftId);
         if (collection)
@@ -106,7 +97,6 @@ export const listNftsRoute = defineRoute({
 });
 
 export const NftItemsQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
-  cursor: CursorQuery,
   id: CollectionIdParam,
 });
 
@@ -115,7 +105,7 @@ export const listNftItemsRoute = defineRoute({
   operationId: 'listNftItems',
   tag: 'nfts',
   summary: "A collection's MRC-401 items, newest first",
-  description: `Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. limit is at most ${MAX_LIST_LIMIT}.`,
   query: NftItemsQuery,
   response: NftItemsPage,
   errors: [400, 404],
@@ -125,14 +115,12 @@ export const listNftItemsRoute = defineRoute({
     const { models } = app;
     const collection = await models.nftCollections.get(query.id);
     if (!collection) throw notFound(`collection ${query.id} not found`);
-    const { total, page, next, prev, rows } = await listPage(models, collectionItemsKey(query.id), query);
+    const { total, rows } = await listPage(models, collectionItemsKey(query.id), query);
     const items = new Map((await models.nftItems.getMany(rows.map((r) => r.nftId))).map((i) => [i._id, i]));
     return {
       total,
-      page,
+      page: query.page,
       limit: query.limit,
-      next,
-      prev,
       items: rows.flatMap((r): z.infer<typeof NftItemListEntry>[] => {
         const item = items.get(r.nftId);
         if (!item) return [];

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CursorFields } from '../../cursor.ts';
 
 /** Response bodies of the NFT routes; each export is an OpenAPI component of the same name. */
 
@@ -120,7 +119,6 @@ export const NftTxEntry = z.object({
 export const NftTxPage = z.object({
   total: z.int().describe('Entries of this NFT (maintained at projection time).'),
   items: z.array(NftTxEntry).describe('Newest first.'),
-  ...CursorFields,
 });
 
 export const NftHistoryEntry = z.object({
@@ -164,7 +162,6 @@ export const NftsPage = z.object({
   page: z.int(),
   limit: z.int(),
   items: z.array(NftListEntry).describe('Newest first.'),
-  ...CursorFields,
 });
 
 export const NftItemListEntry = z.object({
@@ -186,5 +183,4 @@ export const NftItemsPage = z.object({
   total: z.int().describe('Items created in the collection, melted ones included.'),
   page: z.int(),
   limit: z.int(),
-  ...CursorFields,
 });
