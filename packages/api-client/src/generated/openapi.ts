@@ -200,7 +200,7 @@ export interface paths {
     };
     /**
      * A wallet's activity, newest first
-     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
+     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
      */
     get: operations['listAddressTxs'];
     put?: never;
@@ -280,7 +280,7 @@ export interface paths {
     };
     /**
      * A token's activity, newest first
-     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
+     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. limit is at most 100.
      */
     get: operations['listTokenTxs'];
     put?: never;
@@ -997,10 +997,6 @@ export interface components {
       limit: number;
       /** @description Newest first. */
       data: components['schemas']['AddressActivity'][];
-      /** @description Cursor of the page of older rows; null on the oldest page. */
-      next: string | null;
-      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
-      prev: string | null;
     };
     NftHolding: {
       /** @description An MRC-402 id or an MRC-401 item id. */
@@ -1190,10 +1186,6 @@ export interface components {
       limit: number;
       /** @description Newest first. */
       data: components['schemas']['TokenTransfer'][];
-      /** @description Cursor of the page of older rows; null on the oldest page. */
-      next: string | null;
-      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
-      prev: string | null;
     };
     TokensPage: {
       /** @description Tokens indexed, the native coin included. */
@@ -1965,8 +1957,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
-        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
-        cursor?: string;
         /** @description Only rows about this MRC-010 token (0: the native coin). */
         token?: number;
         /** @description out: rows where the address is the sender (from); in: where it is the receiver (to). */
@@ -2143,8 +2133,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
-        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
-        cursor?: string;
         /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
         kind?:
           | 'transfer'

@@ -349,8 +349,6 @@ describe('GET /api/address/{id}/txs', () => {
       total: 5,
       page: 3,
       limit: 2,
-      next: null,
-      prev: expect.any(String) as string,
       data: [
         row({
           job_type: 'NewWallet',
@@ -364,7 +362,7 @@ describe('GET /api/address/{id}/txs', () => {
       ],
     });
     const past = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2&page=4`);
-    expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [], next: null, prev: null });
+    expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [] });
   });
 
   it("reads the total from the counter and the page's rows by their ids (key and number)", async () => {

@@ -3,7 +3,7 @@ import {
   addressTxs,
   ownedItemsOf,
   mrc402HoldingsOf,
-  seriesRows,
+  seriesPage,
   type Models,
   type AddressTxDoc,
   type NftCollectionDoc,
@@ -13,7 +13,6 @@ import {
 } from '@mtc/read-models';
 import { AddressActivityFilter, FILTERS_DOC, filteredSeries } from '../../activity-filter.ts';
 import { whole } from '../../consistent.ts';
-import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { AddressParams } from '../../params.ts';
@@ -227,9 +226,9 @@ export const addressTxsRoute = defineRoute({
   operationId: 'listAddressTxs',
   tag: 'addresses',
   summary: "A wallet's activity, newest first",
-  description: `One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. ${FILTERS_DOC} ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.`,
+  description: `One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. ${FILTERS_DOC} limit is at most ${MAX_LIST_LIMIT}. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.`,
   params: AddressParams,
-  query: NewestFirstPaging.extend({ cursor: CursorQuery, ...AddressActivityFilter.shape }),
+  query: NewestFirstPaging.extend(AddressActivityFilter.shape),
   response: AddressTxsPage,
   errors: [400, 404],
   cache: 'head',
@@ -238,8 +237,7 @@ export const addressTxsRoute = defineRoute({
       requireWallet(app.models, params.id),
       filteredSeries(app.models, app.models.addressTxs, addressTxs, params.id, query),
     ]);
-    const { from, to, page, next, prev } = cursorPage(key, window, query);
-    const rows = await seriesRows(app.models.addressTxs, key, { from, to, newestFirst: true });
-    return { total, page, limit: query.limit, data: await toAddressActivity(app.models, rows), next, prev };
+    const rows = await seriesPage(app.models.addressTxs, key, total, query.page, query.limit, window);
+    return { total, page: query.page, limit: query.limit, data: await toAddressActivity(app.models, rows) };
   },
 });

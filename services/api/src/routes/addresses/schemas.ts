@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CursorFields } from '../../cursor.ts';
 import { TokenLock } from '../tokens/schemas.ts';
 
 /** Response bodies of the address routes; each export is an OpenAPI component of the same name. */
@@ -97,6 +96,5 @@ export const AddressTxsPage = z.object({
   page: z.int(),
   limit: z.int(),
   data: z.array(AddressActivity).describe('Newest first.'),
-  ...CursorFields,
 });
 export type AddressTxsPage = z.infer<typeof AddressTxsPage>;

@@ -62,15 +62,7 @@ describe('GET /api/token/{id}/txs', () => {
     const { status, body, headers } = await api.get<TokenTxsPage>('/api/token/1/txs?limit=4');
     expect(status).toBe(200);
     expect(TokenTxsPage.parse(body)).toEqual(body);
-    expect(body).toEqual({
-      owner: OWNER,
-      total: 9,
-      page: 1,
-      limit: 4,
-      data: GOLD_TXS.slice(0, 4),
-      next: expect.any(String) as string,
-      prev: null,
-    });
+    expect(body).toEqual({ owner: OWNER, total: 9, page: 1, limit: 4, data: GOLD_TXS.slice(0, 4) });
     expect(headers.get('cache-control')).toBe('public, max-age=2');
   });
 

@@ -1,6 +1,5 @@
-import { seriesRows, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
+import { seriesPage, seriesRows, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
 import { FILTERS_DOC, filteredSeries, TokenActivityFilter } from '../../activity-filter.ts';
-import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
@@ -29,9 +28,9 @@ export const tokenTxsRoute = defineRoute({
   operationId: 'listTokenTxs',
   tag: 'tokens',
   summary: "A token's activity, newest first",
-  description: `Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. ${FILTERS_DOC} ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. ${FILTERS_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
   params: TokenIdParams,
-  query: NewestFirstPaging.extend({ cursor: CursorQuery, ...TokenActivityFilter.shape }),
+  query: NewestFirstPaging.extend(TokenActivityFilter.shape),
   response: TokenTxsPage,
   errors: [400, 404],
   cache: 'head',
@@ -41,9 +40,14 @@ export const tokenTxsRoute = defineRoute({
       filteredSeries(app.models, app.models.tokenTxs, tokenTxs, String(params.id), query),
     ]);
     const { key, total, window } = list;
-    const { from, to, page, next, prev } = cursorPage(key, window, query);
-    const rows = await seriesRows(app.models.tokenTxs, key, { from, to, newestFirst: true });
-    return { owner: token.owner, total, page, limit: query.limit, data: rows.map(toTokenTransfer), next, prev };
+    const rows = await seriesPage(app.models.tokenTxs, key, total, query.page, query.limit, window);
+    return {
+      owner: token.owner,
+      total,
+      page: query.page,
+      limit: query.limit,
+      data: rows.map(toTokenTransfer),
+    };
   },
 });
 

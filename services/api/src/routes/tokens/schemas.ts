@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CursorFields } from '../../cursor.ts';
 
 /** Response bodies of the MRC-010 token routes; each export is an OpenAPI component of the same name. */
 
@@ -130,7 +129,6 @@ export const TokenTxsPage = z.object({
   page: z.int(),
   limit: z.int(),
   data: z.array(TokenTransfer).describe('Newest first.'),
-  ...CursorFields,
 });
 export type TokenTxsPage = z.infer<typeof TokenTxsPage>;
 
