@@ -155,8 +155,8 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
     const { addressTxs } = chainIndex(devnet);
     const transfers = transferTruth(devnet);
     const byActivity = [...addressTxs.entries()].sort((a, b) => b[1].length - a[1].length);
-    // The five busiest addresses and every 40th of the rest.
-    const sample = [...byActivity.slice(0, 5), ...byActivity.slice(5).filter((_, i) => i % 40 === 0)];
+    // The five busiest addresses and every 25th of the rest.
+    const sample = [...byActivity.slice(0, 5), ...byActivity.slice(5).filter((_, i) => i % 25 === 0)];
     let lists = 0;
     let checkedTransfers = 0;
     for (const [address] of sample) {
