@@ -200,7 +200,7 @@ export interface paths {
     };
     /**
      * A wallet's activity, newest first
-     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
+     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
      */
     get: operations['listAddressTxs'];
     put?: never;
@@ -280,7 +280,7 @@ export interface paths {
     };
     /**
      * A token's activity, newest first
-     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. limit is at most 100.
+     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. limit is at most 100.
      */
     get: operations['listTokenTxs'];
     put?: never;
@@ -560,7 +560,7 @@ export interface paths {
     };
     /**
      * A wallet's activity, streamed (CSV or NDJSON), oldest first
-     * @description Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first), with the same filters. 400 when the address is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
+     * @description Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first). 400 when the address is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
      */
     get: operations['exportAddressActivity'];
     put?: never;
@@ -580,7 +580,7 @@ export interface paths {
     };
     /**
      * A token's activity, streamed (CSV or NDJSON), oldest first
-     * @description Rows are the /token/{id}/txs entries (transfers, reserves, mints, burns, DEX orders) at or below the indexed height H, in chain order (the list shows them newest first), with the same filters.
+     * @description Rows are the /token/{id}/txs entries (transfers, reserves, mints, burns, DEX orders) at or below the indexed height H, in chain order (the list shows them newest first).
      */
     get: operations['exportTokenTransfers'];
     put?: never;
@@ -965,10 +965,6 @@ export interface components {
       tokenSymbol: string;
       /** @description The NFT's collection name; '' for fungible activity. */
       parentName: string;
-      /** @description The MRC-010 token the entry names (0: the native coin); null when it names none. What the token filter matches. */
-      tokenId: number | null;
-      /** @description The activity kind of the transaction's main action (mtc.activity.v1), e.g. transfer, buy, nftSell. What the kind filter matches. */
-      kind: string;
     };
     AddressBalance: {
       tokenId: number;
@@ -1175,8 +1171,6 @@ export interface components {
         amount: string;
       }[];
       memo: string;
-      /** @description The activity kind (mtc.activity.v1), e.g. transfer, tokenMint, sell. What the kind filter matches. */
-      kind: string;
     };
     TokenTxsPage: {
       /** @description The token's owner. */
@@ -1526,8 +1520,6 @@ export interface components {
       nftId?: string;
       /** @description The MRC-010 token the entry moves; null for none. */
       tokenId: number | null;
-      /** @description The activity kind of the transaction's main action (mtc.activity.v1), e.g. transfer, buy, nftSell. What the kind filter matches. */
-      kind: string;
     };
     /** @description This document. */
     GetOpenApiResponse: {
@@ -1957,51 +1949,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
-        /** @description Only rows about this MRC-010 token (0: the native coin). */
-        token?: number;
-        /** @description out: rows where the address is the sender (from); in: where it is the receiver (to). */
-        direction?: 'in' | 'out';
-        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
-        kind?:
-          | 'transfer'
-          | 'walletCreate'
-          | 'tokenCreate'
-          | 'tokenReserve'
-          | 'tokenMint'
-          | 'tokenBurn'
-          | 'tokenUpdate'
-          | 'sell'
-          | 'sellCancel'
-          | 'buy'
-          | 'buyRequest'
-          | 'buyRequestCancel'
-          | 'buyRequestAccept'
-          | 'auction'
-          | 'auctionCancel'
-          | 'bid'
-          | 'auctionFinish'
-          | 'nftCreate'
-          | 'nftUpdate'
-          | 'nftMint'
-          | 'nftBurn'
-          | 'nftTransfer'
-          | 'nftMelt'
-          | 'nftSell'
-          | 'nftSellCancel'
-          | 'nftBuy'
-          | 'nftAuction'
-          | 'nftAuctionCancel'
-          | 'nftBid'
-          | 'nftAuctionFinish'
-          | 'other';
-        /** @description Only blocks at this height or above. */
-        fromHeight?: number;
-        /** @description Only blocks at this height or below. */
-        toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
-        fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
-        toTime?: number;
       };
       header?: never;
       path: {
@@ -2133,47 +2080,6 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
-        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
-        kind?:
-          | 'transfer'
-          | 'walletCreate'
-          | 'tokenCreate'
-          | 'tokenReserve'
-          | 'tokenMint'
-          | 'tokenBurn'
-          | 'tokenUpdate'
-          | 'sell'
-          | 'sellCancel'
-          | 'buy'
-          | 'buyRequest'
-          | 'buyRequestCancel'
-          | 'buyRequestAccept'
-          | 'auction'
-          | 'auctionCancel'
-          | 'bid'
-          | 'auctionFinish'
-          | 'nftCreate'
-          | 'nftUpdate'
-          | 'nftMint'
-          | 'nftBurn'
-          | 'nftTransfer'
-          | 'nftMelt'
-          | 'nftSell'
-          | 'nftSellCancel'
-          | 'nftBuy'
-          | 'nftAuction'
-          | 'nftAuctionCancel'
-          | 'nftBid'
-          | 'nftAuctionFinish'
-          | 'other';
-        /** @description Only blocks at this height or above. */
-        fromHeight?: number;
-        /** @description Only blocks at this height or below. */
-        toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
-        fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
-        toTime?: number;
       };
       header?: never;
       path: {
@@ -2640,51 +2546,6 @@ export interface operations {
       query?: {
         /** @description csv (the default) or ndjson; without it, the Accept header chooses (text/csv or application/x-ndjson). */
         format?: 'csv' | 'ndjson';
-        /** @description Only rows about this MRC-010 token (0: the native coin). */
-        token?: number;
-        /** @description out: rows where the address is the sender (from); in: where it is the receiver (to). */
-        direction?: 'in' | 'out';
-        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
-        kind?:
-          | 'transfer'
-          | 'walletCreate'
-          | 'tokenCreate'
-          | 'tokenReserve'
-          | 'tokenMint'
-          | 'tokenBurn'
-          | 'tokenUpdate'
-          | 'sell'
-          | 'sellCancel'
-          | 'buy'
-          | 'buyRequest'
-          | 'buyRequestCancel'
-          | 'buyRequestAccept'
-          | 'auction'
-          | 'auctionCancel'
-          | 'bid'
-          | 'auctionFinish'
-          | 'nftCreate'
-          | 'nftUpdate'
-          | 'nftMint'
-          | 'nftBurn'
-          | 'nftTransfer'
-          | 'nftMelt'
-          | 'nftSell'
-          | 'nftSellCancel'
-          | 'nftBuy'
-          | 'nftAuction'
-          | 'nftAuctionCancel'
-          | 'nftBid'
-          | 'nftAuctionFinish'
-          | 'other';
-        /** @description Only blocks at this height or above. */
-        fromHeight?: number;
-        /** @description Only blocks at this height or below. */
-        toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
-        fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
-        toTime?: number;
       };
       header?: never;
       path: {
@@ -2720,47 +2581,6 @@ export interface operations {
       query?: {
         /** @description csv (the default) or ndjson; without it, the Accept header chooses (text/csv or application/x-ndjson). */
         format?: 'csv' | 'ndjson';
-        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
-        kind?:
-          | 'transfer'
-          | 'walletCreate'
-          | 'tokenCreate'
-          | 'tokenReserve'
-          | 'tokenMint'
-          | 'tokenBurn'
-          | 'tokenUpdate'
-          | 'sell'
-          | 'sellCancel'
-          | 'buy'
-          | 'buyRequest'
-          | 'buyRequestCancel'
-          | 'buyRequestAccept'
-          | 'auction'
-          | 'auctionCancel'
-          | 'bid'
-          | 'auctionFinish'
-          | 'nftCreate'
-          | 'nftUpdate'
-          | 'nftMint'
-          | 'nftBurn'
-          | 'nftTransfer'
-          | 'nftMelt'
-          | 'nftSell'
-          | 'nftSellCancel'
-          | 'nftBuy'
-          | 'nftAuction'
-          | 'nftAuctionCancel'
-          | 'nftBid'
-          | 'nftAuctionFinish'
-          | 'other';
-        /** @description Only blocks at this height or above. */
-        fromHeight?: number;
-        /** @description Only blocks at this height or below. */
-        toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
-        fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
-        toTime?: number;
       };
       header?: never;
       path: {
