@@ -77,17 +77,6 @@ export const AddressActivity = z.object({
   tokenName: z.string().describe("'' when the entry names no indexed token."),
   tokenSymbol: z.string().describe("'' when the entry names no indexed token."),
   parentName: z.string().describe("The NFT's collection name; '' for fungible activity."),
-  tokenId: z
-    .int()
-    .nullable()
-    .describe(
-      'The MRC-010 token the entry names (0: the native coin); null when it names none. What the token filter matches.',
-    ),
-  kind: z
-    .string()
-    .describe(
-      "The activity kind of the transaction's main action (mtc.activity.v1), e.g. transfer, buy, nftSell. What the kind filter matches.",
-    ),
 });
 export type AddressActivity = z.infer<typeof AddressActivity>;
 

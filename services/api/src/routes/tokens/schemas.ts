@@ -117,9 +117,6 @@ export const TokenTransfer = z.object({
     .array(z.object({ to: z.string(), amount: amount() }))
     .describe('Each recipient of a multi_transfer; empty for other entries.'),
   memo: z.string(),
-  kind: z
-    .string()
-    .describe('The activity kind (mtc.activity.v1), e.g. transfer, tokenMint, sell. What the kind filter matches.'),
 });
 export type TokenTransfer = z.infer<typeof TokenTransfer>;
 
