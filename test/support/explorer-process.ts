@@ -38,6 +38,11 @@ export async function waitFor<T>(
 }
 
 export async function getJson<T = unknown>(url: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(url);
+  const res = await fetch(url).catch((error: unknown) => {
+    // A kept-alive socket the server closed as idle while this process was busy computing (before
+    // our idle timer could run): a GET is safe to send once more, on a new socket.
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url);
+  });
   return { status: res.status, body: (await res.json()) as T };
 }

@@ -648,5 +648,6 @@ describe('bounded answers', () => {
     } finally {
       await api.close();
     }
-  });
+    // Building the chain runs the chaincode 1,003 times, each writing the wallet's whole MRC-402 map.
+  }, 90_000);
 });
