@@ -648,6 +648,5 @@ describe('bounded answers', () => {
     } finally {
       await api.close();
     }
-    // Building the chain runs the chaincode 1,003 times, each writing the wallet's whole MRC-402 map.
-  }, 90_000);
+  }, 90_000); // building the chain runs the chaincode 1,003 times, each writing the wallet's whole MRC-402 map
 });

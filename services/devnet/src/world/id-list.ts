@@ -2,27 +2,22 @@
 export function createIdList() {
   const ids: string[] = [];
   const at = new Map<string, number>();
-  return {
-    ids,
-    add(id: string) {
-      if (at.has(id)) return;
-      at.set(id, ids.length);
-      ids.push(id);
-    },
-    remove(id: string) {
-      const i = at.get(id);
-      if (i === undefined) return;
-      const last = ids.pop()!;
-      at.delete(id);
-      if (last !== id) {
-        ids[i] = last;
-        at.set(last, i);
-      }
-    },
-    /** add when `present`, else remove: how an index tracks a record that may open or close. */
-    set(id: string, present: boolean) {
-      if (present) this.add(id);
-      else this.remove(id);
-    },
+  const add = (id: string) => {
+    if (at.has(id)) return;
+    at.set(id, ids.length);
+    ids.push(id);
   };
+  const remove = (id: string) => {
+    const i = at.get(id);
+    if (i === undefined) return;
+    const last = ids.pop()!;
+    at.delete(id);
+    if (last !== id) {
+      ids[i] = last;
+      at.set(last, i);
+    }
+  };
+  /** add when `present`, else remove: how an index tracks a record that may open or close. */
+  const set = (id: string, present: boolean) => (present ? add(id) : remove(id));
+  return { ids, add, remove, set };
 }
