@@ -130,3 +130,21 @@ export function jsonArgument(text: string, fail: (why: string) => Error) {
     int: (from: object, key: string) => field(from, key, 0, 'an integer', (v) => Number.isInteger(v)),
   };
 }
+
+/** util.ParsePositive with its own messages, for the callers that return them as they are. */
+export function parsePositiveRaw(value: string): bigint {
+  if (!/^[0-9]*$/.test(value) || value === '') throw new ChaincodeError(`1101, ${value} is not integer string`);
+  const n = BigInt(value);
+  if (n === 0n) throw new ChaincodeError(`1101, ${value} is either 0 or negative.`);
+  return n;
+}
+
+/** util.GetOrdNumber (the chaincode counts from 0, so the first item is "0th"). */
+export function ordNumber(index: number): string {
+  return `${index}${index === 1 ? 'st' : index === 2 ? 'nd' : index === 3 ? 'rd' : 'th'}`;
+}
+
+/** A JSON object's entries in Go's json.Marshal order (keys sorted bytewise; chaincode.ts ranges so too). */
+export function sortedEntries<V>(map: Readonly<Record<string, V>> | null): [string, V][] {
+  return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}

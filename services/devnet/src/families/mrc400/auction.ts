@@ -1,9 +1,9 @@
+import { ordNumber, parsePositiveRaw, decimalOrZero } from '../../chaincode/util.ts';
 import { perVersion, stepOf } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { ordNumber, parsePositiveRaw } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
   getSigner,
@@ -16,7 +16,6 @@ import {
   setMrc401,
   unmarshalList,
 } from './chaincode.ts';
-import { decimalOrZero } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc401Item } from './records.ts';
 import type { Stub } from '../../world/stub.ts';

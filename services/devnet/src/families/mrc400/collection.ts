@@ -1,9 +1,8 @@
+import { ordNumber, sortedEntries, dataAssign } from '../../chaincode/util.ts';
 import { perVersion } from './versions.ts';
 import { MRC400 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { sortedEntries } from '../mrc402/records.ts';
-import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   getSigner,
   checkToken,
@@ -14,7 +13,6 @@ import {
   setMrc400,
   unmarshalMapInto,
 } from './chaincode.ts';
-import { dataAssign } from '../../chaincode/util.ts';
 import { zeroCollection, type Mrc400Collection } from './records.ts';
 import type { Stub } from '../../world/stub.ts';
 import { fakeSignature, fakeWords } from '../../jobs/client.ts';

@@ -1,10 +1,9 @@
+import { ordNumber, sortedEntries, numericDataCheck } from '../../chaincode/util.ts';
 import { mrc400Version, perVersion } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Subtract, spendable } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { sortedEntries } from '../mrc402/records.ts';
-import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
   getSigner,
@@ -26,7 +25,6 @@ import {
   unmarshalList,
   unmarshalStruct,
 } from './chaincode.ts';
-import { numericDataCheck } from '../../chaincode/util.ts';
 import { nftImageUrl } from '../../world/images.ts';
 import { MELTED, type Mrc400Collection, type Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';

@@ -1,7 +1,7 @@
+import { sortedEntries } from '../../chaincode/util.ts';
 import type { ChaincodeVersion } from '../../chaincode/versions.ts';
 import { mrc400Version } from './versions.ts';
 import { createIdList } from '../../world/id-list.ts';
-import { sortedEntries } from '../mrc402/records.ts';
 import type { StateValue } from '../../world/state.ts';
 
 /**

@@ -1,10 +1,9 @@
+import { ordNumber, sortedEntries, decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import { mrc400Version, stepOf } from './versions.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { expectArgs, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { sortedEntries } from '../mrc402/records.ts';
-import { ordNumber } from '../mrc402/chaincode.ts';
 import {
   assignPlatform,
   getSigner,
@@ -27,7 +26,6 @@ import {
   unmarshalStrings,
   type Mrc401Action,
 } from './chaincode.ts';
-import { decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
 import type { Stub } from '../../world/stub.ts';

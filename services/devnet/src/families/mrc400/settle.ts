@@ -1,9 +1,8 @@
+import { sortedEntries, decimalOrZero } from '../../chaincode/util.ts';
 import { MRC400, MRC400_PAYMENT as PAY } from '@mtc/domain';
 import { getAddressInfo, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract } from '../mrc010/balance.ts';
 import { dexFee, NO_AUCTION, NO_SALE, setMrc401 } from './chaincode.ts';
-import { decimalOrZero } from '../../chaincode/util.ts';
-import { sortedEntries } from '../mrc402/records.ts';
 import { isMtAddress } from '../../world/address.ts';
 import type { Mrc400Collection, Mrc401Item } from './records.ts';
 import type { Wallet } from '../mrc010/records.ts';

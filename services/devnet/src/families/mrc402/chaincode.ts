@@ -1,10 +1,10 @@
+import { ordNumber, parsePositiveRaw, sortedEntries, decimalOrZero } from '../../chaincode/util.ts';
 import { MRC402 } from '@mtc/domain';
 import type { Stub } from '../../world/stub.ts';
 import type { NftBalance, Wallet } from '../mrc010/records.ts';
 import {
   DEX402_PREFIX,
   MRC402_PREFIX,
-  sortedEntries,
   withHolding,
   withoutHolding,
   type Dex402Order,
@@ -13,7 +13,6 @@ import {
 import { parsePositive } from '../../chaincode/base.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { mrc010Id } from '../mrc010/token.ts';
-import { decimalOrZero } from '../../chaincode/util.ts';
 import { prefixed, readOrder, writeOrder, type OrderBook } from '../dex/order-record.ts';
 
 /**
@@ -74,19 +73,6 @@ export const getDex402 = (stub: Stub, dexid: string) => readOrder<Dex402Order>(s
 /** CC-t setDEX402 (order-record.ts writeOrder). */
 export function setDex402(stub: Stub, dex: Dex402Order, jobType: string, args: readonly string[]): void {
   writeOrder(stub, DEX402_BOOK, dex, jobType, args);
-}
-
-/** util.ParsePositive with its own messages, for the callers that return them as they are. */
-export function parsePositiveRaw(value: string): bigint {
-  if (!/^[0-9]*$/.test(value) || value === '') throw new ChaincodeError(`1101, ${value} is not integer string`);
-  const n = BigInt(value);
-  if (n === 0n) throw new ChaincodeError(`1101, ${value} is either 0 or negative.`);
-  return n;
-}
-
-/** util.GetOrdNumber (the chaincode counts from 0, so the first item is "0th"). */
-export function ordNumber(index: number): string {
-  return `${index}${index === 1 ? 'st' : index === 2 ? 'nd' : index === 3 ? 'rd' : 'th'}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ordNumber, sortedEntries, dataAssign, numericDataCheck } from '../../chaincode/util.ts';
 import { MRC402 } from '@mtc/domain';
 import {
   expectArgs,
@@ -9,12 +10,11 @@ import {
 } from '../../chaincode/base.ts';
 import { mrc010Subtract, spendable, spendableTokens } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
-import { forEachReserve, getMrc402, iso3166Check, ordNumber, setMrc402 } from './chaincode.ts';
+import { forEachReserve, getMrc402, iso3166Check, setMrc402 } from './chaincode.ts';
 import { newGeneratedId, prefixed } from '../dex/order-record.ts';
-import { dataAssign, numericDataCheck } from '../../chaincode/util.ts';
 import type { Rng } from '../../rng.ts';
 import { nftImageUrl } from '../../world/images.ts';
-import { keepsGoOrder, MRC402_PREFIX, newMrc402, sortedEntries, withHolding, type Mrc402Token } from './records.ts';
+import { keepsGoOrder, MRC402_PREFIX, newMrc402, withHolding, type Mrc402Token } from './records.ts';
 import { capitalise, fakeSignature, fakeWords } from '../../jobs/client.ts';
 import type { Wallet } from '../mrc010/records.ts';
 import type { Job, PlanContext } from '../../jobs/job.ts';

@@ -1,3 +1,4 @@
+import { parsePositiveRaw, sortedEntries } from '../../chaincode/util.ts';
 import { MRC402, MRC402_PAYMENT as PAY } from '@mtc/domain';
 import {
   dex402Status,
@@ -6,11 +7,10 @@ import {
   mrc402Add,
   mrc402Subtract,
   mrc402SubtractSubBalance,
-  parsePositiveRaw,
   setDex402,
   type Dex402Status,
 } from './chaincode.ts';
-import { DEX402_PREFIX, sortedEntries, type Dex402Order } from './records.ts';
+import { DEX402_PREFIX, type Dex402Order } from './records.ts';
 import { mrc010Id } from '../mrc010/token.ts';
 import { DEX402_AUCTIONS } from '../dex/auctions.ts';
 import { CLOSED_MESSAGES, platformFees, sharedWalletJobTypes, type DexFamily, type Fee } from '../dex/dex.ts';

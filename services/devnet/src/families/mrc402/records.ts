@@ -1,3 +1,4 @@
+import { sortedEntries } from '../../chaincode/util.ts';
 import type { NftBalance } from '../mrc010/records.ts';
 import type { DexOrder } from '../dex/order-fields.ts';
 
@@ -70,11 +71,6 @@ export function newMrc402(fields: Partial<Mrc402Token>): Mrc402Token {
     jobdate: 0,
     ...fields,
   };
-}
-
-/** A JSON object's entries in Go's json.Marshal order (keys sorted bytewise; chaincode.ts ranges so too). */
-export function sortedEntries<V>(map: Readonly<Record<string, V>> | null): [string, V][] {
-  return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**

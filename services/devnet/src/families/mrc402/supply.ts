@@ -1,11 +1,11 @@
+import { sortedEntries, dataAssign, decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
 import { MRC402 } from '@mtc/domain';
 import { expectArgs, getAddressInfo, nonceCheck, parsePositive, setAddressInfo } from '../../chaincode/base.ts';
 import { mrc010Add, mrc010Subtract, spendable } from '../mrc010/balance.ts';
 import { ChaincodeError } from '../../chaincode/errors.ts';
 import { forEachReserve, getMrc402, mrc402Add, mrc402Subtract, setMrc402 } from './chaincode.ts';
 import { prefixed } from '../dex/order-record.ts';
-import { dataAssign, decimalOrZero, numericDataCheck } from '../../chaincode/util.ts';
-import { sortedEntries, type Mrc402Token } from './records.ts';
+import { type Mrc402Token } from './records.ts';
 import { fakeMemo, fakeSignature } from '../../jobs/client.ts';
 import type { Job } from '../../jobs/job.ts';
 import type { Stub } from '../../world/stub.ts';
