@@ -124,6 +124,35 @@ export async function longTail(
   return { urls: roundRobin(everyOther(0)), warmUp: roundRobin(everyOther(1)) };
 }
 
+/**
+ * Filtered activity lists (token, direction, kind), page 1 and the deepest page of each at limit 20:
+ * the URLs of both rows, from the addresses and tokens the long tail lists. A filtered page is one
+ * range of a filtered series' numbers, so the deep row should cost what page 1 does.
+ */
+export async function filteredLists(
+  api: string,
+  tail: readonly string[],
+): Promise<{ first: string[]; deep: string[] }> {
+  const lists: string[] = [];
+  for (const url of tail) {
+    const address = /^\/api\/address\/(MT[A-Za-z0-9]+)\/txs$/.exec(url)?.[1];
+    const token = /^\/api\/token\/([0-9]+)\/txs$/.exec(url)?.[1];
+    if (address)
+      for (const f of ['direction=out', 'direction=in&kind=transfer', 'token=0', 'token=0&direction=in&kind=transfer'])
+        lists.push(`/api/address/${address}/txs?${f}`);
+    if (token) for (const f of ['kind=transfer', 'kind=sell']) lists.push(`/api/token/${token}/txs?${f}`);
+  }
+  const first: string[] = [];
+  const deep: string[] = [];
+  for (const list of lists) {
+    const { total } = await json<{ total: number }>(`${api}${list}`);
+    if (total === 0) continue;
+    first.push(`${list}&limit=20`);
+    deep.push(`${list}&limit=20&page=${Math.ceil(total / 20)}`);
+  }
+  return { first, deep };
+}
+
 /** A process's CPU time so far (user and system, every thread), in ms. */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -219,6 +248,16 @@ async function measureMode(
     });
     if (cpuPerRequest !== undefined)
       rows.push({ name: `users ${mode} ${tail}: the process's CPU per request`, value: cpuPerRequest, unit: 'µs' });
+    // Filtered lists, page 1 and the deepest page, each list its own URL (so, like the long tail, mostly misses).
+    const filtered = await filteredLists(api, urls);
+    for (const [label, list] of [
+      ['filtered lists, page 1', filtered.first],
+      ['filtered lists, deepest page', filtered.deep],
+    ] as const) {
+      const file = join(workDir, `filtered-${label.endsWith('1') ? 'first' : 'deep'}-${mode}.txt`);
+      await writeFile(file, list.join('\n') + '\n');
+      await measure(`${label} (${fmt(list.length)} URLs)`, TARGET[mode].tail, () => wrk(api, seconds, file));
+    }
     return { rows, urls: urls.length };
   } finally {
     await bare.close();

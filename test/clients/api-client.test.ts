@@ -60,8 +60,15 @@ describe('@mtc/api-client against the API', () => {
       currentBlock: HEIGHT,
       page: 2,
       totalPages: 3,
+      next: data!.next,
+      prev: data!.prev,
     };
     expect(data).toEqual(expected);
+    // The cursors lead to the pages beside it: heights 2 and 1 (older), 12 … 8 (newer).
+    const older = await client.GET('/api/blocks', { params: { query: { limit: 5, cursor: data!.next! } } });
+    expect(older.data!.blocks.map((b) => b.height)).toEqual([2, 1]);
+    const newer = await client.GET('/api/blocks', { params: { query: { limit: 5, cursor: data!.prev! } } });
+    expect(newer.data!.blocks.map((b) => b.height)).toEqual([12, 11, 10, 9, 8]);
   });
 
   it('reads /api/tx/{id}: one detail per entry the node served', async () => {

@@ -18,6 +18,16 @@ import {
 import { expectedTxStats, totalTransactions, walletMismatches } from '../support/ground-truth.ts';
 import { expectedNftHoldings, withRecordIds } from '../support/nft-truth.ts';
 import { backfillComparisons } from '../support/during-backfill.ts';
+import {
+  combinations,
+  commonest,
+  expectFiltered,
+  heightSpan,
+  query,
+  rowMatches,
+  transferTruth,
+  type ActivityRow,
+} from '../support/filter-truth.ts';
 import { createSqliteReadStore } from '@mtc/adapters';
 
 /**
@@ -139,6 +149,93 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
         address,
       ).toEqual([...ids].reverse());
     }
+  }, 600_000);
+
+  it('filters address activity by token, direction, kind and range, each combination exact on sampled addresses', async () => {
+    const { addressTxs } = chainIndex(devnet);
+    const transfers = transferTruth(devnet);
+    const byActivity = [...addressTxs.entries()].sort((a, b) => b[1].length - a[1].length);
+    // The five busiest addresses and every 40th of the rest.
+    const sample = [...byActivity.slice(0, 5), ...byActivity.slice(5).filter((_, i) => i % 40 === 0)];
+    let lists = 0;
+    let checkedTransfers = 0;
+    for (const [address] of sample) {
+      const url = `${api}/api/address/${address}/txs`;
+      const { rows } = await readAllPages<ActivityRow>(url, (b) => b['data'] as ActivityRow[]);
+      // The rows' own token, direction and kind, for transfers and receives, as the chain's job_args say.
+      for (const row of rows) {
+        const truth = transfers.get(`${address}:${row.tx_id}`);
+        if (!truth || (row.job_type !== 'transfer' && row.job_type !== 'receive')) continue;
+        checkedTransfers++;
+        expect({ token: row.tokenId, kind: row.kind, out: row.from === address, in: row.to === address }).toEqual({
+          token: truth.token,
+          kind: 'transfer',
+          out: truth.direction.includes('out'),
+          in: truth.direction.includes('in'),
+        });
+      }
+      const tokens = commonest(rows, (r) => r.tokenId, 3);
+      const kinds = commonest(rows, (r) => r.kind, 3);
+      for (const f of combinations(tokens, kinds)) {
+        const want = rows.filter((r) => rowMatches(address, r, f)).map((r) => r.tx_id);
+        await expectFiltered(`${url}?${query(f)}`, want, `${address} ${query(f)}`);
+        lists++;
+      }
+      // A height range over the middle third of its activity, alone and with a direction; and the
+      // same span by block time.
+      const heights = rows.map((r) => Number(r.db_sn));
+      const lo = heights[Math.floor((rows.length * 2) / 3)] ?? 1;
+      const hi = heights[Math.floor(rows.length / 3)] ?? devnet.height();
+      const inRange = (r: ActivityRow, a: number, b: number) => Number(r.db_sn) >= a && Number(r.db_sn) <= b;
+      await expectFiltered(
+        `${url}?fromHeight=${lo}&toHeight=${hi}`,
+        rows.filter((r) => inRange(r, lo, hi)).map((r) => r.tx_id),
+        `${address} heights ${lo}-${hi}`,
+      );
+      await expectFiltered(
+        `${url}?direction=out&fromHeight=${lo}&toHeight=${hi}`,
+        rows.filter((r) => inRange(r, lo, hi) && r.from === address).map((r) => r.tx_id),
+        `${address} out, heights ${lo}-${hi}`,
+      );
+      const fromTime = devnet.block(lo)!.timestamp + 1;
+      const toTime = devnet.block(hi)!.timestamp;
+      const span = heightSpan(devnet, fromTime, toTime);
+      await expectFiltered(
+        `${url}?fromTime=${fromTime}&toTime=${toTime}`,
+        span ? rows.filter((r) => inRange(r, span.lo, span.hi)).map((r) => r.tx_id) : [],
+        `${address} times ${fromTime}-${toTime}`,
+      );
+      lists += 3;
+    }
+    console.info(
+      `address filters: ${lists} filtered lists on ${sample.length} addresses, ${checkedTransfers} transfer rows held to the chain`,
+    );
+    expect(checkedTransfers).toBeGreaterThan(100);
+  }, 900_000);
+
+  it("filters a token's activity by kind and range, exact for every token", async () => {
+    let lists = 0;
+    for (const token of Object.values(world.tokens)) {
+      const url = `${api}/api/token/${token.token}/txs`;
+      const { rows } = await readAllPages<ActivityRow & { block_sn: number }>(url, (b) => b['data'] as never);
+      for (const kind of commonest(rows, (r) => r.kind, 4)) {
+        await expectFiltered(
+          `${url}?kind=${kind}`,
+          rows.filter((r) => r.kind === kind).map((r) => r.tx_id),
+          `token ${token.token} ${kind}`,
+        );
+        lists++;
+      }
+      const lo = rows.at(-1)?.block_sn ?? 1;
+      const hi = Math.floor((lo + devnet.height()) / 2);
+      await expectFiltered(
+        `${url}?fromHeight=${lo + 1}&toHeight=${hi}`,
+        rows.filter((r) => r.block_sn > lo && r.block_sn <= hi).map((r) => r.tx_id),
+        `token ${token.token} heights`,
+      );
+      lists++;
+    }
+    expect(lists).toBeGreaterThan(Object.keys(world.tokens).length);
   }, 600_000);
 
   it('serves every token with its supply figures, and token 0 as /mtc-stats', async () => {

@@ -39,11 +39,11 @@ import {
 import type { Models } from './registry.ts';
 import { projectBlockState } from './state.ts';
 import type { WalletDoc } from './wallets/wallets.ts';
-import { addressTxItems, addressTxs } from './series/address-txs.ts';
+import { addressTxSeriesItems, addressTxs } from './series/address-txs.ts';
 import { counterId, projectSeries, type Appended, type SeriesCounterDoc } from './series/series.ts';
 import { nftActivity, nftActivityItems, nftListItems, nftLists } from './series/nft-activity.ts';
 import { tokenHistory, tokenHistoryItems } from './series/token-history.ts';
-import { tokenTxItems, tokenTxs } from './series/token-txs.ts';
+import { tokenTxSeriesItems, tokenTxs } from './series/token-txs.ts';
 
 /**
  * The block topic's projection: everything that needs total chain order or the previous state —
@@ -207,8 +207,8 @@ export function resolveWallets(events: readonly BlockEvent[], stored: readonly W
 }
 
 const SERIES = [
-  { model: addressTxs, items: addressTxItems },
-  { model: tokenTxs, items: tokenTxItems },
+  { model: addressTxs, items: addressTxSeriesItems },
+  { model: tokenTxs, items: tokenTxSeriesItems },
   { model: tokenHistory, items: tokenHistoryItems },
   { model: nftActivity, items: nftActivityItems },
   { model: nftLists, items: nftListItems },

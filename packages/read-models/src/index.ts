@@ -11,6 +11,7 @@ export * from './holders/at-height.ts';
 export * from './holders/views.ts';
 export * from './holders/ranked.ts';
 export * from './series/series.ts';
+export * from './series/filters.ts';
 export * from './series/address-txs.ts';
 export * from './series/token-txs.ts';
 export * from './series/token-history.ts';

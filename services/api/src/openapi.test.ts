@@ -113,6 +113,7 @@ describe('OpenAPI document', () => {
         required: false,
         schema: { default: 20, type: 'integer', minimum: 1, maximum: 50 },
       },
+      { name: 'cursor', in: 'query', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,400}$' } },
     ]);
     expect(doc.paths['/api/search']!.get.parameters[0]).toMatchObject({
       name: 'q',

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { NewestFirstPaging, newestFirstWindow, PagingQuery, totalPages } from './paging.ts';
+import { cursorPage } from './cursor.ts';
+import { NewestFirstPaging, PagingQuery, totalPages } from './paging.ts';
 
-describe('newestFirstWindow', () => {
-  it('returns the newest slice for page 1', () => {
-    expect(newestFirstWindow(95, { page: 1, limit: 20 })).toEqual({ from: 75, to: 95 });
-  });
-
-  it('returns a short slice on the last page', () => {
-    expect(newestFirstWindow(95, { page: 5, limit: 20 })).toEqual({ from: 0, to: 15 });
-  });
-
-  it('returns null past the end and for an empty list', () => {
-    expect(newestFirstWindow(95, { page: 6, limit: 20 })).toBeNull();
-    expect(newestFirstWindow(0, { page: 1, limit: 20 })).toBeNull();
+describe('cursorPage by page number', () => {
+  const rows = (total: number, page: number) => {
+    const p = cursorPage('k', { first: 1, last: total }, { page, limit: 20 });
+    return [p.from, p.to];
+  };
+  it('gives the newest rows on page 1, a short slice on the last page, none past the end', () => {
+    expect(rows(95, 1)).toEqual([76, 95]);
+    expect(rows(95, 5)).toEqual([1, 15]);
+    const past = cursorPage('k', { first: 1, last: 95 }, { page: 6, limit: 20 });
+    expect(past.to < past.from && past.next === null && past.prev === null).toBe(true);
+    const empty = cursorPage('k', { first: 1, last: 0 }, { page: 1, limit: 20 });
+    expect(empty.to < empty.from).toBe(true);
   });
 });
 

@@ -27,13 +27,6 @@ export type Paging = z.output<typeof PagingQuery>;
 /** Paging of the other lists that grow at the head (limit at most 100). */
 export const NewestFirstPaging = pagingQuery(MAX_LIST_LIMIT, 'newest first');
 
-/** Positions [from, to) of page `page` in a newest-first list of positions 0 … total − 1; null past the end. */
-export function newestFirstWindow(total: number, { page, limit }: Paging): { from: number; to: number } | null {
-  const to = total - (page - 1) * limit;
-  if (to <= 0) return null;
-  return { from: Math.max(0, to - limit), to };
-}
-
 export function totalPages(total: number, limit: number): number {
   return Math.ceil(total / limit);
 }

@@ -49,7 +49,7 @@ export interface paths {
     };
     /**
      * Indexed blocks, newest first
-     * @description Page p holds heights (H − p·limit, H − (p−1)·limit] of the indexed height H. A page past the end is an empty list.
+     * @description Page p holds heights (H − p·limit, H − (p−1)·limit] of the indexed height H. A page past the end is an empty list. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400.
      */
     get: operations['listBlocks'];
     put?: never;
@@ -106,7 +106,7 @@ export interface paths {
     };
     /**
      * Indexed transactions, newest first
-     * @description Page p holds the transactions with seq in [T − p·limit, T − (p−1)·limit), T being the number indexed. A page past the end is an empty list.
+     * @description Page p holds the transactions with seq in [T − p·limit, T − (p−1)·limit), T being the number indexed. A page past the end is an empty list. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400.
      */
     get: operations['listTransactions'];
     put?: never;
@@ -200,7 +200,7 @@ export interface paths {
     };
     /**
      * A wallet's activity, newest first
-     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
+     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
      */
     get: operations['listAddressTxs'];
     put?: never;
@@ -280,7 +280,7 @@ export interface paths {
     };
     /**
      * A token's activity, newest first
-     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. limit is at most 100.
+     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
      */
     get: operations['listTokenTxs'];
     put?: never;
@@ -400,7 +400,7 @@ export interface paths {
     };
     /**
      * A collection's MRC-401 items, newest first
-     * @description Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. limit is at most 100.
+     * @description Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
      */
     get: operations['listNftItems'];
     put?: never;
@@ -460,7 +460,7 @@ export interface paths {
     };
     /**
      * An NFT's transactions, newest first
-     * @description A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is the rows of one range of numbers, read by key; total a counter. limit is at most 100.
+     * @description A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is the rows of one range of numbers, read by key; total a counter. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
      */
     get: operations['listNftTransactions'];
     put?: never;
@@ -500,7 +500,7 @@ export interface paths {
     };
     /**
      * NFTs — MRC-400 collections and MRC-402s — newest first
-     * @description Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. limit is at most 100.
+     * @description Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
      */
     get: operations['listNfts'];
     put?: never;
@@ -560,7 +560,7 @@ export interface paths {
     };
     /**
      * A wallet's activity, streamed (CSV or NDJSON), oldest first
-     * @description Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first). 400 when the address is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
+     * @description Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first), with the same filters. 400 when the address is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
      */
     get: operations['exportAddressActivity'];
     put?: never;
@@ -580,7 +580,7 @@ export interface paths {
     };
     /**
      * A token's activity, streamed (CSV or NDJSON), oldest first
-     * @description Rows are the /token/{id}/txs entries (transfers, reserves, mints, burns, DEX orders) at or below the indexed height H, in chain order (the list shows them newest first).
+     * @description Rows are the /token/{id}/txs entries (transfers, reserves, mints, burns, DEX orders) at or below the indexed height H, in chain order (the list shows them newest first), with the same filters.
      */
     get: operations['exportTokenTransfers'];
     put?: never;
@@ -816,6 +816,10 @@ export interface components {
       currentBlock: number;
       page: number;
       totalPages: number;
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
     };
     RawBlockResponse: {
       block: {
@@ -867,6 +871,10 @@ export interface components {
       currentBlock: number;
       page: number;
       totalPages: number;
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
     };
     TxDetail: {
       id: string;
@@ -965,6 +973,10 @@ export interface components {
       tokenSymbol: string;
       /** @description The NFT's collection name; '' for fungible activity. */
       parentName: string;
+      /** @description The MRC-010 token the entry names (0: the native coin); null when it names none. What the token filter matches. */
+      tokenId: number | null;
+      /** @description The activity kind of the transaction's main action (mtc.activity.v1), e.g. transfer, buy, nftSell. What the kind filter matches. */
+      kind: string;
     };
     AddressBalance: {
       tokenId: number;
@@ -993,6 +1005,10 @@ export interface components {
       limit: number;
       /** @description Newest first. */
       data: components['schemas']['AddressActivity'][];
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
     };
     NftHolding: {
       /** @description An MRC-402 id or an MRC-401 item id. */
@@ -1171,6 +1187,8 @@ export interface components {
         amount: string;
       }[];
       memo: string;
+      /** @description The activity kind (mtc.activity.v1), e.g. transfer, tokenMint, sell. What the kind filter matches. */
+      kind: string;
     };
     TokenTxsPage: {
       /** @description The token's owner. */
@@ -1180,6 +1198,10 @@ export interface components {
       limit: number;
       /** @description Newest first. */
       data: components['schemas']['TokenTransfer'][];
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
     };
     TokensPage: {
       /** @description Tokens indexed, the native coin included. */
@@ -1388,6 +1410,10 @@ export interface components {
       total: number;
       page: number;
       limit: number;
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
     };
     ListNftHoldersResponse:
       | {
@@ -1451,6 +1477,10 @@ export interface components {
           ukey: string;
         };
       }[];
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
     };
     ListNftsResponse: {
       total: number;
@@ -1477,6 +1507,10 @@ export interface components {
         category: string;
         url: string;
       }[];
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
     };
     ExportNftHoldersRow: {
       address: string;
@@ -1520,6 +1554,8 @@ export interface components {
       nftId?: string;
       /** @description The MRC-010 token the entry moves; null for none. */
       tokenId: number | null;
+      /** @description The activity kind of the transaction's main action (mtc.activity.v1), e.g. transfer, buy, nftSell. What the kind filter matches. */
+      kind: string;
     };
     /** @description This document. */
     GetOpenApiResponse: {
@@ -1707,6 +1743,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 50. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -1798,6 +1836,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 50. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -1949,6 +1989,53 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
+        /** @description Only rows about this MRC-010 token (0: the native coin). */
+        token?: number;
+        /** @description out: rows where the address is the sender (from); in: where it is the receiver (to). */
+        direction?: 'in' | 'out';
+        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
+        kind?:
+          | 'transfer'
+          | 'walletCreate'
+          | 'tokenCreate'
+          | 'tokenReserve'
+          | 'tokenMint'
+          | 'tokenBurn'
+          | 'tokenUpdate'
+          | 'sell'
+          | 'sellCancel'
+          | 'buy'
+          | 'buyRequest'
+          | 'buyRequestCancel'
+          | 'buyRequestAccept'
+          | 'auction'
+          | 'auctionCancel'
+          | 'bid'
+          | 'auctionFinish'
+          | 'nftCreate'
+          | 'nftUpdate'
+          | 'nftMint'
+          | 'nftBurn'
+          | 'nftTransfer'
+          | 'nftMelt'
+          | 'nftSell'
+          | 'nftSellCancel'
+          | 'nftBuy'
+          | 'nftAuction'
+          | 'nftAuctionCancel'
+          | 'nftBid'
+          | 'nftAuctionFinish'
+          | 'other';
+        /** @description Only blocks at this height or above. */
+        fromHeight?: number;
+        /** @description Only blocks at this height or below. */
+        toHeight?: number;
+        /** @description Only blocks whose time (unix seconds) is this or later. */
+        fromTime?: number;
+        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        toTime?: number;
       };
       header?: never;
       path: {
@@ -2080,6 +2167,49 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
+        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
+        kind?:
+          | 'transfer'
+          | 'walletCreate'
+          | 'tokenCreate'
+          | 'tokenReserve'
+          | 'tokenMint'
+          | 'tokenBurn'
+          | 'tokenUpdate'
+          | 'sell'
+          | 'sellCancel'
+          | 'buy'
+          | 'buyRequest'
+          | 'buyRequestCancel'
+          | 'buyRequestAccept'
+          | 'auction'
+          | 'auctionCancel'
+          | 'bid'
+          | 'auctionFinish'
+          | 'nftCreate'
+          | 'nftUpdate'
+          | 'nftMint'
+          | 'nftBurn'
+          | 'nftTransfer'
+          | 'nftMelt'
+          | 'nftSell'
+          | 'nftSellCancel'
+          | 'nftBuy'
+          | 'nftAuction'
+          | 'nftAuctionCancel'
+          | 'nftBid'
+          | 'nftAuctionFinish'
+          | 'other';
+        /** @description Only blocks at this height or above. */
+        fromHeight?: number;
+        /** @description Only blocks at this height or below. */
+        toHeight?: number;
+        /** @description Only blocks whose time (unix seconds) is this or later. */
+        fromTime?: number;
+        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        toTime?: number;
       };
       header?: never;
       path: {
@@ -2270,6 +2400,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
         /** @description The collection. */
         id: string;
       };
@@ -2370,6 +2502,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
         /** @description The NFT. */
         id: string;
       };
@@ -2446,6 +2580,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
         /** @description MRC402, MRC401 (MRC-400 collections, whose items are the MRC-401s), or empty for both. */
         protocol?: 'MRC402' | 'MRC401' | '';
       };
@@ -2546,6 +2682,51 @@ export interface operations {
       query?: {
         /** @description csv (the default) or ndjson; without it, the Accept header chooses (text/csv or application/x-ndjson). */
         format?: 'csv' | 'ndjson';
+        /** @description Only rows about this MRC-010 token (0: the native coin). */
+        token?: number;
+        /** @description out: rows where the address is the sender (from); in: where it is the receiver (to). */
+        direction?: 'in' | 'out';
+        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
+        kind?:
+          | 'transfer'
+          | 'walletCreate'
+          | 'tokenCreate'
+          | 'tokenReserve'
+          | 'tokenMint'
+          | 'tokenBurn'
+          | 'tokenUpdate'
+          | 'sell'
+          | 'sellCancel'
+          | 'buy'
+          | 'buyRequest'
+          | 'buyRequestCancel'
+          | 'buyRequestAccept'
+          | 'auction'
+          | 'auctionCancel'
+          | 'bid'
+          | 'auctionFinish'
+          | 'nftCreate'
+          | 'nftUpdate'
+          | 'nftMint'
+          | 'nftBurn'
+          | 'nftTransfer'
+          | 'nftMelt'
+          | 'nftSell'
+          | 'nftSellCancel'
+          | 'nftBuy'
+          | 'nftAuction'
+          | 'nftAuctionCancel'
+          | 'nftBid'
+          | 'nftAuctionFinish'
+          | 'other';
+        /** @description Only blocks at this height or above. */
+        fromHeight?: number;
+        /** @description Only blocks at this height or below. */
+        toHeight?: number;
+        /** @description Only blocks whose time (unix seconds) is this or later. */
+        fromTime?: number;
+        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        toTime?: number;
       };
       header?: never;
       path: {
@@ -2581,6 +2762,47 @@ export interface operations {
       query?: {
         /** @description csv (the default) or ndjson; without it, the Accept header chooses (text/csv or application/x-ndjson). */
         format?: 'csv' | 'ndjson';
+        /** @description Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it). */
+        kind?:
+          | 'transfer'
+          | 'walletCreate'
+          | 'tokenCreate'
+          | 'tokenReserve'
+          | 'tokenMint'
+          | 'tokenBurn'
+          | 'tokenUpdate'
+          | 'sell'
+          | 'sellCancel'
+          | 'buy'
+          | 'buyRequest'
+          | 'buyRequestCancel'
+          | 'buyRequestAccept'
+          | 'auction'
+          | 'auctionCancel'
+          | 'bid'
+          | 'auctionFinish'
+          | 'nftCreate'
+          | 'nftUpdate'
+          | 'nftMint'
+          | 'nftBurn'
+          | 'nftTransfer'
+          | 'nftMelt'
+          | 'nftSell'
+          | 'nftSellCancel'
+          | 'nftBuy'
+          | 'nftAuction'
+          | 'nftAuctionCancel'
+          | 'nftBid'
+          | 'nftAuctionFinish'
+          | 'other';
+        /** @description Only blocks at this height or above. */
+        fromHeight?: number;
+        /** @description Only blocks at this height or below. */
+        toHeight?: number;
+        /** @description Only blocks whose time (unix seconds) is this or later. */
+        fromTime?: number;
+        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        toTime?: number;
       };
       header?: never;
       path: {

@@ -32,9 +32,10 @@ export const HEAD_ID = 'indexed';
  * topic (`npm run rebuild`), never read or extended as if it were this one. Layout 2 also gave
  * blocks their `firstSeq`; layout 3 added the ranked lists of holders (`holders/ranked.ts`); layout
  * 4 stores large lists once by content (`shared-values.ts`): transactions' MRC-402 holdings maps, the
- * holding-change log's lock-ups.
+ * holding-change log's lock-ups; layout 5 files activity rows also under their filter keys
+ * (`series/filters.ts`) and gives them their kind.
  */
-export const READ_MODELS_LAYOUT = 4;
+export const READ_MODELS_LAYOUT = 5;
 
 /** Why the read models under `head` cannot be used by this release, or null when they can. */
 export function layoutMismatch(head: HeadDoc | null): string | null {

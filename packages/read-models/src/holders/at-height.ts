@@ -1,5 +1,12 @@
 import type { Collection } from '@mtc/ports';
-import { seriesRowId, seriesRows, seriesTotal, type SeriesCounterDoc, type SeriesRow } from '../series/series.ts';
+import {
+  seriesNumberAt,
+  seriesRows,
+  seriesTotal,
+  type SeriesCounterDoc,
+  type SeriesRow,
+  type SeriesWindow,
+} from '../series/series.ts';
 import { holdingAt, type HoldingLog } from './changes.ts';
 
 /**
@@ -102,28 +109,18 @@ export async function seriesCountAt(
   key: string,
   at: string,
 ): Promise<number> {
-  let lo = 0; // a row number at or before `at` (0: none)
-  let hi = await seriesTotal(counters, series, key); // the highest number that may be
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    const row = await rows.get(seriesRowId(key, mid));
-    // A number past a counter's write is stored before the counter: a row missing here is one the
-    // counter read above does not count yet, after `at` as far as this read goes.
-    if (row !== null && row.pos <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return seriesNumberAt(rows, key, await seriesTotal(counters, series, key), at);
 }
 
-/** A series key's rows 1 … `count`, oldest first, page by page (each page read by its rows' ids). */
-export async function* seriesRowsUpTo<R extends SeriesRow>(
+/** A series key's rows in `window`, oldest first, page by page (each page read by its rows' ids). */
+export async function* seriesRowsBetween<R extends SeriesRow>(
   rows: Collection<R>,
   key: string,
-  count: number,
+  window: SeriesWindow,
   pageSize: number,
 ): AsyncGenerator<R[]> {
-  for (let n = 0; n < count; n += pageSize) {
-    const page = await seriesRows(rows, key, { from: n + 1, to: Math.min(count, n + pageSize) });
+  for (let n = window.first; n <= window.last; n += pageSize) {
+    const page = await seriesRows(rows, key, { from: n, to: Math.min(window.last, n + pageSize - 1) });
     if (page.length === 0) return;
     yield page;
   }

@@ -8,6 +8,7 @@ import {
   type EntryView,
   type RawEntry,
 } from '@mtc/domain';
+import { withFilterKeys, type Direction, type FilterValues } from './filters.ts';
 import { defineSeries, type Appended, type SeriesRow } from './series.ts';
 
 /**
@@ -32,6 +33,8 @@ export type AddressTxDoc = SeriesRow & {
   tokenId: number | null;
   /** The NFT the entry concerns (an MRC-400, MRC-401 or MRC-402 id); null for fungible activity. */
   nftId: string | null;
+  /** The activity kind of the transaction's main action (`mtc.activity.v1`), `other` when it has none. */
+  kind: string;
 };
 
 export const addressTxs = defineSeries<AddressTxDoc>('address_txs');
@@ -45,11 +48,29 @@ const TO_OWNER: ReadonlySet<string> = new Set([
   MRC400.itemAuctionfailure,
 ]);
 
+/**
+ * A row's filter values (filters.ts): the token it names, whether the address sends (`out`: it is the
+ * row's from) or receives (`in`: its to), and the transaction's kind.
+ */
+export function addressTxFilterValues({ key, row }: Appended<AddressTxDoc>): FilterValues {
+  const direction: Direction[] = [];
+  if (row.from === key) direction.push('out');
+  if (row.to === key) direction.push('in');
+  return { token: row.tokenId === null ? [] : [row.tokenId], direction, kind: [row.kind] };
+}
+
+/** The rows of every address, under its own key and its filtered keys: what the projection appends. */
+export function addressTxSeriesItems(events: readonly BlockEvent[]): Appended<AddressTxDoc>[] {
+  return withFilterKeys(addressTxItems(events), addressTxFilterValues);
+}
+
+/** The rows of every address, under its own key only (the live stream's address events). */
 export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressTxDoc>[] {
   const out: Appended<AddressTxDoc>[] = [];
   for (const e of events) {
     for (const tx of e.txs) {
       if (!tx.valid) continue;
+      const kind = tx.activity[0]?.kind ?? 'other';
       const walletsWritten = new Set(
         tx.entries.flatMap((x) => (x.values && isAddress(x.datakey ?? '') ? [x.datakey!] : [])),
       );
@@ -61,7 +82,7 @@ export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressT
         if (!wallet && parseNftId(key)?.protocol !== 'MRC401') return;
         // One description and one row per entry, shared by every address it is filed under.
         const view = describeEntry(entry);
-        const shared = rowOf(e.height, tx, entry, view);
+        const shared = rowOf(e.height, tx, entry, view, kind);
         const row = (address: string) => out.push({ key: address, pos: chainPos(e.height, tx.index, i), row: shared });
         if (wallet) return void row(key);
         // The item's parties as its arguments name them (block topic entries carry no record), and
@@ -87,6 +108,7 @@ function rowOf(
   tx: BlockEvent['txs'][number],
   entry: RawEntry,
   view: EntryView,
+  kind: string,
 ): Appended<AddressTxDoc>['row'] {
   const jobdate = entry.values?.['jobdate'];
   return {
@@ -101,5 +123,6 @@ function rowOf(
     amount: view.amount,
     tokenId: view.tokenId,
     nftId: view.nftId || null,
+    kind,
   };
 }

@@ -97,15 +97,63 @@ export async function seriesRows<R extends SeriesRow>(
   return found.sort(range.newestFirst ? (a, b) => b.n - a.n : (a, b) => a.n - b.n);
 }
 
-/** Page `page` (1-based) of a key's rows, newest first, out of `total`. */
+/**
+ * The highest row number of `key`, at most `below`, whose row is at or before position `at` (0: none),
+ * by bisection over the row numbers (positions grow with them): ⌈log2(below + 1)⌉ reads by id.
+ */
+export async function seriesNumberAt(
+  rows: Collection<SeriesRow>,
+  key: string,
+  below: number,
+  at: string,
+): Promise<number> {
+  let lo = 0;
+  let hi = below;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const row = await rows.get(seriesRowId(key, mid));
+    // A number past a counter's write is stored before the counter: a row missing here is one the
+    // counter read before does not count yet, after `at` as far as this read goes.
+    if (row !== null && row.pos <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Row numbers `first` … `last` of a key (both included; none when last < first). */
+export interface SeriesWindow {
+  first: number;
+  last: number;
+}
+
+/**
+ * The rows of `key` (out of `total`) between positions `after` (excluded) and `upTo` (included),
+ * either bound open: two bisections at most, so a range costs the same wherever it lies.
+ */
+export async function seriesWindow(
+  rows: Collection<SeriesRow>,
+  key: string,
+  total: number,
+  range: { after?: string | undefined; upTo?: string | undefined },
+): Promise<SeriesWindow> {
+  const last = range.upTo === undefined ? total : await seriesNumberAt(rows, key, total, range.upTo);
+  const first = range.after === undefined ? 1 : (await seriesNumberAt(rows, key, last, range.after)) + 1;
+  return { first, last };
+}
+
+/** How many rows a window holds. */
+export const windowSize = (w: SeriesWindow): number => Math.max(0, w.last - w.first + 1);
+
+/** Page `page` (1-based) of a key's rows, newest first, out of `total` (or of the rows of `window`). */
 export function seriesPage<R extends SeriesRow>(
   rows: Collection<R>,
   key: string,
   total: number,
   page: number,
   limit: number,
+  window: SeriesWindow = { first: 1, last: total },
 ): Promise<R[]> {
-  const to = total - (page - 1) * limit;
-  if (to <= 0) return Promise.resolve([]);
-  return seriesRows(rows, key, { from: to - limit + 1, to, newestFirst: true });
+  const to = window.last - (page - 1) * limit;
+  if (to < window.first) return Promise.resolve([]);
+  return seriesRows(rows, key, { from: Math.max(window.first, to - limit + 1), to, newestFirst: true });
 }

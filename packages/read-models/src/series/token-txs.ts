@@ -1,4 +1,5 @@
 import { chainPos, isKnownActivity, type BlockEvent, type KnownActivity } from '@mtc/domain';
+import { withFilterKeys } from './filters.ts';
 import { defineSeries, type Appended, type SeriesRow } from './series.ts';
 
 /**
@@ -77,6 +78,12 @@ export function tokenTxView(a: KnownActivity): { from: string; to: string; amoun
   }
 }
 
+/** The rows of every token, under its own key and under its kind's (filters.ts): what the projection appends. */
+export function tokenTxSeriesItems(events: readonly BlockEvent[]): Appended<TokenTxDoc>[] {
+  return withFilterKeys(tokenTxItems(events), ({ row }) => ({ token: [], direction: [], kind: [row.kind] }));
+}
+
+/** The rows of every token, under its own key only (the live stream's token events). */
 export function tokenTxItems(events: readonly BlockEvent[]): Appended<TokenTxDoc>[] {
   const out: Appended<TokenTxDoc>[] = [];
   for (const e of events) {

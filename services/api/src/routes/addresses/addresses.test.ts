@@ -240,6 +240,8 @@ describe('GET /api/address/{id}/txs', () => {
     tokenName: '',
     tokenSymbol: '',
     parentName: '',
+    tokenId: null,
+    kind: '',
     ...over,
   });
 
@@ -275,9 +277,39 @@ describe('GET /api/address/{id}/txs', () => {
         amount: '250',
         tokenName: 'Gold',
         tokenSymbol: 'GLD',
+        tokenId: 1,
+        kind: 'transfer',
       }),
     );
     expect(body.data[1]).not.toHaveProperty('nftId');
+  });
+
+  it('filters by token, direction and kind, each and combined, with exact totals', async () => {
+    // CAROL's rows, newest first: auction SLV (out), receive GLD (in), reserve SLV to itself (in
+    // and out), reserve GLD (in), new wallet (in, no token).
+    const kinds = async (query: string) => {
+      const { status, body } = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?${query}`);
+      expect(status, query).toBe(200);
+      return [body.total, body.data.map((r) => `${r.db_sn}:${r.job_type}`)];
+    };
+    expect(await kinds('direction=in')).toEqual([
+      4,
+      ['5:receive', '4:token_reserve', '3:token_reserve', '1:NewWallet'],
+    ]);
+    expect(await kinds('direction=out')).toEqual([2, ['8:mrc010auction', '4:token_reserve']]);
+    expect(await kinds('token=1')).toEqual([2, ['5:receive', '3:token_reserve']]);
+    expect(await kinds('token=0')).toEqual([0, []]);
+    expect(await kinds('token=2&direction=out')).toEqual([2, ['8:mrc010auction', '4:token_reserve']]);
+    expect(await kinds('kind=tokenCreate')).toEqual([2, ['4:token_reserve', '3:token_reserve']]);
+    expect(await kinds('kind=tokenCreate&direction=in&token=1')).toEqual([1, ['3:token_reserve']]);
+    expect(await kinds('kind=walletCreate&direction=out')).toEqual([0, []]);
+    expect(await kinds('direction=in&limit=3&page=2')).toEqual([4, ['1:NewWallet']]);
+    expect(await kinds('direction=in&fromHeight=2&toHeight=4')).toEqual([2, ['4:token_reserve', '3:token_reserve']]);
+    for (const query of ['token=-1', 'token=01', 'direction=sideways', 'kind=Transfer', 'toHeight=0']) {
+      const res = await api.get(`/api/address/${CAROL}/txs?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
+    }
   });
 
   it('pages back to the creation of the wallet', async () => {
@@ -294,6 +326,8 @@ describe('GET /api/address/{id}/txs', () => {
         amount: '500',
         tokenName: 'Silver',
         tokenSymbol: 'SLV',
+        tokenId: 2,
+        kind: 'tokenCreate',
       }),
       row({
         job_type: 'token_reserve',
@@ -306,6 +340,8 @@ describe('GET /api/address/{id}/txs', () => {
         amount: '3000',
         tokenName: 'Gold',
         tokenSymbol: 'GLD',
+        tokenId: 1,
+        kind: 'tokenCreate',
       }),
     ]);
     const page3 = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2&page=3`);
@@ -313,6 +349,8 @@ describe('GET /api/address/{id}/txs', () => {
       total: 5,
       page: 3,
       limit: 2,
+      next: null,
+      prev: expect.any(String) as string,
       data: [
         row({
           job_type: 'NewWallet',
@@ -321,11 +359,12 @@ describe('GET /api/address/{id}/txs', () => {
           db_sn: '1',
           summary: 'New wallet',
           to: CAROL,
+          kind: 'walletCreate',
         }),
       ],
     });
     const past = await api.get<AddressTxsPage>(`/api/address/${CAROL}/txs?limit=2&page=4`);
-    expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [] });
+    expect(past.body).toEqual({ total: 5, page: 4, limit: 2, data: [], next: null, prev: null });
   });
 
   it("reads the total from the counter and the page's rows by their ids (key and number)", async () => {

@@ -3,8 +3,7 @@ import {
   addressTxs,
   ownedItemsOf,
   mrc402HoldingsOf,
-  seriesPage,
-  seriesTotal,
+  seriesRows,
   type Models,
   type AddressTxDoc,
   type NftCollectionDoc,
@@ -12,7 +11,9 @@ import {
   type TokenDoc,
   type WalletDoc,
 } from '@mtc/read-models';
+import { AddressActivityFilter, FILTERS_DOC, filteredSeries } from '../../activity-filter.ts';
 import { whole } from '../../consistent.ts';
+import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { AddressParams } from '../../params.ts';
@@ -215,6 +216,8 @@ export async function toAddressActivity(models: Models, rows: readonly AddressTx
       tokenName: token?.name ?? '',
       tokenSymbol: token?.symbol ?? '',
       parentName: (collection === null ? undefined : collections.get(collection)?.name) ?? '',
+      tokenId: r.tokenId,
+      kind: r.kind,
     };
   });
 }
@@ -224,18 +227,19 @@ export const addressTxsRoute = defineRoute({
   operationId: 'listAddressTxs',
   tag: 'addresses',
   summary: "A wallet's activity, newest first",
-  description: `One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. limit is at most ${MAX_LIST_LIMIT}. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.`,
+  description: `One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. ${FILTERS_DOC} ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.`,
   params: AddressParams,
-  query: NewestFirstPaging,
+  query: NewestFirstPaging.extend({ cursor: CursorQuery, ...AddressActivityFilter.shape }),
   response: AddressTxsPage,
   errors: [400, 404],
   cache: 'head',
   async handle({ params, query }, app) {
-    const [, total] = await Promise.all([
+    const [, { key, total, window }] = await Promise.all([
       requireWallet(app.models, params.id),
-      seriesTotal(app.models.seriesCounters, addressTxs, params.id),
+      filteredSeries(app.models, app.models.addressTxs, addressTxs, params.id, query),
     ]);
-    const rows = await seriesPage(app.models.addressTxs, params.id, total, query.page, query.limit);
-    return { total, page: query.page, limit: query.limit, data: await toAddressActivity(app.models, rows) };
+    const { from, to, page, next, prev } = cursorPage(key, window, query);
+    const rows = await seriesRows(app.models.addressTxs, key, { from, to, newestFirst: true });
+    return { total, page, limit: query.limit, data: await toAddressActivity(app.models, rows), next, prev };
   },
 });

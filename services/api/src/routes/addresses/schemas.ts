@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CursorFields } from '../../cursor.ts';
 import { TokenLock } from '../tokens/schemas.ts';
 
 /** Response bodies of the address routes; each export is an OpenAPI component of the same name. */
@@ -77,6 +78,17 @@ export const AddressActivity = z.object({
   tokenName: z.string().describe("'' when the entry names no indexed token."),
   tokenSymbol: z.string().describe("'' when the entry names no indexed token."),
   parentName: z.string().describe("The NFT's collection name; '' for fungible activity."),
+  tokenId: z
+    .int()
+    .nullable()
+    .describe(
+      'The MRC-010 token the entry names (0: the native coin); null when it names none. What the token filter matches.',
+    ),
+  kind: z
+    .string()
+    .describe(
+      "The activity kind of the transaction's main action (mtc.activity.v1), e.g. transfer, buy, nftSell. What the kind filter matches.",
+    ),
 });
 export type AddressActivity = z.infer<typeof AddressActivity>;
 
@@ -85,5 +97,6 @@ export const AddressTxsPage = z.object({
   page: z.int(),
   limit: z.int(),
   data: z.array(AddressActivity).describe('Newest first.'),
+  ...CursorFields,
 });
 export type AddressTxsPage = z.infer<typeof AddressTxsPage>;

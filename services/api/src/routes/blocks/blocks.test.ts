@@ -45,7 +45,7 @@ describe('GET /api/blocks', () => {
   it('answers 200 with an empty list when the page is past the end', async () => {
     const { status, body } = await api.get<BlocksPage>('/api/blocks?page=6&limit=20');
     expect(status).toBe(200);
-    expect(body).toEqual({ blocks: [], currentBlock: H, page: 6, totalPages: 5 });
+    expect(body).toEqual({ blocks: [], currentBlock: H, page: 6, totalPages: 5, next: null, prev: null });
   });
 
   it('reads a page of blocks by their keys (heights), never by an offset or a range to sort', async () => {
@@ -78,7 +78,7 @@ describe('GET /api/blocks', () => {
     const empty = await startTestApi({ fixture, headAt: 0 });
     try {
       const { body } = await empty.get('/api/blocks');
-      expect(body).toEqual({ blocks: [], currentBlock: 0, page: 1, totalPages: 0 });
+      expect(body).toEqual({ blocks: [], currentBlock: 0, page: 1, totalPages: 0, next: null, prev: null });
     } finally {
       await empty.close();
     }

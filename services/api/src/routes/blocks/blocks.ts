@@ -3,7 +3,8 @@ import type { BlockDoc, Models } from '@mtc/read-models';
 import { notFound, unavailable } from '../../errors.ts';
 import { mapWithConcurrency } from '@mtc/runtime';
 import { fromNode } from '../../node-calls.ts';
-import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
+import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
+import { PagingQuery, totalPages } from '../../paging.ts';
 import { BlockIdParams, type BlockRef } from '../../params.ts';
 import { defineRoute, linksTo } from '../../route.ts';
 import { BlockDetail, BlocksPage, BlockSummary, RawBlockResponse } from './schemas.ts';
@@ -43,9 +44,8 @@ export const listBlocksRoute = defineRoute({
   operationId: 'listBlocks',
   tag: 'blocks',
   summary: 'Indexed blocks, newest first',
-  description:
-    'Page p holds heights (H − p·limit, H − (p−1)·limit] of the indexed height H. A page past the end is an empty list.',
-  query: PagingQuery,
+  description: `Page p holds heights (H − p·limit, H − (p−1)·limit] of the indexed height H. A page past the end is an empty list. ${CURSOR_DOC}`,
+  query: PagingQuery.extend({ cursor: CursorQuery }),
   response: BlocksPage,
   errors: [400],
   links: linksTo(['getBlock', 'getRawBlock'], { id: '$response.body#/blocks/0/height' }),
@@ -54,14 +54,16 @@ export const listBlocksRoute = defineRoute({
   cache: 'head',
   async handle({ query, head }, app) {
     const { height } = await head();
-    // Heights are contiguous from 1, so list position i is height i + 1.
-    const window = newestFirstWindow(height, query);
-    const docs = window ? await blocksBetween(app.models, window.from, window.to) : [];
+    // Heights are contiguous from 1: they are the list's row numbers (list position i is height i + 1).
+    const { from, to, page, next, prev } = cursorPage('blocks', { first: 1, last: height }, query);
+    const docs = to >= from ? await blocksBetween(app.models, from - 1, to) : [];
     return {
       blocks: docs.map(toBlockSummary),
       currentBlock: height,
-      page: query.page,
+      page,
       totalPages: totalPages(height, query.limit),
+      next,
+      prev,
     };
   },
 });

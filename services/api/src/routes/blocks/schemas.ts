@@ -1,5 +1,6 @@
 import { RawTransaction } from '@mtc/domain';
 import { z } from 'zod';
+import { CursorFields } from '../../cursor.ts';
 
 /** Response bodies of the block routes; each export is an OpenAPI component of the same name. */
 
@@ -16,6 +17,7 @@ export const BlocksPage = z.object({
   currentBlock: z.int().describe('The indexed height.'),
   page: z.int(),
   totalPages: z.int(),
+  ...CursorFields,
 });
 export type BlocksPage = z.infer<typeof BlocksPage>;
 

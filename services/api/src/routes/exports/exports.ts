@@ -7,8 +7,8 @@ import {
   holdersAt,
   holdingAsset,
   mrc402HolderView,
-  seriesCountAt,
-  seriesRowsUpTo,
+  seriesRowsBetween,
+  windowSize,
   statsDay,
   tokenHolderView,
   tokenTxs,
@@ -19,6 +19,14 @@ import {
 } from '@mtc/read-models';
 import type { Collection } from '@mtc/ports';
 import { z } from 'zod';
+import {
+  AddressActivityFilter,
+  blockSpan,
+  filteredSeries,
+  TokenActivityFilter,
+  type ActivityQuery,
+  type TokenActivityQuery,
+} from '../../activity-filter.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { AddressParam, intParam, TokenIdParams } from '../../params.ts';
@@ -156,18 +164,11 @@ export const exportTxsRoute = defineStreamRoute({
     if (query.fromTime !== undefined || query.toTime !== undefined) {
       const from = query.fromTime ?? 0;
       const to = query.toTime ?? Number.MAX_SAFE_INTEGER;
-      // Block times are the proposer's clock and may run backwards: the range runs from the lowest
-      // to the highest height of a block in the window, and rows outside the window are left out.
-      const window = { timestamp: { $gte: from, $lte: to }, height: { $gte: lo, $lte: hi } };
-      const [[first], [last]] = await Promise.all([
-        models.blocks.find(window, { sort: [['height', 1]], limit: 1 }),
-        models.blocks.find(window, { sort: [['height', -1]], limit: 1 }),
-      ]);
-      if (!first || !last) hi = lo - 1;
-      else {
-        lo = Math.max(lo, first.height);
-        hi = Math.min(hi, last.height);
-      }
+      // The span of blocks in the window; rows of blocks outside it (block times may run backwards)
+      // are left out.
+      const span = await blockSpan(models, lo, hi, query);
+      if (span === null) hi = lo - 1;
+      else ({ lo, hi } = span);
       keep = (row) => row.blockTs >= from && row.blockTs <= to;
       if (query.fromTime !== undefined) meta['fromTime'] = from;
       if (query.toTime !== undefined) meta['toTime'] = to;
@@ -186,17 +187,22 @@ const pageRows = (app: AppContext): number => app.config.EXPORT_PAGE_ROWS;
 
 async function* emptyPages(): AsyncGenerator<never[]> {}
 
-/** A series key's rows at or below H, counted up front (the cap) and paged oldest first. */
+/**
+ * A list's rows at or below H, under the query's filters (activity-filter.ts), counted up front (the
+ * cap) and paged oldest first.
+ */
 async function seriesAt<R extends SeriesRow>(
   rows: Collection<R>,
   series: { readonly name: string },
-  key: string,
+  base: string,
   height: number,
+  query: ActivityQuery | TokenActivityQuery,
   app: AppContext,
 ): Promise<AsyncGenerator<R[]>> {
-  const count = await seriesCountAt(rows, app.models.seriesCounters, series, key, blockPos(height));
+  const { key, window } = await filteredSeries(app.models, rows, series, base, query, height);
+  const count = windowSize(window);
   if (count > app.config.EXPORT_MAX_ROWS) throw overCap(count, app.config.EXPORT_MAX_ROWS, 'the query');
-  return seriesRowsUpTo(rows, key, count, pageRows(app));
+  return seriesRowsBetween(rows, key, window, pageRows(app));
 }
 
 export const exportAddressActivityRoute = defineStreamRoute({
@@ -205,9 +211,9 @@ export const exportAddressActivityRoute = defineStreamRoute({
   tag: 'exports',
   summary: "A wallet's activity, streamed (CSV or NDJSON), oldest first",
   description:
-    'Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first). 400 when the address is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.',
+    'Rows are the /address/{id}/txs entries at or below the indexed height H, in chain order (the list shows them newest first), with the same filters. 400 when the address is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.',
   params: z.object({ address: AddressParam }),
-  query: z.object({ format: FormatQuery }),
+  query: z.object({ format: FormatQuery, ...AddressActivityFilter.shape }),
   mediaTypes: MEDIA,
   responseDescription: RESPONSE,
   rows: AddressActivity,
@@ -216,7 +222,7 @@ export const exportAddressActivityRoute = defineStreamRoute({
     const { address } = input.params;
     const [{ height }, wallet] = await Promise.all([input.head(), app.models.wallets.get(address)]);
     if (!wallet) throw notFound(`address ${address} not found`);
-    const rows = await seriesAt<AddressTxDoc>(app.models.addressTxs, addressTxs, address, height, app);
+    const rows = await seriesAt<AddressTxDoc>(app.models.addressTxs, addressTxs, address, height, input.query, app);
     const pages = mapPages(rows, (page) => toAddressActivity(app.models, page));
     return answer(input, app, `activity-${address}`, height, AddressActivity, { address }, pages);
   },
@@ -228,9 +234,9 @@ export const exportTokenTransfersRoute = defineStreamRoute({
   tag: 'exports',
   summary: "A token's activity, streamed (CSV or NDJSON), oldest first",
   description:
-    'Rows are the /token/{id}/txs entries (transfers, reserves, mints, burns, DEX orders) at or below the indexed height H, in chain order (the list shows them newest first).',
+    'Rows are the /token/{id}/txs entries (transfers, reserves, mints, burns, DEX orders) at or below the indexed height H, in chain order (the list shows them newest first), with the same filters.',
   params: TokenIdParams,
-  query: z.object({ format: FormatQuery }),
+  query: z.object({ format: FormatQuery, ...TokenActivityFilter.shape }),
   mediaTypes: MEDIA,
   responseDescription: RESPONSE,
   rows: TokenTransfer,
@@ -238,7 +244,7 @@ export const exportTokenTransfersRoute = defineStreamRoute({
   async handle(input, app) {
     const token = input.params.id;
     const [{ height }] = await Promise.all([input.head(), requireToken(app.models, token)]);
-    const rows = await seriesAt<TokenTxDoc>(app.models.tokenTxs, tokenTxs, String(token), height, app);
+    const rows = await seriesAt<TokenTxDoc>(app.models.tokenTxs, tokenTxs, String(token), height, input.query, app);
     const pages = mapPages(rows, (page) => page.map(toTokenTransfer));
     return answer(input, app, `token-${token}-transfers`, height, TokenTransfer, { token }, pages);
   },

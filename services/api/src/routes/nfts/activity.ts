@@ -1,6 +1,7 @@
 import { parseNftId } from '@mtc/domain';
-import { nftActivity, seriesPage, seriesRows, seriesTotal, type Models, type NftActivityDoc } from '@mtc/read-models';
+import { nftActivity, seriesRows, seriesTotal, type Models, type NftActivityDoc } from '@mtc/read-models';
 import { z } from 'zod';
+import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { intParam } from '../../params.ts';
@@ -40,6 +41,7 @@ async function requireNft(models: Models, id: string): Promise<void> {
 }
 
 export const NftTxQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
+  cursor: CursorQuery,
   id: NftIdParam.describe('The NFT.'),
 });
 
@@ -48,7 +50,7 @@ export const nftTxRoute = defineRoute({
   operationId: 'listNftTransactions',
   tag: 'nfts',
   summary: "An NFT's transactions, newest first",
-  description: `A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is the rows of one range of numbers, read by key; total a counter. limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `A collection's list holds its own entries and its items'; an item's, its history from its minting on; an MRC-402's, its whole lifecycle (mint, transfer, sales, auctions, melts …). Numbered at projection time: page p is the rows of one range of numbers, read by key; total a counter. ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
   query: NftTxQuery,
   response: NftTxPage,
   errors: [400, 404],
@@ -59,9 +61,12 @@ export const nftTxRoute = defineRoute({
       requireNft(models, query.id),
       seriesTotal(models.seriesCounters, nftActivity, query.id),
     ]);
-    const rows = await seriesPage(models.nftActivity, query.id, total, query.page, query.limit);
+    const { from, to, next, prev } = cursorPage(query.id, { first: 1, last: total }, query);
+    const rows = await seriesRows(models.nftActivity, query.id, { from, to, newestFirst: true });
     return {
       total,
+      next,
+      prev,
       items: rows.map((r) => ({
         txid: r.txId,
         type: label(r),

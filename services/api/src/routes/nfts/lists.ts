@@ -1,4 +1,5 @@
-import { collectionItemsKey, nftLists, seriesPage, seriesTotal, type Models } from '@mtc/read-models';
+import { collectionItemsKey, nftLists, seriesRows, seriesTotal, type Models } from '@mtc/read-models';
+import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
@@ -7,16 +8,18 @@ import { mrc402Quantity } from './holders.ts';
 import { CollectionIdParam, itemImage } from './nfts.ts';
 import { NftItemListEntry, NftItemsPage, NftListEntry, NftsPage } from './schemas.ts';
 
-/** A page of a list key of `nft_lists`, newest first. */
-async function listPage(models: Models, key: string, page: { page: number; limit: number }) {
+/** A page of a list key of `nft_lists`, newest first, by page or cursor. */
+async function listPage(models: Models, key: string, query: { page: number; limit: number; cursor?: string }) {
   const total = await seriesTotal(models.seriesCounters, nftLists, key);
-  return { total, rows: await seriesPage(models.nftLists, key, total, page.page, page.limit) };
+  const { from, to, page, next, prev } = cursorPage(key, { first: 1, last: total }, query);
+  return { total, page, next, prev, rows: await seriesRows(models.nftLists, key, { from, to, newestFirst: true }) };
 }
 
 /** A decimal price as the spec's number (0 when none). */
 const price = (value: string): number => (value === '' ? 0 : Number(value));
 
 export const NftsQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
+  cursor: CursorQuery,
   protocol: z
     .enum(['MRC402', 'MRC401', ''])
     .default('')
@@ -28,7 +31,7 @@ export const listNftsRoute = defineRoute({
   operationId: 'listNfts',
   tag: 'nfts',
   summary: 'NFTs — MRC-400 collections and MRC-402s — newest first',
-  description: `Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Numbered by creation at projection time: page p is the rows of one range of numbers, read by key; total a counter. An unknown protocol is a 400. ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
   query: NftsQuery,
   response: NftsPage,
   errors: [400],
@@ -39,7 +42,11 @@ export const listNftsRoute = defineRoute({
   cache: 'head',
   async handle({ query }, app) {
     const { models } = app;
-    const { total, rows } = await listPage(models, query.protocol === '' ? 'all' : query.protocol, query);
+    const { total, page, next, prev, rows } = await listPage(
+      models,
+      query.protocol === '' ? 'all' : query.protocol,
+      query,
+    );
     const ids = (protocol: string) => rows.filter((r) => r.protocol === protocol).map((r) => r.nftId);
     const [collections, tokens, stats] = await Promise.all([
       models.nftCollections.getMany(ids('MRC400')),
@@ -52,8 +59,10 @@ export const listNftsRoute = defineRoute({
     const s = byId(stats);
     return {
       total,
-      page: query.page,
+      page,
       limit: query.limit,
+      next,
+      prev,
       items: rows.flatMap((r): z.infer<typeof NftListEntry>[] => {
         const collection = c.get(r.nftId);
         if (collection)
@@ -97,6 +106,7 @@ export const listNftsRoute = defineRoute({
 });
 
 export const NftItemsQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
+  cursor: CursorQuery,
   id: CollectionIdParam,
 });
 
@@ -105,7 +115,7 @@ export const listNftItemsRoute = defineRoute({
   operationId: 'listNftItems',
   tag: 'nfts',
   summary: "A collection's MRC-401 items, newest first",
-  description: `Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Numbered by creation at projection time (melted items keep their place, owner MELTED). Prices are numbers, 0 when not offered. ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
   query: NftItemsQuery,
   response: NftItemsPage,
   errors: [400, 404],
@@ -115,12 +125,14 @@ export const listNftItemsRoute = defineRoute({
     const { models } = app;
     const collection = await models.nftCollections.get(query.id);
     if (!collection) throw notFound(`collection ${query.id} not found`);
-    const { total, rows } = await listPage(models, collectionItemsKey(query.id), query);
+    const { total, page, next, prev, rows } = await listPage(models, collectionItemsKey(query.id), query);
     const items = new Map((await models.nftItems.getMany(rows.map((r) => r.nftId))).map((i) => [i._id, i]));
     return {
       total,
-      page: query.page,
+      page,
       limit: query.limit,
+      next,
+      prev,
       items: rows.flatMap((r): z.infer<typeof NftItemListEntry>[] => {
         const item = items.get(r.nftId);
         if (!item) return [];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CursorFields } from '../../cursor.ts';
 
 /** Response bodies of the NFT routes; each export is an OpenAPI component of the same name. */
 
@@ -119,6 +120,7 @@ export const NftTxEntry = z.object({
 export const NftTxPage = z.object({
   total: z.int().describe('Entries of this NFT (maintained at projection time).'),
   items: z.array(NftTxEntry).describe('Newest first.'),
+  ...CursorFields,
 });
 
 export const NftHistoryEntry = z.object({
@@ -162,6 +164,7 @@ export const NftsPage = z.object({
   page: z.int(),
   limit: z.int(),
   items: z.array(NftListEntry).describe('Newest first.'),
+  ...CursorFields,
 });
 
 export const NftItemListEntry = z.object({
@@ -183,4 +186,5 @@ export const NftItemsPage = z.object({
   total: z.int().describe('Items created in the collection, melted ones included.'),
   page: z.int(),
   limit: z.int(),
+  ...CursorFields,
 });

@@ -116,6 +116,7 @@ export function blockEvents(block: BlockEvent, filter: StreamFilter): StreamEven
             amount: row.amount,
             ...(row.nftId === null ? {} : { nftId: row.nftId }),
             tokenId: row.tokenId,
+            kind: row.kind,
           },
         });
       }
@@ -133,6 +134,7 @@ export function blockEvents(block: BlockEvent, filter: StreamFilter): StreamEven
             amount: row.amount,
             token: String(row.token),
             timestamp: row.timestamp,
+            kind: row.kind,
             tx_id: row.txId,
             block_sn: row.height,
             recipients: row.recipients.map(({ to, amount }) => ({ to, amount })),

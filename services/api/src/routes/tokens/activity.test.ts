@@ -2,7 +2,7 @@ import { isKnownActivity } from '@mtc/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
 import { startTestApi, type TestApi } from '../../testing/harness.ts';
-import { CAROL, DAVE, ERIN, OWNER, tokenEconomy, txTime } from '../../testing/token-economy.ts';
+import { blockTime, CAROL, DAVE, ERIN, OWNER, tokenEconomy, txTime } from '../../testing/token-economy.ts';
 import { TokenHistory, TokenTxsPage, type TokenLifecycleEvent, type TokenTransfer } from './schemas.ts';
 
 const chain = tokenEconomy();
@@ -24,14 +24,16 @@ const entry = (h: number, i: number, over: Partial<TokenTransfer>): TokenTransfe
   block_sn: h,
   recipients: [],
   memo: '',
+  kind: '',
   ...over,
 });
 
 /** Token 1's activity, newest first: 9 rows. */
 const GOLD_TXS: TokenTransfer[] = [
-  entry(8, 0, { type: 'mrc010_sell', from: OWNER, to: sellOrder, amount: '300' }),
+  entry(8, 0, { type: 'mrc010_sell', kind: 'sell', from: OWNER, to: sellOrder, amount: '300' }),
   entry(7, 0, {
     type: 'multi_transfer',
+    kind: 'transfer',
     from: OWNER,
     to: ERIN,
     amount: '30',
@@ -40,13 +42,13 @@ const GOLD_TXS: TokenTransfer[] = [
       { to: DAVE, amount: '10' },
     ],
   }),
-  entry(6, 1, { type: 'tokenBurning', from: OWNER, amount: '200', memo: 'less' }),
-  entry(6, 0, { type: 'tokenIncrease', to: OWNER, amount: '500', memo: 'more' }),
-  entry(5, 0, { type: 'transfer', from: OWNER, to: CAROL, amount: '250', memo: 'vesting' }),
-  entry(3, 0, { type: 'token_reserve', from: OWNER, to: CAROL, amount: '3000' }),
-  entry(3, 0, { type: 'token_reserve', from: OWNER, to: DAVE, amount: '1000' }),
-  entry(3, 0, { type: 'token_reserve', from: OWNER, to: OWNER, amount: '6000' }),
-  entry(3, 0, { type: 'tokenRegister', from: OWNER, amount: '10000' }),
+  entry(6, 1, { type: 'tokenBurning', kind: 'tokenBurn', from: OWNER, amount: '200', memo: 'less' }),
+  entry(6, 0, { type: 'tokenIncrease', kind: 'tokenMint', to: OWNER, amount: '500', memo: 'more' }),
+  entry(5, 0, { type: 'transfer', kind: 'transfer', from: OWNER, to: CAROL, amount: '250', memo: 'vesting' }),
+  entry(3, 0, { type: 'token_reserve', kind: 'tokenReserve', from: OWNER, to: CAROL, amount: '3000' }),
+  entry(3, 0, { type: 'token_reserve', kind: 'tokenReserve', from: OWNER, to: DAVE, amount: '1000' }),
+  entry(3, 0, { type: 'token_reserve', kind: 'tokenReserve', from: OWNER, to: OWNER, amount: '6000' }),
+  entry(3, 0, { type: 'tokenRegister', kind: 'tokenCreate', from: OWNER, amount: '10000' }),
 ];
 
 describe('GET /api/token/{id}/txs', () => {
@@ -60,7 +62,15 @@ describe('GET /api/token/{id}/txs', () => {
     const { status, body, headers } = await api.get<TokenTxsPage>('/api/token/1/txs?limit=4');
     expect(status).toBe(200);
     expect(TokenTxsPage.parse(body)).toEqual(body);
-    expect(body).toEqual({ owner: OWNER, total: 9, page: 1, limit: 4, data: GOLD_TXS.slice(0, 4) });
+    expect(body).toEqual({
+      owner: OWNER,
+      total: 9,
+      page: 1,
+      limit: 4,
+      data: GOLD_TXS.slice(0, 4),
+      next: expect.any(String) as string,
+      prev: null,
+    });
     expect(headers.get('cache-control')).toBe('public, max-age=2');
   });
 
@@ -75,6 +85,62 @@ describe('GET /api/token/{id}/txs', () => {
     ]);
     expect((await api.get<TokenTxsPage>('/api/token/1/txs?limit=4&page=3')).body.data).toEqual(GOLD_TXS.slice(8));
     expect((await api.get<TokenTxsPage>('/api/token/1/txs?limit=4&page=4')).body).toMatchObject({ total: 9, data: [] });
+  });
+
+  it('filters by kind and by a height or time range, with exact totals and pages of the filtered rows', async () => {
+    const page = async (query: string) => (await api.get<TokenTxsPage>(`/api/token/1/txs?${query}`)).body;
+    expect(await page('kind=tokenReserve')).toMatchObject({ total: 3, data: GOLD_TXS.slice(5, 8) });
+    expect(await page('kind=tokenReserve&limit=2&page=2')).toMatchObject({ total: 3, data: GOLD_TXS.slice(7, 8) });
+    expect(await page('kind=transfer')).toMatchObject({ total: 2, data: [GOLD_TXS[1], GOLD_TXS[4]] });
+    expect(await page('kind=bid')).toMatchObject({ total: 0, data: [] });
+    expect(await page('fromHeight=5&toHeight=7')).toMatchObject({ total: 4, data: GOLD_TXS.slice(1, 5) });
+    expect(await page('fromHeight=5&toHeight=7&limit=3&page=2')).toMatchObject({
+      total: 4,
+      data: GOLD_TXS.slice(4, 5),
+    });
+    expect(await page('toHeight=3')).toMatchObject({ total: 4, data: GOLD_TXS.slice(5) });
+    expect(await page('fromHeight=8')).toMatchObject({ total: 1, data: GOLD_TXS.slice(0, 1) });
+    expect(await page('fromHeight=100')).toMatchObject({ total: 0, data: [] });
+    // By block time (the fixture's blocks are blockTime(h)).
+    expect(await page(`fromTime=${blockTime(5)}&toTime=${blockTime(7)}`)).toMatchObject({
+      total: 4,
+      data: GOLD_TXS.slice(1, 5),
+    });
+    // Strictly between blocks 5 and 7: block 6 only.
+    expect(await page(`fromTime=${blockTime(5) + 1}&toTime=${blockTime(7) - 1}`)).toMatchObject({
+      total: 2,
+      data: GOLD_TXS.slice(2, 4),
+    });
+    expect(await page('kind=transfer&toHeight=6')).toMatchObject({ total: 1, data: [GOLD_TXS[4]] });
+    // A range that holds no block is an empty list, as in /api/export/txs.
+    expect(await page('fromHeight=7&toHeight=5')).toMatchObject({ total: 0, data: [] });
+    expect(await page(`fromTime=${blockTime(9) + 1}&toTime=${blockTime(9) + 2}`)).toMatchObject({ total: 0, data: [] });
+  });
+
+  it('reads a filtered page by its row ids under the filtered key, as deep as page 1', async () => {
+    api.calls.length = 0;
+    expect((await api.get<TokenTxsPage>('/api/token/1/txs?kind=tokenReserve&limit=1&page=3')).body.data).toEqual([
+      GOLD_TXS[7],
+    ]);
+    expect(api.calls.filter((c) => c.collection === 'token_txs')).toEqual([
+      { collection: 'token_txs', method: 'getMany', args: [['1|k=tokenReserve:1']] },
+    ]);
+  });
+
+  it('answers 400 for an unknown kind or a malformed range', async () => {
+    for (const query of [
+      'kind=teleport',
+      'kind=',
+      'fromHeight=0',
+      'toHeight=x',
+      'fromTime=-1',
+      'fromTime=1.5',
+      'toHeight=1e3',
+    ]) {
+      const res = await api.get(`/api/token/1/txs?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
+    }
   });
 
   it("names the token's owner and keeps each token's activity apart", async () => {

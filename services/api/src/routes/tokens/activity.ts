@@ -1,4 +1,6 @@
-import { seriesPage, seriesRows, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
+import { seriesRows, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
+import { FILTERS_DOC, filteredSeries, TokenActivityFilter } from '../../activity-filter.ts';
+import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
 import { TokenIdParams } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
@@ -18,6 +20,7 @@ export function toTokenTransfer(r: TokenTxDoc): TokenTransfer {
     block_sn: r.height,
     recipients: r.recipients.map(({ to, amount }) => ({ to, amount })),
     memo: r.memo,
+    kind: r.kind,
   };
 }
 
@@ -26,26 +29,21 @@ export const tokenTxsRoute = defineRoute({
   operationId: 'listTokenTxs',
   tag: 'tokens',
   summary: "A token's activity, newest first",
-  description: `Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. limit is at most ${MAX_LIST_LIMIT}.`,
+  description: `Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. ${FILTERS_DOC} ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
   params: TokenIdParams,
-  query: NewestFirstPaging,
+  query: NewestFirstPaging.extend({ cursor: CursorQuery, ...TokenActivityFilter.shape }),
   response: TokenTxsPage,
   errors: [400, 404],
   cache: 'head',
   async handle({ params, query }, app) {
-    const key = String(params.id);
-    const [token, total] = await Promise.all([
+    const [token, list] = await Promise.all([
       requireToken(app.models, params.id),
-      seriesTotal(app.models.seriesCounters, tokenTxs, key),
+      filteredSeries(app.models, app.models.tokenTxs, tokenTxs, String(params.id), query),
     ]);
-    const rows = await seriesPage(app.models.tokenTxs, key, total, query.page, query.limit);
-    return {
-      owner: token.owner,
-      total,
-      page: query.page,
-      limit: query.limit,
-      data: rows.map(toTokenTransfer),
-    };
+    const { key, total, window } = list;
+    const { from, to, page, next, prev } = cursorPage(key, window, query);
+    const rows = await seriesRows(app.models.tokenTxs, key, { from, to, newestFirst: true });
+    return { owner: token.owner, total, page, limit: query.limit, data: rows.map(toTokenTransfer), next, prev };
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CursorFields } from '../../cursor.ts';
 
 /** Response bodies of the MRC-010 token routes; each export is an OpenAPI component of the same name. */
 
@@ -117,6 +118,9 @@ export const TokenTransfer = z.object({
     .array(z.object({ to: z.string(), amount: amount() }))
     .describe('Each recipient of a multi_transfer; empty for other entries.'),
   memo: z.string(),
+  kind: z
+    .string()
+    .describe('The activity kind (mtc.activity.v1), e.g. transfer, tokenMint, sell. What the kind filter matches.'),
 });
 export type TokenTransfer = z.infer<typeof TokenTransfer>;
 
@@ -126,6 +130,7 @@ export const TokenTxsPage = z.object({
   page: z.int(),
   limit: z.int(),
   data: z.array(TokenTransfer).describe('Newest first.'),
+  ...CursorFields,
 });
 export type TokenTxsPage = z.infer<typeof TokenTxsPage>;
 

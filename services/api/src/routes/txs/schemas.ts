@@ -1,5 +1,6 @@
 import { RawEntry, RawTransaction } from '@mtc/domain';
 import { z } from 'zod';
+import { CursorFields } from '../../cursor.ts';
 
 /** Response bodies of the transaction routes; each export is an OpenAPI component of the same name. */
 
@@ -29,6 +30,7 @@ export const TransactionsPage = z.object({
   currentBlock: z.int().describe('The indexed height.'),
   page: z.int(),
   totalPages: z.int(),
+  ...CursorFields,
 });
 export type TransactionsPage = z.infer<typeof TransactionsPage>;
 

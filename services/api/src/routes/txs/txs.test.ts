@@ -83,7 +83,14 @@ describe('GET /api/transactions', () => {
   it('answers 200 with an empty list when the page is past the end', async () => {
     const { status, body } = await api.get('/api/transactions?page=4&limit=25');
     expect(status).toBe(200);
-    expect(body).toEqual({ transactions: [], currentBlock: 61, page: 4, totalPages: 3 });
+    expect(body).toEqual({
+      transactions: [],
+      currentBlock: 61,
+      page: 4,
+      totalPages: 3,
+      next: null,
+      prev: null,
+    });
   });
 
   it('answers 400 for limit 51, page 0 and non-numeric paging', async () => {

@@ -3,7 +3,8 @@ import { readShared, type Models, type TokenDoc, type TxDoc } from '@mtc/read-mo
 import { notFound } from '../../errors.ts';
 import { blocksBetween } from '../blocks/blocks.ts';
 import { fromNode } from '../../node-calls.ts';
-import { newestFirstWindow, PagingQuery, totalPages } from '../../paging.ts';
+import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
+import { PagingQuery, totalPages } from '../../paging.ts';
 import { TxIdParams } from '../../params.ts';
 import { defineRoute, linksTo } from '../../route.ts';
 import {
@@ -140,9 +141,8 @@ export const listTransactionsRoute = defineRoute({
   operationId: 'listTransactions',
   tag: 'transactions',
   summary: 'Indexed transactions, newest first',
-  description:
-    'Page p holds the transactions with seq in [T − p·limit, T − (p−1)·limit), T being the number indexed. A page past the end is an empty list.',
-  query: PagingQuery,
+  description: `Page p holds the transactions with seq in [T − p·limit, T − (p−1)·limit), T being the number indexed. A page past the end is an empty list. ${CURSOR_DOC}`,
+  query: PagingQuery.extend({ cursor: CursorQuery }),
   response: TransactionsPage,
   errors: [400],
   links: linksTo(['getTransaction', 'getRawTransaction', 'getTxTemplates'], {
@@ -151,13 +151,16 @@ export const listTransactionsRoute = defineRoute({
   cache: 'head',
   async handle({ query, head }, app) {
     const { height, txCount } = await head();
-    const window = newestFirstWindow(txCount, query);
-    const docs = window ? await txsBySeq(app.models, { height, txCount }, window) : [];
+    // Row n of the list is the transaction of seq n − 1.
+    const { from, to, page, next, prev } = cursorPage('transactions', { first: 1, last: txCount }, query);
+    const docs = to >= from ? await txsBySeq(app.models, { height, txCount }, { from: from - 1, to }) : [];
     return {
       transactions: await toTxListEntries(app.models, docs),
       currentBlock: height,
-      page: query.page,
+      page,
       totalPages: totalPages(txCount, query.limit),
+      next,
+      prev,
     };
   },
 });

@@ -1,0 +1,116 @@
+import { ActivityKinds, blockPos } from '@mtc/domain';
+import {
+  filterKey,
+  seriesTotal,
+  seriesWindow,
+  type ActivityFilter,
+  type Models,
+  type SeriesRow,
+  type SeriesWindow,
+  windowSize,
+} from '@mtc/read-models';
+import type { Collection } from '@mtc/ports';
+import { z } from 'zod';
+import { intParam, TokenIdParam } from './params.ts';
+
+/**
+ * Filters of the activity lists (/address/{id}/txs, /token/{id}/txs and their exports). Token,
+ * direction and kind pick a series the projection keeps apart (read-models `filters.ts`); a height or
+ * time range is a window of its row numbers, found by bisection. So a filtered page costs what an
+ * unfiltered one does, wherever it lies, and its total is exact.
+ */
+const HEIGHT = intParam(1, Number.MAX_SAFE_INTEGER);
+const TIME = intParam(0, Number.MAX_SAFE_INTEGER);
+
+/** A height and time range, as /api/export/txs takes it. */
+export const RangeQuery = z.object({
+  fromHeight: HEIGHT.optional().describe('Only blocks at this height or above.'),
+  toHeight: HEIGHT.optional().describe('Only blocks at this height or below.'),
+  fromTime: TIME.optional().describe('Only blocks whose time (unix seconds) is this or later.'),
+  toTime: TIME.optional().describe('Only blocks whose time (unix seconds) is this or earlier.'),
+});
+export type RangeQuery = z.output<typeof RangeQuery>;
+
+const kind = z
+  .enum(ActivityKinds)
+  .optional()
+  .describe("Only rows of this activity kind (the transaction's main action, as mtc.activity.v1 names it).");
+
+/** The filters of an address's activity. */
+export const AddressActivityFilter = z.object({
+  token: TokenIdParam.optional().describe('Only rows about this MRC-010 token (0: the native coin).'),
+  direction: z
+    .enum(['in', 'out'])
+    .optional()
+    .describe('out: rows where the address is the sender (from); in: where it is the receiver (to).'),
+  kind,
+  ...RangeQuery.shape,
+});
+
+/** The filters of a token's activity. */
+export const TokenActivityFilter = z.object({ kind, ...RangeQuery.shape });
+
+export type ActivityQuery = z.output<typeof AddressActivityFilter>;
+export type TokenActivityQuery = z.output<typeof TokenActivityFilter>;
+
+/** What a list's description says of its filters. */
+export const FILTERS_DOC =
+  "Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400.";
+
+/**
+ * The heights `lo` … `hi` less those outside the time bounds: from the lowest to the highest height of
+ * a block whose time is within them (null: no block is). Block times are the proposer's clock and may
+ * run backwards; where they do, a block inside that span but outside the time bounds is inside too.
+ */
+export async function blockSpan(
+  models: Models,
+  lo: number,
+  hi: number,
+  q: RangeQuery,
+): Promise<{ lo: number; hi: number } | null> {
+  if (lo > hi) return null;
+  if (q.fromTime === undefined && q.toTime === undefined) return { lo, hi };
+  const window = {
+    timestamp: { $gte: q.fromTime ?? 0, $lte: q.toTime ?? Number.MAX_SAFE_INTEGER },
+    height: { $gte: lo, $lte: hi },
+  };
+  const [[first], [last]] = await Promise.all([
+    models.blocks.find(window, { sort: [['height', 1]], limit: 1 }),
+    models.blocks.find(window, { sort: [['height', -1]], limit: 1 }),
+  ]);
+  return first && last ? { lo: first.height, hi: last.height } : null;
+}
+
+/** A filtered list: its series key, its total and the window of row numbers its pages range over. */
+export interface FilteredSeries {
+  key: string;
+  total: number;
+  window: SeriesWindow;
+}
+
+/**
+ * The series key of `base` under the query's filters, and the window of its rows the range allows
+ * (and, given `at`, no row above that height). `total` is the window's size.
+ */
+export async function filteredSeries(
+  models: Models,
+  rows: Collection<SeriesRow>,
+  series: { readonly name: string },
+  base: string,
+  q: ActivityQuery | TokenActivityQuery,
+  at?: number,
+): Promise<FilteredSeries> {
+  const filter: ActivityFilter = { token: undefined, direction: undefined, ...q };
+  const key = filterKey(base, { token: filter.token, direction: filter.direction, kind: filter.kind });
+  const hi = Math.min(q.toHeight ?? Number.MAX_SAFE_INTEGER, at ?? Number.MAX_SAFE_INTEGER);
+  const [count, span] = await Promise.all([
+    seriesTotal(models.seriesCounters, series, key),
+    blockSpan(models, q.fromHeight ?? 1, hi, q),
+  ]);
+  if (span === null) return { key, total: 0, window: { first: 1, last: 0 } };
+  const window = await seriesWindow(rows, key, count, {
+    after: span.lo <= 1 ? undefined : blockPos(span.lo - 1),
+    upTo: span.hi === Number.MAX_SAFE_INTEGER ? undefined : blockPos(span.hi),
+  });
+  return { key, total: windowSize(window), window };
+}

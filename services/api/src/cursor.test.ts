@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorBody } from './errors.ts';
+import type { AddressTxsPage } from './routes/addresses/schemas.ts';
+import { address, createChain, startTestApi, type TestApi } from './testing/harness.ts';
+
+const ALICE = address('alice');
+const BOB = address('bob');
+
+/** ALICE pays BOB `n` times (amounts 1 … n, one transfer a block), after both wallets exist. */
+function payments(n: number) {
+  const chain = createChain();
+  chain.openWallet(ALICE, [{ token: 0, balance: '1000000' }]);
+  chain.block([chain.newWallet(BOB)]);
+  for (let i = 1; i <= n; i++) chain.block([chain.transfer({ from: ALICE, to: BOB, amount: String(i), token: 0 })]);
+  return chain;
+}
+
+describe('cursor paging of the numbered lists', () => {
+  let api: TestApi;
+  afterEach(() => api.close());
+
+  const page = async (query: string) => {
+    const res = await api.get<AddressTxsPage>(`/api/address/${ALICE}/txs?${query}`);
+    expect(res.status, query).toBe(200);
+    return res.body;
+  };
+  const amounts = (body: AddressTxsPage) => body.data.map((r) => Number(r.amount));
+
+  it('walks every row once, older then newer, while new rows arrive at the head', async () => {
+    const chain = payments(10);
+    api = await startTestApi({ fixture: chain });
+    const seen: number[] = [];
+    let body = await page('limit=3');
+    expect(body.prev).toBeNull();
+    let more = 11;
+    for (;;) {
+      seen.push(...amounts(body));
+      // Two blocks arrive between every two pages: page numbers shift by them, cursors do not.
+      for (let i = 0; i < 2; i++, more++) {
+        chain.block([chain.transfer({ from: ALICE, to: BOB, amount: String(more), token: 0 })]);
+      }
+      await api.project(chain);
+      if (body.next === null) break;
+      body = await page(`limit=3&cursor=${body.next}`);
+    }
+    expect(seen).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    // Back up from the oldest page: every row once, through the rows that arrived meanwhile.
+    const back: number[] = [];
+    for (;;) {
+      back.push(...amounts(body).reverse());
+      if (body.prev === null) break;
+      body = await page(`limit=4&cursor=${body.prev}`);
+    }
+    expect(back).toEqual(Array.from({ length: more - 1 }, (_, i) => i + 1));
+    expect(body.total).toBe(more - 1);
+  });
+
+  it('walks /api/blocks and /api/transactions once each while blocks arrive, by their cursors', async () => {
+    const chain = payments(8);
+    api = await startTestApi({ fixture: chain });
+    const walk = async <T>(path: string, rows: (body: Record<string, unknown>) => T[]) => {
+      const seen: T[] = [];
+      let query = 'limit=3';
+      for (let more = 100; ; more++) {
+        const { status, body } = await api.get<Record<string, unknown> & { next: string | null }>(`${path}?${query}`);
+        expect(status).toBe(200);
+        seen.push(...rows(body));
+        chain.block([chain.transfer({ from: ALICE, to: BOB, amount: String(more), token: 0 })]);
+        await api.project(chain);
+        if (body.next === null) return seen;
+        query = `limit=3&cursor=${body.next}`;
+      }
+    };
+    // 9 blocks when the walk starts (BOB's wallet, then 8 payments); each page adds one more.
+    const heights = await walk('/api/blocks', (b) => (b['blocks'] as { height: number }[]).map((x) => x.height));
+    expect(heights).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    const head = chain.height;
+    const txs = await walk('/api/transactions', (b) => (b['transactions'] as { id: string }[]).map((x) => x.id));
+    expect(txs).toEqual(Array.from({ length: head }, (_, i) => chain.events[head - 1 - i]!.txs[0]!.id));
+  });
+
+  it('keeps its place in a filtered list and answers the page number its rows are on now', async () => {
+    const chain = payments(6);
+    chain.block([chain.transfer({ from: BOB, to: ALICE, amount: '10', token: 0 })]);
+    api = await startTestApi({ fixture: chain });
+    const first = await page('direction=out&limit=4');
+    expect(amounts(first)).toEqual([6, 5, 4, 3]);
+    const second = await page(`direction=out&limit=4&cursor=${first.next}`);
+    expect(amounts(second)).toEqual([2, 1]);
+    expect(second).toMatchObject({ total: 6, page: 2, next: null });
+    expect(amounts(await page(`direction=out&limit=4&cursor=${second.prev}`))).toEqual([6, 5, 4, 3]);
+  });
+
+  it('answers 400 for a cursor of another list or other filters, and for one it never gave', async () => {
+    api = await startTestApi({ fixture: payments(5) });
+    const { next } = await page('limit=2');
+    expect(next).not.toBeNull();
+    const bob = await api.get(`/api/address/${BOB}/txs?cursor=${next}`);
+    const filtered = await api.get(`/api/address/${ALICE}/txs?direction=out&cursor=${next}`);
+    for (const res of [bob, filtered]) {
+      expect(res.status).toBe(400);
+      expect(ErrorBody.parse(res.body).error.message).toMatch(/another list or other filters/);
+    }
+    for (const cursor of ['nope', 'e30', Buffer.from('{"k":"x","o":0}').toString('base64url'), '%%%']) {
+      const res = await api.get(`/api/address/${ALICE}/txs?cursor=${cursor}`);
+      expect(res.status, cursor).toBe(400);
+      expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
+    }
+  });
+});
