@@ -36,14 +36,24 @@ import {
   type NftHolderDoc,
   type NftHolderStatsDoc,
 } from './nfts/holders.ts';
+import type { ModelSpec } from './model.ts';
 import type { Models } from './registry.ts';
 import { projectBlockState } from './state.ts';
 import type { WalletDoc } from './wallets/wallets.ts';
-import { addressTxSeriesItems, addressTxs } from './series/address-txs.ts';
-import { counterId, projectSeries, type Appended, type SeriesCounterDoc } from './series/series.ts';
+import { addressTxFiledKeys, addressTxItems, addressTxs } from './series/address-txs.ts';
+import {
+  counterId,
+  partlyFilledChunks,
+  projectSeries,
+  type Appended,
+  type FiledKeys,
+  type SeriesCounterDoc,
+  type SeriesRefsDoc,
+  type SeriesRow,
+} from './series/series.ts';
 import { nftActivity, nftActivityItems, nftListItems, nftLists } from './series/nft-activity.ts';
 import { tokenHistory, tokenHistoryItems } from './series/token-history.ts';
-import { tokenTxSeriesItems, tokenTxs } from './series/token-txs.ts';
+import { tokenTxFiledKeys, tokenTxItems, tokenTxs } from './series/token-txs.ts';
 
 /**
  * The block topic's projection: everything that needs total chain order or the previous state —
@@ -72,6 +82,8 @@ export interface ChainPrior {
   collectionHolders: CollectionHolderDoc[];
   collectionStats: CollectionStatsDoc[];
   counters: SeriesCounterDoc[];
+  /** The filed lists' partly filled chunks the batch appends to (`series.ts`). */
+  refChunks?: SeriesRefsDoc[];
   /** The ranked lists' directories and pages the batch's moves touch. */
   ranked: { dirs: RankDirDoc[]; pages: RankPageDoc[] };
   /** The stored wallets of the batch's addresses (what its wallet changes apply to). Absent: none. */
@@ -112,7 +124,7 @@ interface ChainPlan {
   head: HeadDoc | null;
   todo: BlockEvent[];
   nftItems: ItemWrite[];
-  items: Appended<never>[][];
+  items: Appended<SeriesRow>[][];
 }
 
 function planChain(events: readonly BlockEvent[], head: HeadDoc | null): ChainPlan {
@@ -122,7 +134,7 @@ function planChain(events: readonly BlockEvent[], head: HeadDoc | null): ChainPl
     head,
     todo,
     nftItems: itemWrites(todo),
-    items: SERIES.map((s) => s.items(todo) as never[]),
+    items: SERIES.map((s) => s.items(todo)),
   };
 }
 
@@ -206,13 +218,22 @@ export function resolveWallets(events: readonly BlockEvent[], stored: readonly W
   return { writes, records, whole };
 }
 
+/** A numbered series: its rows of a batch, and the keys it files them under by reference (`refs.ts`). */
+interface Series<R extends SeriesRow> {
+  model: ModelSpec<R>;
+  items: (events: readonly BlockEvent[]) => Appended<R>[];
+  filed?: FiledKeys<R>;
+}
+
+const series = <R extends SeriesRow>(s: Series<R>): Series<SeriesRow> => s as unknown as Series<SeriesRow>;
+
 const SERIES = [
-  { model: addressTxs, items: addressTxSeriesItems },
-  { model: tokenTxs, items: tokenTxSeriesItems },
-  { model: tokenHistory, items: tokenHistoryItems },
-  { model: nftActivity, items: nftActivityItems },
-  { model: nftLists, items: nftListItems },
-] as const;
+  series({ model: addressTxs, items: addressTxItems, filed: addressTxFiledKeys }),
+  series({ model: tokenTxs, items: tokenTxItems, filed: tokenTxFiledKeys }),
+  series({ model: tokenHistory, items: tokenHistoryItems }),
+  series({ model: nftActivity, items: nftActivityItems }),
+  series({ model: nftLists, items: nftListItems }),
+];
 
 export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): BlockEvent[] {
   const after = head?.height ?? 0;
@@ -246,9 +267,14 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     items.length > 0 ? models.itemOwners.getMany(items) : Promise.resolve([]),
   ]);
   const keys = collectionKeys(plan.nftItems, itemOwners);
-  const [collectionHolders, collectionStats] = await Promise.all([
+  const storedCounters = new Map(counters.map((c) => [c._id, c]));
+  const chunkIds = SERIES.flatMap((s, i) =>
+    s.filed ? partlyFilledChunks(s.model, plan.items[i]!, storedCounters, s.filed) : [],
+  );
+  const [collectionHolders, collectionStats, refChunks] = await Promise.all([
     keys.rows.length > 0 ? models.collectionHolders.getMany(keys.rows) : Promise.resolve([]),
     keys.collections.length > 0 ? models.collectionStats.getMany(keys.collections) : Promise.resolve([]),
+    chunkIds.length > 0 ? models.seriesRefs.getMany(chunkIds) : Promise.resolve([]),
   ]);
   const tokens = new Set(rows.map((r) => String(r.token)));
   const nftIds = new Set(nftRows.map((r) => r.nftId));
@@ -272,6 +298,7 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     collectionHolders,
     collectionStats,
     counters,
+    refChunks,
     wallets,
     plan,
   };
@@ -312,10 +339,12 @@ export function projectChainBatch(
   const stored = new Map(prior.counters.map((c) => [c._id, c]));
   const shared = new BatchValues(storedValues);
   const facts = projectFacts(todo, options, shared);
+  const chunks = new Map((prior.refChunks ?? []).map((c) => [c._id, c]));
   const seriesRows: Write[] = [];
   const seriesCounters: Write[] = [];
   SERIES.forEach((s, i) => {
-    const { rows, counters } = projectSeries(s.model as never, plan.items[i]!, stored);
+    const filed = s.filed && { keys: s.filed, chunks };
+    const { rows, counters } = projectSeries(s.model, plan.items[i]!, stored, filed);
     for (const w of rows) seriesRows.push(w); // no spread: a large batch has 100,000s of rows
     for (const w of counters) seriesCounters.push(w);
   });

@@ -12,6 +12,7 @@ export * from './holders/views.ts';
 export * from './holders/ranked.ts';
 export * from './series/series.ts';
 export * from './series/filters.ts';
+export * from './series/refs.ts';
 export * from './series/address-txs.ts';
 export * from './series/token-txs.ts';
 export * from './series/token-history.ts';

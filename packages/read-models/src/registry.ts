@@ -10,7 +10,7 @@ import { nftHolders, nftHolderStats } from './nfts/holders.ts';
 import { nftImages } from './nfts/images.ts';
 import { mrc402s, nftCollections, nftItems } from './nfts/records.ts';
 import { addressTxs } from './series/address-txs.ts';
-import { seriesCounters } from './series/series.ts';
+import { seriesCounters, seriesRefs } from './series/series.ts';
 import { nftActivity, nftLists } from './series/nft-activity.ts';
 import { tokenHistory } from './series/token-history.ts';
 import { tokenTxs } from './series/token-txs.ts';
@@ -43,6 +43,7 @@ export const READ_MODELS = {
   rankDirs,
   rankPages,
   seriesCounters,
+  seriesRefs,
   addressTxs,
   tokenTxs,
   tokenHistory,

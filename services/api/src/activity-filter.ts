@@ -1,8 +1,7 @@
 import { ActivityKinds, blockPos } from '@mtc/domain';
 import {
-  filterKey,
-  seriesTotal,
-  seriesWindow,
+  filterSuffix,
+  SeriesList,
   type ActivityFilter,
   type Models,
   type SeriesRow,
@@ -15,8 +14,8 @@ import { intParam, TokenIdParam } from './params.ts';
 
 /**
  * Filters of the activity lists (/address/{id}/txs, /token/{id}/txs and their exports). Token,
- * direction and kind pick a series the projection keeps apart (read-models `filters.ts`); a height or
- * time range is a window of its row numbers, found by bisection. So a filtered page costs what an
+ * direction and kind pick a list the projection files the rows under (read-models `filters.ts`); a
+ * height or time range is a window of its row numbers, found by bisection. So a filtered page costs what an
  * unfiltered one does, wherever it lies, and its total is exact.
  */
 const HEIGHT = intParam(1, Number.MAX_SAFE_INTEGER);
@@ -81,36 +80,36 @@ export async function blockSpan(
   return first && last ? { lo: first.height, hi: last.height } : null;
 }
 
-/** A filtered list: its series key, its total and the window of row numbers its pages range over. */
-export interface FilteredSeries {
-  key: string;
+/** A filtered list, its total and the window of row numbers its pages range over. */
+export interface FilteredSeries<R extends SeriesRow> {
+  list: SeriesList<R>;
   total: number;
   window: SeriesWindow;
 }
 
 /**
- * The series key of `base` under the query's filters, and the window of its rows the range allows
- * (and, given `at`, no row above that height). `total` is the window's size.
+ * The list of `base` under the query's filters, and the window of its rows the range allows (and,
+ * given `at`, no row above that height). `total` is the window's size.
  */
-export async function filteredSeries(
+export async function filteredSeries<R extends SeriesRow>(
   models: Models,
-  rows: Collection<SeriesRow>,
+  rows: Collection<R>,
   series: { readonly name: string },
   base: string,
   q: ActivityQuery | TokenActivityQuery,
   at?: number,
-): Promise<FilteredSeries> {
+): Promise<FilteredSeries<R>> {
   const filter: ActivityFilter = { token: undefined, direction: undefined, ...q };
-  const key = filterKey(base, { token: filter.token, direction: filter.direction, kind: filter.kind });
+  const suffix = filterSuffix({ token: filter.token, direction: filter.direction, kind: filter.kind });
   const hi = Math.min(q.toHeight ?? Number.MAX_SAFE_INTEGER, at ?? Number.MAX_SAFE_INTEGER);
-  const [count, span] = await Promise.all([
-    seriesTotal(models.seriesCounters, series, key),
+  const [list, span] = await Promise.all([
+    SeriesList.open({ rows, refs: models.seriesRefs, counters: models.seriesCounters }, series, base, suffix),
     blockSpan(models, q.fromHeight ?? 1, hi, q),
   ]);
-  if (span === null) return { key, total: 0, window: { first: 1, last: 0 } };
-  const window = await seriesWindow(rows, key, count, {
+  if (span === null) return { list, total: 0, window: { first: 1, last: 0 } };
+  const window = await list.window({
     after: span.lo <= 1 ? undefined : blockPos(span.lo - 1),
     upTo: span.hi === Number.MAX_SAFE_INTEGER ? undefined : blockPos(span.hi),
   });
-  return { key, total: windowSize(window), window };
+  return { list, total: windowSize(window), window };
 }

@@ -1,12 +1,5 @@
 import type { Collection } from '@mtc/ports';
-import {
-  seriesNumberAt,
-  seriesRows,
-  seriesTotal,
-  type SeriesCounterDoc,
-  type SeriesRow,
-  type SeriesWindow,
-} from '../series/series.ts';
+import { seriesNumberAt, seriesTotal, type SeriesCounterDoc, type SeriesRow } from '../series/series.ts';
 import { holdingAt, type HoldingLog } from './changes.ts';
 
 /**
@@ -110,18 +103,4 @@ export async function seriesCountAt(
   at: string,
 ): Promise<number> {
   return seriesNumberAt(rows, key, await seriesTotal(counters, series, key), at);
-}
-
-/** A series key's rows in `window`, oldest first, page by page (each page read by its rows' ids). */
-export async function* seriesRowsBetween<R extends SeriesRow>(
-  rows: Collection<R>,
-  key: string,
-  window: SeriesWindow,
-  pageSize: number,
-): AsyncGenerator<R[]> {
-  for (let n = window.first; n <= window.last; n += pageSize) {
-    const page = await seriesRows(rows, key, { from: n, to: Math.min(window.last, n + pageSize - 1) });
-    if (page.length === 0) return;
-    yield page;
-  }
 }

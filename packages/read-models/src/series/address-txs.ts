@@ -8,8 +8,8 @@ import {
   type EntryView,
   type RawEntry,
 } from '@mtc/domain';
-import { withFilterKeys, type Direction, type FilterValues } from './filters.ts';
-import { defineSeries, type Appended, type SeriesRow } from './series.ts';
+import { filterSuffixes, type Direction } from './filters.ts';
+import { defineSeries, type Appended, type FiledKeys, type SeriesRow } from './series.ts';
 
 /**
  * An address's activity, newest first: one row per write of its wallet by a valid transaction (what
@@ -49,22 +49,17 @@ const TO_OWNER: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A row's filter values (filters.ts): the token it names, whether the address sends (`out`: it is the
- * row's from) or receives (`in`: its to), and the transaction's kind.
+ * The filtered lists a row is filed under (filters.ts): by the token it names, by whether the address
+ * sends (`out`: it is the row's from) or receives (`in`: its to), and by the transaction's kind.
  */
-export function addressTxFilterValues({ key, row }: Appended<AddressTxDoc>): FilterValues {
+export const addressTxFiledKeys: FiledKeys<AddressTxDoc> = (key, row) => {
   const direction: Direction[] = [];
   if (row.from === key) direction.push('out');
   if (row.to === key) direction.push('in');
-  return { token: row.tokenId === null ? [] : [row.tokenId], direction, kind: [row.kind] };
-}
+  return filterSuffixes({ token: row.tokenId === null ? [] : [row.tokenId], direction, kind: [row.kind] });
+};
 
-/** The rows of every address, under its own key and its filtered keys: what the projection appends. */
-export function addressTxSeriesItems(events: readonly BlockEvent[]): Appended<AddressTxDoc>[] {
-  return withFilterKeys(addressTxItems(events), addressTxFilterValues);
-}
-
-/** The rows of every address, under its own key only (the live stream's address events). */
+/** The rows of every address, under its own key. */
 export function addressTxItems(events: readonly BlockEvent[]): Appended<AddressTxDoc>[] {
   const out: Appended<AddressTxDoc>[] = [];
   for (const e of events) {

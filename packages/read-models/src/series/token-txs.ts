@@ -1,6 +1,6 @@
 import { chainPos, isKnownActivity, type BlockEvent, type KnownActivity } from '@mtc/domain';
-import { withFilterKeys } from './filters.ts';
-import { defineSeries, type Appended, type SeriesRow } from './series.ts';
+import { filterSuffixes } from './filters.ts';
+import { defineSeries, type Appended, type FiledKeys, type SeriesRow } from './series.ts';
 
 /**
  * A token's activity: every activity event about it (transfers, reserves, mints, burns, updates,
@@ -78,12 +78,11 @@ export function tokenTxView(a: KnownActivity): { from: string; to: string; amoun
   }
 }
 
-/** The rows of every token, under its own key and under its kind's (filters.ts): what the projection appends. */
-export function tokenTxSeriesItems(events: readonly BlockEvent[]): Appended<TokenTxDoc>[] {
-  return withFilterKeys(tokenTxItems(events), ({ row }) => ({ token: [], direction: [], kind: [row.kind] }));
-}
+/** The filtered lists a token's row is filed under (filters.ts): by its kind. */
+export const tokenTxFiledKeys: FiledKeys<TokenTxDoc> = (_key, row) =>
+  filterSuffixes({ token: [], direction: [], kind: [row.kind] });
 
-/** The rows of every token, under its own key only (the live stream's token events). */
+/** The rows of every token, under its own key. */
 export function tokenTxItems(events: readonly BlockEvent[]): Appended<TokenTxDoc>[] {
   const out: Appended<TokenTxDoc>[] = [];
   for (const e of events) {

@@ -3,7 +3,6 @@ import {
   addressTxs,
   ownedItemsOf,
   mrc402HoldingsOf,
-  seriesRows,
   type Models,
   type AddressTxDoc,
   type NftCollectionDoc,
@@ -234,12 +233,12 @@ export const addressTxsRoute = defineRoute({
   errors: [400, 404],
   cache: 'head',
   async handle({ params, query }, app) {
-    const [, { key, total, window }] = await Promise.all([
+    const [, { list, total, window }] = await Promise.all([
       requireWallet(app.models, params.id),
       filteredSeries(app.models, app.models.addressTxs, addressTxs, params.id, query),
     ]);
-    const { from, to, page, next, prev } = cursorPage(key, window, query);
-    const rows = await seriesRows(app.models.addressTxs, key, { from, to, newestFirst: true });
+    const { from, to, page, next, prev } = cursorPage(list.key, window, query);
+    const rows = await list.rows({ from, to, newestFirst: true });
     return { total, page, limit: query.limit, data: await toAddressActivity(app.models, rows), next, prev };
   },
 });

@@ -199,10 +199,10 @@ async function seriesAt<R extends SeriesRow>(
   query: ActivityQuery | TokenActivityQuery,
   app: AppContext,
 ): Promise<AsyncGenerator<R[]>> {
-  const { key, window } = await filteredSeries(app.models, rows, series, base, query, height);
+  const { list, window } = await filteredSeries(app.models, rows, series, base, query, height);
   const count = windowSize(window);
   if (count > app.config.EXPORT_MAX_ROWS) throw overCap(count, app.config.EXPORT_MAX_ROWS, 'the query');
-  return seriesRowsBetween(rows, key, window, pageRows(app));
+  return seriesRowsBetween(list, window, pageRows(app));
 }
 
 export const exportAddressActivityRoute = defineStreamRoute({

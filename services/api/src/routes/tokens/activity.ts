@@ -40,9 +40,9 @@ export const tokenTxsRoute = defineRoute({
       requireToken(app.models, params.id),
       filteredSeries(app.models, app.models.tokenTxs, tokenTxs, String(params.id), query),
     ]);
-    const { key, total, window } = list;
-    const { from, to, page, next, prev } = cursorPage(key, window, query);
-    const rows = await seriesRows(app.models.tokenTxs, key, { from, to, newestFirst: true });
+    const { total, window } = list;
+    const { from, to, page, next, prev } = cursorPage(list.list.key, window, query);
+    const rows = await list.list.rows({ from, to, newestFirst: true });
     return { owner: token.owner, total, page, limit: query.limit, data: rows.map(toTokenTransfer), next, prev };
   },
 });
