@@ -43,12 +43,10 @@ import type { WalletDoc } from './wallets/wallets.ts';
 import { addressTxFiledKeys, addressTxItems, addressTxs } from './series/address-txs.ts';
 import {
   counterId,
-  partlyFilledChunks,
   projectSeries,
   type Appended,
   type FiledKeys,
   type SeriesCounterDoc,
-  type SeriesRefsDoc,
   type SeriesRow,
 } from './series/series.ts';
 import { nftActivity, nftActivityItems, nftListItems, nftLists } from './series/nft-activity.ts';
@@ -82,8 +80,6 @@ export interface ChainPrior {
   collectionHolders: CollectionHolderDoc[];
   collectionStats: CollectionStatsDoc[];
   counters: SeriesCounterDoc[];
-  /** The filed lists' partly filled chunks the batch appends to (`series.ts`). */
-  refChunks?: SeriesRefsDoc[];
   /** The ranked lists' directories and pages the batch's moves touch. */
   ranked: { dirs: RankDirDoc[]; pages: RankPageDoc[] };
   /** The stored wallets of the batch's addresses (what its wallet changes apply to). Absent: none. */
@@ -267,14 +263,9 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     items.length > 0 ? models.itemOwners.getMany(items) : Promise.resolve([]),
   ]);
   const keys = collectionKeys(plan.nftItems, itemOwners);
-  const storedCounters = new Map(counters.map((c) => [c._id, c]));
-  const chunkIds = SERIES.flatMap((s, i) =>
-    s.filed ? partlyFilledChunks(s.model, plan.items[i]!, storedCounters, s.filed) : [],
-  );
-  const [collectionHolders, collectionStats, refChunks] = await Promise.all([
+  const [collectionHolders, collectionStats] = await Promise.all([
     keys.rows.length > 0 ? models.collectionHolders.getMany(keys.rows) : Promise.resolve([]),
     keys.collections.length > 0 ? models.collectionStats.getMany(keys.collections) : Promise.resolve([]),
-    chunkIds.length > 0 ? models.seriesRefs.getMany(chunkIds) : Promise.resolve([]),
   ]);
   const tokens = new Set(rows.map((r) => String(r.token)));
   const nftIds = new Set(nftRows.map((r) => r.nftId));
@@ -298,7 +289,6 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     collectionHolders,
     collectionStats,
     counters,
-    refChunks,
     wallets,
     plan,
   };
@@ -339,12 +329,10 @@ export function projectChainBatch(
   const stored = new Map(prior.counters.map((c) => [c._id, c]));
   const shared = new BatchValues(storedValues);
   const facts = projectFacts(todo, options, shared);
-  const chunks = new Map((prior.refChunks ?? []).map((c) => [c._id, c]));
   const seriesRows: Write[] = [];
   const seriesCounters: Write[] = [];
   SERIES.forEach((s, i) => {
-    const filed = s.filed && { keys: s.filed, chunks };
-    const { rows, counters } = projectSeries(s.model, plan.items[i]!, stored, filed);
+    const { rows, counters } = projectSeries(s.model, plan.items[i]!, stored, s.filed);
     for (const w of rows) seriesRows.push(w); // no spread: a large batch has 100,000s of rows
     for (const w of counters) seriesCounters.push(w);
   });

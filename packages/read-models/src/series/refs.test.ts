@@ -7,7 +7,6 @@ import { SeriesList, seriesRowsBetween } from './refs.ts';
 import {
   counterId,
   defineSeries,
-  partlyFilledChunks,
   projectSeries,
   REFS_PER_DOC,
   seriesCounters,
@@ -15,7 +14,6 @@ import {
   type Appended,
   type FiledKeys,
   type SeriesCounterDoc,
-  type SeriesRefsDoc,
   type SeriesRow,
 } from './series.ts';
 
@@ -46,12 +44,7 @@ async function phases(s: ReadStore, batch: readonly Appended<Row>[]): Promise<Wr
   const stored = new Map(
     (await s.collection<SeriesCounterDoc>(seriesCounters.name).getMany(ids)).map((c) => [c._id, c]),
   );
-  const chunkIds = partlyFilledChunks(rows, batch, stored, filed);
-  const chunks = await s.collection<SeriesRefsDoc>(seriesRefs.name).getMany(chunkIds);
-  const { rows: written, counters } = projectSeries(rows, batch, stored, {
-    keys: filed,
-    chunks: new Map(chunks.map((c) => [c._id, c])),
-  });
+  const { rows: written, counters } = projectSeries(rows, batch, stored, filed);
   return [written, counters];
 }
 
@@ -146,16 +139,31 @@ describe('rows filed by reference', () => {
     }
   });
 
-  it('writes one reference document per filtered key and chunk a batch touches, not one per row', async () => {
+  it('writes each chunk of references once, when full, and keeps the partly filled one in the counter', async () => {
     const s = await store();
-    const [first] = await phases(s, all);
-    const refs = first!.filter((w) => w.collection === seriesRefs.name);
-    // Every chunk of every filed list, once: A's rows are filed under 3 lists each.
+    const refs: Write[] = [];
+    for (let at = 0; at < all.length; at += 10) {
+      const batch = await phases(s, all.slice(at, at + 10));
+      refs.push(...batch.flat().filter((w) => w.collection === seriesRefs.name));
+      for (const phase of batch) await s.write(phase);
+    }
+    // A's rows are filed under 3 lists each; a list of n rows has ⌊n / 64⌋ full chunks.
     const perKey = new Map<string, number>();
     for (const i of all) for (const key of filed('A', i.row)) perKey.set(key, (perKey.get(key) ?? 0) + 1);
-    const chunks = [...perKey.values()].reduce((sum, n) => sum + Math.ceil(n / REFS_PER_DOC), 0);
-    expect(refs.length).toBe(chunks);
-    expect(refs.length).toBeLessThan(all.length / 4);
+    const full = [...perKey.values()].reduce((sum, n) => sum + Math.floor(n / REFS_PER_DOC), 0);
+    expect(full).toBeGreaterThan(2);
+    expect(refs.map((w) => (w as { doc: { _id: string } }).doc._id)).toHaveLength(full);
+    expect(new Set(refs.map((w) => (w as { doc: { _id: string } }).doc._id)).size).toBe(full);
+    const counter = await s.collection<SeriesCounterDoc>(seriesCounters.name).get(counterId(rows.name, 'A'));
+    expect(counter?.filed).toEqual(Object.fromEntries([...perKey].sort()));
+    expect(Object.fromEntries(Object.entries(counter?.tails ?? {}).map(([k, t]) => [k, t.length]))).toEqual(
+      Object.fromEntries(
+        [...perKey]
+          .filter(([, n]) => n % REFS_PER_DOC !== 0)
+          .map(([k, n]) => [k, n % REFS_PER_DOC])
+          .sort(),
+      ),
+    );
   });
 
   it('ends as one run would after a crash at any write, replayed in other batch boundaries', async () => {

@@ -34,6 +34,8 @@ export class SeriesList<R extends SeriesRow> {
   readonly total: number;
   /** How many rows `base` has. */
   private readonly baseTotal: number;
+  /** The references of the list's last chunk, when partly filled (kept in the counter). */
+  private readonly tail: number[];
 
   private constructor(
     c: SeriesCollections<R>,
@@ -48,6 +50,7 @@ export class SeriesList<R extends SeriesRow> {
     this.key = suffix === '' ? base : `${base}|${suffix}`;
     this.baseTotal = counter?.n ?? 0;
     this.total = suffix === '' ? this.baseTotal : (counter?.filed?.[suffix] ?? 0);
+    this.tail = counter?.tails?.[suffix] ?? [];
   }
 
   /** `base`'s list, or with a suffix the one filed under `base|suffix`: one read, of base's counter. */
@@ -109,13 +112,12 @@ export class SeriesList<R extends SeriesRow> {
     return lo * REFS_PER_DOC + inChunk;
   }
 
-  /** A chunk's references up to the list's total (a chunk may hold more: rows past its counter). */
+  /** A chunk's references: a full one's stored document, or the partly filled last one's from the counter. */
   private chunk(k: number): Promise<number[]> {
+    if (this.total % REFS_PER_DOC !== 0 && k === refsChunk(this.total)) return Promise.resolve(this.tail);
     let got = this.chunks.get(k);
     if (!got) {
-      got = this.c.refs
-        .get(refsId(this.series.name, this.key, k))
-        .then((doc) => (doc?.refs ?? []).slice(0, Math.max(0, this.total - k * REFS_PER_DOC)));
+      got = this.c.refs.get(refsId(this.series.name, this.key, k)).then((doc) => doc?.refs ?? []);
       this.chunks.set(k, got);
     }
     return got;

@@ -30,6 +30,8 @@ export type SeriesCounterDoc = {
   pos: string;
   /** The key's filed lists (below), by suffix: how many rows each has. Absent: none. */
   filed?: Record<string, number>;
+  /** Of each filed list whose last chunk is partly filled, that chunk's references. */
+  tails?: Record<string, number[]>;
 };
 
 export const seriesCounters = defineModel<SeriesCounterDoc>('series_counters');
@@ -38,12 +40,11 @@ export const seriesCounters = defineModel<SeriesCounterDoc>('series_counters');
  * Filed lists: a series may file each row of key K also under lists `K|<suffix>` (the activity
  * filters, `filters.ts`), by reference: row m of a filed list is row `refs[m]` of K, so it is
  * numbered, paged and counted like K while its rows are stored once. References are packed
- * REFS_PER_DOC to a document, `<series>:K|<suffix>#<chunk>` holding rows chunk·REFS_PER_DOC + 1 …, and
- * K's counter holds every filed list's count: a batch writes each chunk it touched once, whole (the
- * stored one, read before, up to the count, and the new references), and the counts with K's own.
- * So a busy list costs a small document per batch, and one counter write keeps K and its filed
- * lists at the same position: a replay that finds K's counter short of a row numbers it, and files
- * it, again as before.
+ * REFS_PER_DOC to a document, `<series>:K|<suffix>#<chunk>` holding rows chunk·REFS_PER_DOC + 1 …,
+ * written once, when full; K's counter holds each filed list's count and the references of its
+ * last, partly filled chunk. So filing costs no document of its own until a list fills a chunk,
+ * and one counter write keeps K and its filed lists at one position: a replay that finds K's
+ * counter short of a row numbers it, and files it, again as before.
  */
 export const REFS_PER_DOC = 64;
 
@@ -64,28 +65,6 @@ export const refsChunk = (m: number): number => Math.floor((m - 1) / REFS_PER_DO
 /** The suffixes of the lists a row of `key` is filed under, from its fields. */
 export type FiledKeys<R extends SeriesRow> = (key: string, row: Omit<R, keyof SeriesRow>) => readonly string[];
 
-/**
- * The chunks a batch appends to that already hold references (read before projecting it): of each
- * filed list its `items` touch, the last chunk, when partly filled as `stored` counts it.
- */
-export function partlyFilledChunks<R extends SeriesRow>(
-  series: { readonly name: string },
-  items: readonly Appended<R>[],
-  stored: ReadonlyMap<string, SeriesCounterDoc>,
-  filed: FiledKeys<R>,
-): string[] {
-  const ids = new Set<string>();
-  for (const item of items) {
-    const counts = stored.get(counterId(series.name, item.key))?.filed;
-    if (!counts) continue;
-    for (const suffix of filed(item.key, item.row)) {
-      const n = counts[suffix] ?? 0;
-      if (n % REFS_PER_DOC !== 0) ids.add(refsId(series.name, `${item.key}|${suffix}`, refsChunk(n)));
-    }
-  }
-  return [...ids];
-}
-
 export const counterId = (series: string, key: string): string => `${series}:${key}`;
 
 /** Row `n` of `key` (a key may hold ':' — the number after the last one is the row's). */
@@ -103,56 +82,59 @@ export interface Appended<R extends SeriesRow> {
   row: Omit<R, keyof SeriesRow>;
 }
 
-/** Rows and filed references first, counters after (`rows` before `counters`). */
+/** Rows and full chunks of filed references first, counters after (`rows` before `counters`). */
 export function projectSeries<R extends SeriesRow>(
   series: ModelSpec<R>,
   items: readonly Appended<R>[],
   stored: ReadonlyMap<string, SeriesCounterDoc>,
-  filed?: { keys: FiledKeys<R>; chunks: ReadonlyMap<string, SeriesRefsDoc> },
+  filed?: FiledKeys<R>,
 ): { rows: Write[]; counters: Write[] } {
-  const next = new Map<string, { n: number; pos: string; filed?: Record<string, number> }>();
+  type Next = { n: number; pos: string; filed?: Record<string, number>; tails?: Record<string, number[]> };
+  const next = new Map<string, Next>();
   const rows: Write[] = [];
-  const chunks = new Map<string, number[]>();
   for (const item of items) {
     const id = counterId(series.name, item.key);
     const had = stored.get(id);
     if (had && had.pos >= item.pos) continue;
     let c = next.get(id);
-    if (!c) next.set(id, (c = { n: had?.n ?? 0, pos: had?.pos ?? '', ...(had?.filed && { filed: { ...had.filed } }) }));
+    if (!c) {
+      c = { n: had?.n ?? 0, pos: had?.pos ?? '' };
+      if (had?.filed) c.filed = { ...had.filed };
+      if (had?.tails) c.tails = Object.fromEntries(Object.entries(had.tails).map(([k, refs]) => [k, [...refs]]));
+      next.set(id, c);
+    }
     c.n += 1;
     c.pos = item.pos;
     const doc = { ...item.row, _id: seriesRowId(item.key, c.n), key: item.key, n: c.n, pos: item.pos };
     rows.push({ op: 'put', collection: series.name, doc });
-    for (const suffix of filed?.keys(item.key, item.row) ?? []) {
+    for (const suffix of filed?.(item.key, item.row) ?? []) {
       const counts = (c.filed ??= {});
+      const tails = (c.tails ??= {});
       const m = (counts[suffix] ?? 0) + 1;
       counts[suffix] = m;
-      const chunkId = refsId(series.name, `${item.key}|${suffix}`, refsChunk(m));
-      let refs = chunks.get(chunkId);
-      if (!refs) chunks.set(chunkId, (refs = storedRefs(filed!.chunks, chunkId, (m - 1) % REFS_PER_DOC)));
+      const refs = (tails[suffix] ??= []);
       refs.push(c.n);
+      if (m % REFS_PER_DOC !== 0) continue;
+      const _id = refsId(series.name, `${item.key}|${suffix}`, refsChunk(m));
+      rows.push({ op: 'put', collection: seriesRefs.name, doc: { _id, refs } satisfies SeriesRefsDoc });
+      delete tails[suffix];
     }
   }
-  for (const [_id, refs] of chunks) {
-    rows.push({ op: 'put', collection: seriesRefs.name, doc: { _id, refs } satisfies SeriesRefsDoc });
-  }
-  const counters: Write[] = [...next].map(([_id, { n, pos, filed: counts }]) => ({
+  const counters: Write[] = [...next].map(([_id, c]) => ({
     op: 'putIfNewer',
     collection: seriesCounters.name,
-    doc: { _id, n, pos, ...(counts && { filed: sortedKeys(counts) }) } satisfies SeriesCounterDoc,
+    doc: {
+      _id,
+      n: c.n,
+      pos: c.pos,
+      ...(c.filed && { filed: sortedKeys(c.filed) }),
+      ...(c.tails && Object.keys(c.tails).length > 0 && { tails: sortedKeys(c.tails) }),
+    } satisfies SeriesCounterDoc,
   }));
   return { rows, counters };
 }
 
-/** The first `count` references of a stored chunk (more may be stored: a batch that did not finish). */
-function storedRefs(chunks: ReadonlyMap<string, SeriesRefsDoc>, id: string, count: number): number[] {
-  if (count === 0) return [];
-  const refs = chunks.get(id)?.refs;
-  if (!refs || refs.length < count) throw new Error(`series: ${id} holds fewer than the ${count} references counted`);
-  return refs.slice(0, count);
-}
-
-const sortedKeys = (o: Record<string, number>): Record<string, number> =>
+const sortedKeys = <V>(o: Record<string, V>): Record<string, V> =>
   Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** How many rows a key has. */
