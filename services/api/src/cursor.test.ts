@@ -79,6 +79,52 @@ describe('cursor paging of the numbered lists', () => {
     expect(txs).toEqual(Array.from({ length: head }, (_, i) => chain.events[head - 1 - i]!.txs[0]!.id));
   });
 
+  it('walks /api/tokens up and back down by its cursors, each id once, while tokens are registered', async () => {
+    const chain = payments(1);
+    let registered = 0;
+    const register = () => {
+      registered += 1;
+      chain.block([
+        chain.registerToken({
+          token: registered,
+          name: `T${registered}`,
+          symbol: `T${registered}`,
+          owner: ALICE,
+          totalsupply: '1',
+        }),
+      ]);
+    };
+    for (let i = 0; i < 5; i++) register();
+    api = await startTestApi({ fixture: chain });
+    type Tokens = { items: { token: number }[]; page: number; next: string | null; prev: string | null };
+    const get = async (query: string) => {
+      const res = await api.get<Tokens>(`/api/tokens?${query}`);
+      expect(res.status, query).toBe(200);
+      return res.body;
+    };
+    let body = await get('limit=2');
+    expect(body.prev).toBeNull();
+    const up: number[] = [];
+    for (;;) {
+      up.push(...body.items.map((t) => t.token));
+      register(); // a new id at the end of the list between every two pages
+      await api.project(chain);
+      if (body.next === null) break;
+      body = await get(`limit=2&cursor=${body.next}`);
+    }
+    // Ids 1 … the last one registered before the last page was read (this chain has no token 0).
+    expect(up).toEqual(Array.from({ length: up.length }, (_, i) => i + 1));
+    expect(up.length).toBeGreaterThan(6);
+    expect(body.page).toBe(Math.ceil((up.length + 1) / 2));
+    const down: number[] = [];
+    for (;;) {
+      down.push(...body.items.map((t) => t.token).reverse());
+      if (body.prev === null) break;
+      body = await get(`limit=3&cursor=${body.prev}`);
+    }
+    expect(down).toEqual([...up].reverse());
+  });
+
   it('keeps its place in a filtered list and answers the page number its rows are on now', async () => {
     const chain = payments(6);
     chain.block([chain.transfer({ from: BOB, to: ALICE, amount: '10', token: 0 })]);

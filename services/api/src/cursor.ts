@@ -7,7 +7,9 @@ import { badRequest } from './errors.ts';
  * good, so a cursor names a number and a direction: `older` pages hold that number and the ones
  * below it, `newer` pages that number and the ones above. New rows at the head shift page numbers,
  * never a cursor. A cursor is bound to its list (the series key, filters included): used on another
- * it is a 400. It is opaque to clients: base64url of a small JSON object.
+ * it is a 400. It is opaque to clients: base64url of a small JSON object. A list in ascending order
+ * (`oldestFirst`) is paged as the newest-first list of its negated numbers, so the same cursors
+ * serve it: `next` is then the page of higher numbers.
  */
 type CursorBody = { k: string; o: number } | { k: string; w: number };
 
@@ -36,10 +38,7 @@ function decode(cursor: string, key: string): { older: boolean; n: number } {
     throw badRequest('cursor: not a cursor this API gave');
   }
   const parsed = z
-    .union([
-      z.object({ k: z.string(), o: z.int().min(1) }).strict(),
-      z.object({ k: z.string(), w: z.int().min(1) }).strict(),
-    ])
+    .union([z.object({ k: z.string(), o: z.int() }).strict(), z.object({ k: z.string(), w: z.int() }).strict()])
     .safeParse(body);
   if (!parsed.success) throw badRequest('cursor: not a cursor this API gave');
   if (parsed.data.k !== key) throw badRequest('cursor: it belongs to another list or other filters');
@@ -58,14 +57,19 @@ export interface CursorPage {
 }
 
 /**
- * The page a query names in a newest-first list of `window` (of series `key`): by `cursor` when one is
- * given, else by `page`.
+ * The page a query names in a newest-first list of `window` (of series `key`), or with `oldestFirst`
+ * an ascending one: by `cursor` when one is given, else by `page`.
  */
 export function cursorPage(
   key: string,
   window: SeriesWindow,
   q: { page: number; limit: number; cursor?: string | undefined },
+  order: { oldestFirst?: boolean } = {},
 ): CursorPage {
+  if (order.oldestFirst) {
+    const p = cursorPage(key, { first: -window.last, last: -window.first }, q);
+    return { ...p, from: -p.to, to: -p.from };
+  }
   const { limit } = q;
   let to: number;
   let from: number;

@@ -220,7 +220,7 @@ export interface paths {
     };
     /**
      * MRC-010 tokens, the native coin (id 0) first
-     * @description Token ids are dense from 0, so page p holds ids [(p−1)·limit, p·limit) and total is the highest id + 1: one id-range query per page, never an offset. limit is at most 100. Images are not included (see has_image and image_url).
+     * @description Token ids are dense from 0, so page p holds ids [(p−1)·limit, p·limit) and total is the highest id + 1: one id-range query per page, never an offset. Cursor paging too: each answer has next (higher ids) and prev (lower ids) cursors; pass one as cursor, with any limit, for the page beside. limit is at most 100. Images are not included (see has_image and image_url).
      */
     get: operations['listTokens'];
     put?: never;
@@ -1210,6 +1210,10 @@ export interface components {
       limit: number;
       /** @description Ascending token id. */
       items: components['schemas']['TokenListEntry'][];
+      /** @description Cursor of the page of higher ids; null on the last page. */
+      next: string | null;
+      /** @description Cursor of the page of lower ids; null on the first page. */
+      prev: string | null;
     };
     ChainOverview: {
       /** @description The indexed height (0 before the first block is indexed). */
@@ -2071,6 +2075,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
       };
       header?: never;
       path?: never;

@@ -38,6 +38,8 @@ export const TokensPage = z.object({
   page: z.int(),
   limit: z.int(),
   items: z.array(TokenListEntry).describe('Ascending token id.'),
+  next: CursorFields.next.describe('Cursor of the page of higher ids; null on the last page.'),
+  prev: CursorFields.prev.describe('Cursor of the page of lower ids; null on the first page.'),
 });
 export type TokensPage = z.infer<typeof TokensPage>;
 

@@ -1,3 +1,4 @@
+import { cursorPage, CursorQuery } from '../../cursor.ts';
 import { formatAmount, parseAmount } from '@mtc/domain';
 import { holderId, tokenCount, tokenRange, type Models, type TokenDoc } from '@mtc/read-models';
 import { notFound } from '../../errors.ts';
@@ -27,7 +28,7 @@ export async function circulationSupply(models: Models, token: TokenDoc): Promis
   return formatAmount(circulating > 0n ? circulating : 0n);
 }
 
-export const TokenListQuery = pagingQuery(MAX_LIST_LIMIT, 'lowest token id first');
+export const TokenListQuery = pagingQuery(MAX_LIST_LIMIT, 'lowest token id first').extend({ cursor: CursorQuery });
 
 export function toTokenListEntry(doc: TokenDoc): TokenListEntry {
   return {
@@ -51,7 +52,7 @@ export const listTokensRoute = defineRoute({
   operationId: 'listTokens',
   tag: 'tokens',
   summary: 'MRC-010 tokens, the native coin (id 0) first',
-  description: `Token ids are dense from 0, so page p holds ids [(p−1)·limit, p·limit) and total is the highest id + 1: one id-range query per page, never an offset. limit is at most ${MAX_LIST_LIMIT}. Images are not included (see has_image and image_url).`,
+  description: `Token ids are dense from 0, so page p holds ids [(p−1)·limit, p·limit) and total is the highest id + 1: one id-range query per page, never an offset. Cursor paging too: each answer has next (higher ids) and prev (lower ids) cursors; pass one as cursor, with any limit, for the page beside. limit is at most ${MAX_LIST_LIMIT}. Images are not included (see has_image and image_url).`,
   query: TokenListQuery,
   response: TokensPage,
   errors: [400],
@@ -62,9 +63,12 @@ export const listTokensRoute = defineRoute({
   cache: 'head',
   async handle({ query }, app) {
     const total = await tokenCount(app.models.tokens);
-    const from = (query.page - 1) * query.limit;
-    const docs = from < total ? await tokenRange(app.models.tokens, from, from + query.limit) : [];
-    return { total, page: query.page, limit: query.limit, items: docs.map(toTokenListEntry) };
+    // Ids are dense from 0: id i is the list's row i + 1.
+    const { from, to, page, next, prev } = cursorPage('tokens', { first: 1, last: total }, query, {
+      oldestFirst: true,
+    });
+    const docs = to >= from ? await tokenRange(app.models.tokens, from - 1, to) : [];
+    return { total, page, limit: query.limit, items: docs.map(toTokenListEntry), next, prev };
   },
 });
 
