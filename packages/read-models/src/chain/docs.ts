@@ -32,8 +32,8 @@ export const HEAD_ID = 'indexed';
  * topic (`npm run rebuild`), never read or extended as if it were this one. Layout 2 also gave
  * blocks their `firstSeq`; layout 3 added the ranked lists of holders (`holders/ranked.ts`); layout
  * 4 stores large lists once by content (`shared-values.ts`): transactions' MRC-402 holdings maps, the
- * holding-change log's lock-ups; layout 5 files activity rows also under their filter keys
- * (`series/filters.ts`) and gives them their kind.
+ * holding-change log's lock-ups; layout 5 files activity rows by reference under their filtered
+ * lists (`series/filters.ts`, `series/series.ts`) and gives them their kind.
  */
 export const READ_MODELS_LAYOUT = 5;
 

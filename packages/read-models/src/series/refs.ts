@@ -1,6 +1,7 @@
 import type { Collection } from '@mtc/ports';
 import {
   counterId,
+  parseFiled,
   refsChunk,
   refsId,
   REFS_PER_DOC,
@@ -49,8 +50,9 @@ export class SeriesList<R extends SeriesRow> {
     this.base = base;
     this.key = suffix === '' ? base : `${base}|${suffix}`;
     this.baseTotal = counter?.n ?? 0;
-    this.total = suffix === '' ? this.baseTotal : (counter?.filed?.[suffix] ?? 0);
-    this.tail = counter?.tails?.[suffix] ?? [];
+    const list = suffix === '' ? undefined : parseFiled(counter?.filed).get(suffix);
+    this.total = suffix === '' ? this.baseTotal : (list?.n ?? 0);
+    this.tail = list?.tail ?? [];
   }
 
   /** `base`'s list, or with a suffix the one filed under `base|suffix`: one read, of base's counter. */
@@ -69,13 +71,16 @@ export class SeriesList<R extends SeriesRow> {
     const to = Math.min(this.total, range.to);
     if (this.key === this.base) return seriesRows(this.c.rows, this.key, { ...range, from, to });
     if (to < from) return [];
+    const first = refsChunk(from);
+    const chunks = await Promise.all(
+      Array.from({ length: refsChunk(to) - first + 1 }, (_, i) => this.chunk(first + i)),
+    );
     const refs: number[] = [];
-    for (let k = refsChunk(from); k <= refsChunk(to); k++) {
-      const chunk = await this.chunk(k);
-      const start = k * REFS_PER_DOC + 1;
+    chunks.forEach((chunk, i) => {
+      const start = (first + i) * REFS_PER_DOC + 1;
       for (let m = Math.max(from, start); m <= Math.min(to, start + chunk.length - 1); m++)
         refs.push(chunk[m - start]!);
-    }
+    });
     const found = await this.c.rows.getMany(refs.map((n) => seriesRowId(this.base, n)));
     return found.sort(range.newestFirst ? (a, b) => b.n - a.n : (a, b) => a.n - b.n);
   }
