@@ -21,6 +21,10 @@ describe('projectChain', () => {
         }),
       ),
     );
+    // Enough payments from one wallet that its filtered lists fill a chunk of references (32 rows).
+    chain.openWallet(ALICE, [{ token: 0, balance: '1000' }]);
+    chain.block([chain.newWallet(BOB)]);
+    chain.block(Array.from({ length: 40 }, () => chain.transfer({ from: ALICE, to: BOB, amount: '1', token: 0 })));
     await projectChain(store, chain);
     const counts = await Promise.all(Object.values(READ_MODELS).map((m) => store.collection(m.name).count()));
     const empty = Object.values(READ_MODELS)
