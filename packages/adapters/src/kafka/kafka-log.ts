@@ -86,6 +86,16 @@ export interface KafkaEventLogOptions extends KafkaConnectionOptions {
 const MAX_REQUEST_BYTES = 900 * 1024;
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const PUBLISH_RETRY_MS = 5 * 60_000;
+/** How long a consumer that lost its group coordinator waits before it rejoins. */
+const REJOIN_MS = 2_000;
+
+/** Whether kafkajs gave a consumer up because it found no group coordinator (anywhere in the causes). */
+export function lostCoordinator(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = (e as Error & { cause?: unknown }).cause) {
+    if (e.name === 'KafkaJSGroupCoordinatorNotFound' || /group coordinator/i.test(e.message)) return true;
+  }
+  return false;
+}
 /**
  * How often a running handler offers a heartbeat; kafkajs sends one per heartbeat interval (3 s) at
  * most, so offering it more often keeps the gaps at that interval, well inside the session timeout.
@@ -223,24 +233,52 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       let failed = false;
       let stopping = false;
       let inHand: Promise<void> = Promise.resolve();
-      // kafkajs restarts a consumer after a retriable crash (a lost broker); after any other it
-      // leaves it disconnected, and only this event says so.
-      consumer.on(consumer.events.CRASH, ({ payload }) => {
-        if (payload.restart || failed || stopping) return;
+      const giveUp = (error: unknown): void => {
+        if (failed || stopping) return;
         failed = true;
         consumers.delete(consumer);
-        settle.reject(payload.error);
-      });
-
-      await consumer.run({
+        settle.reject(error);
+      };
+      const runConfig = {
         autoCommit: false,
         eachBatchAutoResolve: false,
-        eachBatch: async (payload) => {
+        eachBatch: async (payload: EachBatchPayload) => {
+          rejoinUntil = undefined;
           const work = handleBatch(payload);
           inHand = work.catch(() => {});
           await work;
         },
+      };
+      // A group coordinator lookup that runs out of retries while a broker restarts (seen during a
+      // controlled shutdown in mid-rebalance) is not retriable to kafkajs: the consumer rejoins the
+      // group itself, for as long as a publish would retry, as a restarted process would.
+      let rejoinUntil: number | undefined;
+      const rejoin = async (): Promise<void> => {
+        if (failed || stopping) return;
+        try {
+          await consumer.connect();
+          await consumer.run(runConfig);
+        } catch (error) {
+          giveUp(error);
+        }
+      };
+      // kafkajs restarts a consumer after a retriable crash (a lost broker); after any other it
+      // leaves it disconnected, and only this event says so.
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (payload.restart || failed || stopping) return;
+        rejoinUntil ??= Date.now() + retryMs;
+        if (lostCoordinator(payload.error) && Date.now() < rejoinUntil) {
+          log?.warn(
+            { topic: opts.topic, group: opts.group, error: payload.error.message },
+            'consumer lost its group coordinator, rejoining',
+          );
+          setTimeout(() => void rejoin(), REJOIN_MS);
+          return;
+        }
+        giveUp(payload.error);
       });
+
+      await consumer.run(runConfig);
 
       async function handleBatch(payload: EachBatchPayload): Promise<void> {
         const live = (): boolean => payload.isRunning() && !payload.isStale() && !failed && !stopping;
