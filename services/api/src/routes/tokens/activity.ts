@@ -36,13 +36,12 @@ export const tokenTxsRoute = defineRoute({
   errors: [400, 404],
   cache: 'head',
   async handle({ params, query }, app) {
-    const [token, list] = await Promise.all([
+    const [token, { list, total, window }] = await Promise.all([
       requireToken(app.models, params.id),
       filteredSeries(app.models, app.models.tokenTxs, tokenTxs, String(params.id), query),
     ]);
-    const { total, window } = list;
-    const { from, to, page, next, prev } = cursorPage(list.list.key, window, query);
-    const rows = await list.list.rows({ from, to, newestFirst: true });
+    const { from, to, page, next, prev } = cursorPage(list.key, window, query);
+    const rows = await list.rows({ from, to, newestFirst: true });
     return { owner: token.owner, total, page, limit: query.limit, data: rows.map(toTokenTransfer), next, prev };
   },
 });
