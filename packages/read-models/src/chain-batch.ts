@@ -52,6 +52,16 @@ import {
 import { nftActivity, nftActivityItems, nftListItems, nftLists } from './series/nft-activity.ts';
 import { tokenHistory, tokenHistoryItems } from './series/token-history.ts';
 import { tokenTxFiledKeys, tokenTxItems, tokenTxs } from './series/token-txs.ts';
+import { marketOrderWrites } from './market/orders.ts';
+import {
+  marketStatsIds,
+  marketTradeFiledKeys,
+  marketTradeItems,
+  marketTrades,
+  projectMarketStats,
+  type MarketStatsDoc,
+  type MarketTradeDoc,
+} from './market/trades.ts';
 
 /**
  * The block topic's projection: everything that needs total chain order or the previous state —
@@ -80,6 +90,8 @@ export interface ChainPrior {
   collectionHolders: CollectionHolderDoc[];
   collectionStats: CollectionStatsDoc[];
   counters: SeriesCounterDoc[];
+  /** The market stats the batch's trades move. */
+  marketStats: MarketStatsDoc[];
   /** The ranked lists' directories and pages the batch's moves touch. */
   ranked: { dirs: RankDirDoc[]; pages: RankPageDoc[] };
   /** The stored wallets of the batch's addresses (what its wallet changes apply to). Absent: none. */
@@ -229,7 +241,12 @@ const SERIES = [
   series({ model: tokenHistory, items: tokenHistoryItems }),
   series({ model: nftActivity, items: nftActivityItems }),
   series({ model: nftLists, items: nftListItems }),
+  series({ model: marketTrades, items: marketTradeItems, filed: marketTradeFiledKeys }),
 ];
+
+/** The market's trades of a plan (its series items). */
+const tradesOf = (plan: ChainPlan) =>
+  plan.items[SERIES.findIndex((s) => s.model === (marketTrades as unknown))]! as Appended<MarketTradeDoc>[];
 
 export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): BlockEvent[] {
   const after = head?.height ?? 0;
@@ -256,11 +273,13 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     for (const item of plan.items[i]!) counterIds.add(counterId(s.model.name, item.key));
   });
   const items = [...new Set(plan.nftItems.map((w) => w.item))];
-  const [rows, nftRows, counters, itemOwners] = await Promise.all([
+  const statsIds = marketStatsIds(tradesOf(plan));
+  const [rows, nftRows, counters, itemOwners, marketStats] = await Promise.all([
     rowsOf(models.holders, [...holderIds], whole),
     rowsOf(models.nftHolders, [...nftHolderIds], whole),
     counterIds.size > 0 ? models.seriesCounters.getMany([...counterIds]) : Promise.resolve([]),
     items.length > 0 ? models.itemOwners.getMany(items) : Promise.resolve([]),
+    statsIds.length > 0 ? models.marketStats.getMany(statsIds) : Promise.resolve([]),
   ]);
   const keys = collectionKeys(plan.nftItems, itemOwners);
   const [collectionHolders, collectionStats] = await Promise.all([
@@ -289,6 +308,7 @@ export async function loadChainPrior(models: Models, events: readonly BlockEvent
     collectionHolders,
     collectionStats,
     counters,
+    marketStats,
     wallets,
     plan,
   };
@@ -353,8 +373,16 @@ export function projectChainBatch(
         ...collections.changes,
         ...seriesRows,
         ...ranked.pages,
+        ...marketOrderWrites(todo),
       ],
-      [...seriesCounters, ...holders.stats, ...nftHolders.stats, ...collections.stats, ...ranked.dirs],
+      [
+        ...seriesCounters,
+        ...projectMarketStats(tradesOf(plan), prior.marketStats),
+        ...holders.stats,
+        ...nftHolders.stats,
+        ...collections.stats,
+        ...ranked.dirs,
+      ],
       [...holders.rows, ...nftHolders.rows, ...collections.rows, ...ranked.retired],
       collections.owners,
       [headWrite(last)],

@@ -21,6 +21,8 @@ export * from './nfts/records.ts';
 export * from './nfts/holders.ts';
 export * from './nfts/collection-holders.ts';
 export * from './nfts/images.ts';
+export * from './market/orders.ts';
+export * from './market/trades.ts';
 export * from './state.ts';
 export * from './chain-batch.ts';
 export { canonicalJson, dumpReadModels, type ReadModelDump } from './dump.ts';

@@ -16,6 +16,8 @@ import { tokenHistory } from './series/token-history.ts';
 import { tokenTxs } from './series/token-txs.ts';
 import { tokenImages, tokens } from './tokens/tokens.ts';
 import { wallets } from './wallets/wallets.ts';
+import { marketOrders } from './market/orders.ts';
+import { marketStats, marketTrades } from './market/trades.ts';
 
 type ModelList = Readonly<Record<string, AnyModel>>;
 
@@ -57,6 +59,9 @@ export const READ_MODELS = {
   collectionHolders,
   collectionStats,
   itemOwners,
+  marketOrders,
+  marketTrades,
+  marketStats,
 } as const satisfies ModelList;
 
 /**

@@ -82,6 +82,10 @@ describe('OpenAPI document', () => {
         '/api/nft-tx',
         '/api/v1/nft/{id}/image',
         '/api/nfts',
+        '/api/market/orders',
+        '/api/market/order/{id}',
+        '/api/market/trades',
+        '/api/market/stats',
         '/api/search',
         '/api/export/txs',
         '/api/export/address/{address}/activity',
@@ -346,6 +350,7 @@ describe('OpenAPI document', () => {
       '/api/address/{id} path.id',
       '/api/address/{id}/txs path.id',
       '/api/export/address/{address}/activity path.address',
+      '/api/market/orders query.owner',
       '/api/stream query.address',
     ]);
   });

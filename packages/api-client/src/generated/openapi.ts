@@ -511,6 +511,83 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/market/orders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Open DEX orders of an asset or an address
+     * @description Open sales, requests to buy and auctions (optionally in one payToken): of an asset (MRC-010 token, MRC-402, or a collection's MRC-401 items), of an owner, or both; asset or owner is required (else 400). With asset and side, best first: sales by price per unit ascending, requests by price per unit descending, auctions by expiry ascending, ties by id ascending; otherwise newest first (createdAt, ties by id descending). Paged by page and limit up to 10000 orders deep (page × limit; beyond: 400).
+     */
+    get: operations['listMarketOrders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/market/order/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One DEX order, in any status, or an MRC-401 item while offered */
+    get: operations['getMarketOrder'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/market/trades': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An asset's DEX trades, newest first
+     * @description Each settlement of a sale, a request to buy or an auction (won or bought out), numbered per asset at projection time; payToken picks the trades filed under that pay token, so a filtered page costs what an unfiltered one does. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
+     */
+    get: operations['listMarketTrades'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/market/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An asset's open orders by side, and its trading per pay token: all time and the last 24 hours
+     * @description Volume is Σ value (amount × price / unit; an auction: the winning bid) in the pay token. The 24 hours end at `time`, the block time at X-Indexed-Height: trades in blocks whose time is after time − 86,400.
+     */
+    get: operations['getMarketStats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/search': {
     parameters: {
       query?: never;
@@ -1515,6 +1592,147 @@ export interface components {
       next: string | null;
       /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
       prev: string | null;
+    };
+    ListMarketOrdersResponse: {
+      total: number;
+      page: number;
+      limit: number;
+      items: components['schemas']['GetMarketOrderResponse'][];
+    };
+    GetMarketOrderResponse: {
+      /** @description The DEX010_…/DEX402_… order, or the MRC-401 item offered. */
+      id: string;
+      /**
+       * @description MRC010 (a token), MRC402, or MRC401 (an item).
+       * @enum {string}
+       */
+      protocol: 'MRC010' | 'MRC402' | 'MRC401';
+      /** @description The MRC-010 token id in decimal, the MRC402_… id, or the MRC400_… collection of an MRC-401 item. */
+      asset: string;
+      /** @description The MRC402_… id or the item; "" for MRC-010. */
+      nftId: string;
+      /**
+       * @description sell: a sale; buy: a request to buy (MRC-010 mrc010reqsell); auction: an auction.
+       * @enum {string}
+       */
+      side: 'sell' | 'buy' | 'auction';
+      /**
+       * @description From the written record alone: cancelled; a sale or request filled; an auction sold or failed once settled; open until then (an auction past its end that nobody finished is still open: compare expiry with the block time).
+       * @enum {string}
+       */
+      status: 'open' | 'filled' | 'cancelled' | 'sold' | 'failed';
+      /** @description The seller of a sale or auction, the buyer of a request to buy. */
+      owner: string;
+      /** @description Quantity ordered. An integer in the smallest unit, as the chain writes it. */
+      amount: string;
+      /** @description Quantity left (an auction: its amount while open). An integer in the smallest unit, as the chain writes it. */
+      remaining: string;
+      /** @description A sale: per `unit` units (sell_price); a request: per `unit` units (buy_price); an auction: the highest bid, else the opening price, for the whole amount. An integer in the smallest unit, as the chain writes it. */
+      price: string;
+      /** @description What the price is per: min_trade_unit of an MRC-010 sale or request, else 1. An integer in the smallest unit, as the chain writes it. */
+      unit: string;
+      /** @description The MRC-010 token the price is in. */
+      payToken: number;
+      /** @description When the order was placed (unix seconds). */
+      createdAt: number;
+      /** @description An auction's end (unix seconds); 0 for sales and requests, which do not expire. */
+      expiry: number;
+      auction: {
+        startDate: number;
+        endDate: number;
+        /** @description Opening price for the whole amount. An integer in the smallest unit, as the chain writes it. */
+        startPrice: string;
+        /** @description Buy-now price for the whole amount (0: none). An integer in the smallest unit, as the chain writes it. */
+        buyNowPrice: string;
+        /** @description Smallest raise. An integer in the smallest unit, as the chain writes it. */
+        biddingUnit: string;
+        /** @description The highest bid (0: none). An integer in the smallest unit, as the chain writes it. */
+        currentPrice: string;
+        /** @description Who bid it ("" before the first bid). */
+        currentBidder: string;
+      } | null;
+      platform: {
+        name: string;
+        url: string;
+        address: string;
+        commission: string;
+      };
+      /** @description The height of the order's last write. */
+      height: number;
+    };
+    ListMarketTradesResponse: {
+      total: number;
+      page: number;
+      limit: number;
+      /** @description Cursor of the page of older rows; null on the oldest page. */
+      next: string | null;
+      /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
+      prev: string | null;
+      items: {
+        txId: string;
+        height: number;
+        timestamp: number;
+        /**
+         * @description MRC010 (a token), MRC402, or MRC401 (an item).
+         * @enum {string}
+         */
+        protocol: 'MRC010' | 'MRC402' | 'MRC401';
+        /** @description The MRC-010 token id in decimal, the MRC402_… id, or the MRC400_… collection of an MRC-401 item. */
+        asset: string;
+        nftId: string;
+        /** @description The order settled (for an MRC-401 item: the item). */
+        orderId: string;
+        /**
+         * @description sale: bought from a sale; request: a request to buy filled; auction: won or bought out.
+         * @enum {string}
+         */
+        kind: 'sale' | 'request' | 'auction';
+        seller: string;
+        buyer: string;
+        /** @description Quantity traded. An integer in the smallest unit, as the chain writes it. */
+        amount: string;
+        /** @description Per `unit` units (an auction: for the whole amount). An integer in the smallest unit, as the chain writes it. */
+        price: string;
+        /** @description What the price is per. An integer in the smallest unit, as the chain writes it. */
+        unit: string;
+        payToken: number;
+        /** @description amount × price / unit in the pay token (an auction: the winning bid). An integer in the smallest unit, as the chain writes it. */
+        value: string;
+      }[];
+    };
+    GetMarketStatsResponse: {
+      /** @description The MRC-010 token id in decimal, the MRC402_… id, or the MRC400_… collection of an MRC-401 item. */
+      asset: string;
+      /**
+       * @description MRC010 (a token), MRC402, or MRC401 (an item).
+       * @enum {string}
+       */
+      protocol: 'MRC010' | 'MRC402' | 'MRC401';
+      /** @description The time of the block at X-Indexed-Height: what the 24 hours end at. */
+      time: number;
+      /** @description Open orders by side. */
+      orders: {
+        sell: number;
+        buy: number;
+        auction: number;
+      };
+      /** @description One per pay token the asset ever traded in, ascending. */
+      payTokens: {
+        payToken: number;
+        trades: number;
+        /** @description Σ value of every trade. An integer in the smallest unit, as the chain writes it. */
+        volume: string;
+        /** @description Trades in the blocks of the 24 hours up to `time`. */
+        trades24h: number;
+        /** @description Σ value of those trades. An integer in the smallest unit, as the chain writes it. */
+        volume24h: string;
+        /** @description The newest trade’s price. An integer in the smallest unit, as the chain writes it. */
+        lastPrice: string;
+        /** @description What that price is per. An integer in the smallest unit, as the chain writes it. */
+        lastUnit: string;
+        /** @description The newest trade’s block time. */
+        lastTime: number;
+      }[];
     };
     ExportNftHoldersRow: {
       address: string;
@@ -2608,6 +2826,144 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  listMarketOrders: {
+    parameters: {
+      query?: {
+        /** @description 1-based page number, as `side` orders them. */
+        page?: number;
+        /** @description Entries per page, at most 100. */
+        limit?: number;
+        /** @description An MRC-010 token id (0: the native coin), an MRC402_… id, or an MRC400_… collection (its items). */
+        asset?: string;
+        /** @description Only orders of this address (the seller, or the buyer of a request). */
+        owner?: string;
+        /** @description Only sales, requests to buy, or auctions. */
+        side?: 'sell' | 'buy' | 'auction';
+        /** @description Only orders priced in this MRC-010 token. */
+        payToken?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Indexed-Height': components['headers']['X-Indexed-Height'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListMarketOrdersResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getMarketOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A DEX010_…/DEX402_… order, or an MRC400_…_… item. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Indexed-Height': components['headers']['X-Indexed-Height'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetMarketOrderResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  listMarketTrades: {
+    parameters: {
+      query: {
+        /** @description 1-based page number, newest first. */
+        page?: number;
+        /** @description Entries per page, at most 100. */
+        limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
+        /** @description An MRC-010 token id (0: the native coin), an MRC402_… id, or an MRC400_… collection (its items). */
+        asset: string;
+        /** @description Only trades paid in this MRC-010 token. */
+        payToken?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Indexed-Height': components['headers']['X-Indexed-Height'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListMarketTradesResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getMarketStats: {
+    parameters: {
+      query: {
+        /** @description An MRC-010 token id (0: the native coin), an MRC402_… id, or an MRC400_… collection (its items). */
+        asset: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Indexed-Height': components['headers']['X-Indexed-Height'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetMarketStatsResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
       414: components['responses']['UriTooLong'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

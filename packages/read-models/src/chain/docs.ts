@@ -33,9 +33,10 @@ export const HEAD_ID = 'indexed';
  * blocks their `firstSeq`; layout 3 added the ranked lists of holders (`holders/ranked.ts`); layout
  * 4 stores large lists once by content (`shared-values.ts`): transactions' MRC-402 holdings maps, the
  * holding-change log's lock-ups; layout 5 files activity rows by reference under their filtered
- * lists (`series/filters.ts`, `series/series.ts`) and gives them their kind.
+ * lists (`series/filters.ts`, `series/series.ts`) and gives them their kind; layout 6 adds the DEX
+ * market (`market/`).
  */
-export const READ_MODELS_LAYOUT = 5;
+export const READ_MODELS_LAYOUT = 6;
 
 /** Why the read models under `head` cannot be used by this release, or null when they can. */
 export function layoutMismatch(head: HeadDoc | null): string | null {

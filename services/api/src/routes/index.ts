@@ -11,6 +11,7 @@ import { nftHoldersRoute } from './nfts/holders.ts';
 import { nftImageRoute } from './nfts/image.ts';
 import { listNftItemsRoute, listNftsRoute } from './nfts/lists.ts';
 import { nftRoute } from './nfts/nfts.ts';
+import { marketOrderRoute, marketOrdersRoute, marketStatsRoute, marketTradesRoute } from './market/market.ts';
 import { searchRoute } from './search/search.ts';
 import { streamRoute } from './stream/stream.ts';
 import { txStatsRoute } from './stats/stats.ts';
@@ -49,6 +50,10 @@ export const FEATURE_ROUTES: readonly ApiRoute[] = [
   nftTxRoute,
   nftImageRoute,
   listNftsRoute,
+  marketOrdersRoute,
+  marketOrderRoute,
+  marketTradesRoute,
+  marketStatsRoute,
   searchRoute,
   ...EXPORT_ROUTES,
   streamRoute,

@@ -168,6 +168,8 @@ export interface Chain {
   transferItem(t: { item: string; from: string; to: string }): TxDraft;
   /** An MRC-401 item put on sale by its owner (`mrc401_sell`; the owner keeps it while it is offered). */
   sellItem(t: { item: string; seller: string; price: string; token: number }): TxDraft;
+  /** An MRC-401 item on sale bought at its price (`mrc401buy`): a trade of the market. */
+  buyItem(t: { item: string; buyer: string }): TxDraft;
 }
 
 /** Fabric's TxValidationCode MVCC_READ_CONFLICT. */
@@ -508,6 +510,10 @@ export function createChain(): Chain {
         },
       ];
       return call('mrc401sell', [seller, JSON.stringify(list), SIG, nonce(seller)]);
+    },
+
+    buyItem({ item, buyer }) {
+      return call('mrc401buy', [buyer, item, SIG, nonce(buyer)]);
     },
   };
   return chain;

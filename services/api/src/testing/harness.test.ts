@@ -2,7 +2,7 @@ import { createMemoryReadStore } from '@mtc/adapters';
 import { dumpReadModels, nftHoldersPage, openModels, READ_MODELS } from '@mtc/read-models';
 import { describe, expect, it } from 'vitest';
 import { ALICE, BOB, projectChain } from './harness.ts';
-import { CAT_2, CATS, GOLD_NFT, nftEconomy } from './nft-economy.ts';
+import { CAT_2, CAT_3, CATS, GOLD_NFT, nftEconomy } from './nft-economy.ts';
 import { CAROL, DAVE, ERIN } from './token-economy.ts';
 import { tokenEconomy } from './token-economy.ts';
 
@@ -25,6 +25,8 @@ describe('projectChain', () => {
     chain.openWallet(ALICE, [{ token: 0, balance: '1000' }]);
     chain.block([chain.newWallet(BOB)]);
     chain.block(Array.from({ length: 40 }, () => chain.transfer({ from: ALICE, to: BOB, amount: '1', token: 0 })));
+    // A trade, for the market's trades and stats.
+    chain.block([chain.buyItem({ item: CAT_3, buyer: ALICE })]);
     await projectChain(store, chain);
     const counts = await Promise.all(Object.values(READ_MODELS).map((m) => store.collection(m.name).count()));
     const empty = Object.values(READ_MODELS)

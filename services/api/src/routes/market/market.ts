@@ -1,0 +1,255 @@
+import { blockPos } from '@mtc/domain';
+import {
+  marketTrades,
+  payTokenSuffix,
+  seriesRowsBetween,
+  SeriesList,
+  type MarketOrderDoc,
+  type MarketProtocol,
+  type MarketSide,
+  type Models,
+} from '@mtc/read-models';
+import type { Filter, SortSpec } from '@mtc/ports';
+import { z } from 'zod';
+import { blockSpan } from '../../activity-filter.ts';
+import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
+import { AddressParam, TokenIdParam } from '../../params.ts';
+import { defineRoute, linksTo } from '../../route.ts';
+import { MarketOrder, MarketOrdersPage, MarketStats, MarketTradesPage } from './schemas.ts';
+
+/**
+ * The DEX market (read-models `market/`): open orders by asset, side and owner, one order, an asset's
+ * trades and its volume per pay token. Orders and stats are the records as written at the head;
+ * trades a numbered series, so their pages and cursors cost what every list's do.
+ */
+const COLLECTION = 'MRC400_[0-9a-f]{32}[0-9]';
+const MRC402 = 'MRC402_[0-9a-f]{32}[0-9]';
+
+export const AssetParam = z
+  .string()
+  .regex(
+    new RegExp(`^(?:0|[1-9][0-9]{0,15}|${MRC402}|${COLLECTION})$`),
+    'must be an asset: an MRC-010 token id (digits), an MRC402_… id or an MRC400_… collection id',
+  )
+  .describe('An MRC-010 token id (0: the native coin), an MRC402_… id, or an MRC400_… collection (its items).');
+
+const protocolOf = (asset: string): MarketProtocol =>
+  asset.startsWith('MRC402_') ? 'MRC402' : asset.startsWith('MRC400_') ? 'MRC401' : 'MRC010';
+
+/** 404 unless the asset exists at the head. */
+async function requireAsset(models: Models, asset: string): Promise<void> {
+  const protocol = protocolOf(asset);
+  const found =
+    protocol === 'MRC010'
+      ? await models.tokens.get(asset)
+      : protocol === 'MRC402'
+        ? await models.mrc402s.get(asset)
+        : await models.nftCollections.get(asset);
+  if (!found) throw notFound(`asset ${asset} not found`);
+}
+
+/** Deeper than this, open-order lists are refused: they page by offset over their index. */
+const MAX_ORDER_WINDOW = 10_000;
+
+export const MarketOrdersQuery = pagingQuery(MAX_LIST_LIMIT, 'as `side` orders them').extend({
+  asset: AssetParam.optional(),
+  owner: AddressParam.optional().describe('Only orders of this address (the seller, or the buyer of a request).'),
+  side: z.enum(['sell', 'buy', 'auction']).optional().describe('Only sales, requests to buy, or auctions.'),
+  payToken: TokenIdParam.optional().describe('Only orders priced in this MRC-010 token.'),
+});
+
+const toOrder = (d: MarketOrderDoc): z.infer<typeof MarketOrder> => ({
+  id: d._id,
+  protocol: d.protocol,
+  asset: d.asset,
+  nftId: d.nftId,
+  side: d.side,
+  status: d.status,
+  owner: d.owner,
+  amount: d.amount,
+  remaining: d.remaining,
+  price: d.price,
+  unit: d.unit,
+  payToken: d.payToken,
+  createdAt: d.createdAt,
+  expiry: d.expiry,
+  auction: d.auction,
+  platform: d.platform,
+  height: Number(d.pos.slice(0, 12)),
+});
+
+export const marketOrdersRoute = defineRoute({
+  path: '/api/market/orders',
+  operationId: 'listMarketOrders',
+  tag: 'market',
+  summary: 'Open DEX orders of an asset or an address',
+  description: `Open sales, requests to buy and auctions (optionally in one payToken): of an asset (MRC-010 token, MRC-402, or a collection's MRC-401 items), of an owner, or both; asset or owner is required (else 400). With asset and side, best first: sales by price per unit ascending, requests by price per unit descending, auctions by expiry ascending, ties by id ascending; otherwise newest first (createdAt, ties by id descending). Paged by page and limit up to ${MAX_ORDER_WINDOW} orders deep (page × limit; beyond: 400).`,
+  query: MarketOrdersQuery,
+  response: MarketOrdersPage,
+  errors: [400, 404],
+  links: linksTo(['getMarketOrder'], { id: '$response.body#/items/0/id' }),
+  cache: 'head',
+  async handle({ query }, app) {
+    const { asset, owner, side, page, limit } = query;
+    if (asset === undefined && owner === undefined) throw badRequest('asset or owner is required');
+    if (page * limit > MAX_ORDER_WINDOW)
+      throw badRequest(`page × limit is at most ${MAX_ORDER_WINDOW}: open orders page by offset`);
+    const filter: Filter<MarketOrderDoc> = { open: true };
+    if (asset !== undefined) filter.asset = asset;
+    if (owner !== undefined) filter.owner = owner;
+    if (side !== undefined) filter.side = side;
+    if (query.payToken !== undefined) filter.payToken = query.payToken;
+    const best = asset !== undefined && owner === undefined && side !== undefined;
+    const sort: SortSpec<MarketOrderDoc> = best
+      ? [
+          ['rank', 1],
+          ['_id', 1],
+        ]
+      : [
+          ['createdAt', -1],
+          ['_id', -1],
+        ];
+    const [total, docs] = await Promise.all([
+      app.models.marketOrders.count(filter),
+      app.models.marketOrders.find(filter, { sort, skip: (page - 1) * limit, limit }),
+      asset === undefined ? undefined : requireAsset(app.models, asset),
+    ]);
+    return { total, page, limit, items: docs.map(toOrder) };
+  },
+});
+
+const ORDER_ID = `(?:DEX(?:010|402)_[0-9a-f]{32}[0-9]|${COLLECTION}_[A-Za-z0-9]{40})`;
+
+export const marketOrderRoute = defineRoute({
+  path: '/api/market/order/{id}',
+  operationId: 'getMarketOrder',
+  tag: 'market',
+  summary: 'One DEX order, in any status, or an MRC-401 item while offered',
+  params: z.object({
+    id: z
+      .string()
+      .regex(new RegExp(`^${ORDER_ID}$`), 'must be a DEX010_… or DEX402_… order id, or an MRC-401 item id')
+      .describe('A DEX010_…/DEX402_… order, or an MRC400_…_… item.'),
+  }),
+  response: MarketOrder,
+  errors: [400, 404],
+  cache: 'head',
+  async handle({ params }, app) {
+    const doc = await app.models.marketOrders.get(params.id);
+    if (!doc) throw notFound(`order ${params.id} not found (an item is an order only while offered)`);
+    return toOrder(doc);
+  },
+});
+
+export const MarketTradesQuery = pagingQuery(MAX_LIST_LIMIT, 'newest first').extend({
+  cursor: CursorQuery,
+  asset: AssetParam,
+  payToken: TokenIdParam.optional().describe('Only trades paid in this MRC-010 token.'),
+});
+
+export const marketTradesRoute = defineRoute({
+  path: '/api/market/trades',
+  operationId: 'listMarketTrades',
+  tag: 'market',
+  summary: "An asset's DEX trades, newest first",
+  description: `Each settlement of a sale, a request to buy or an auction (won or bought out), numbered per asset at projection time; payToken picks the trades filed under that pay token, so a filtered page costs what an unfiltered one does. ${CURSOR_DOC} limit is at most ${MAX_LIST_LIMIT}.`,
+  query: MarketTradesQuery,
+  response: MarketTradesPage,
+  errors: [400, 404],
+  links: linksTo(['getMarketOrder'], { id: '$response.body#/items/0/orderId' }),
+  cache: 'head',
+  async handle({ query }, app) {
+    const { models } = app;
+    const suffix = query.payToken === undefined ? '' : payTokenSuffix(query.payToken);
+    const [list] = await Promise.all([
+      SeriesList.open(
+        { rows: models.marketTrades, refs: models.seriesRefs, counters: models.seriesCounters },
+        marketTrades,
+        query.asset,
+        suffix,
+      ),
+      requireAsset(models, query.asset),
+    ]);
+    const { from, to, page, next, prev } = cursorPage(list.key, { first: 1, last: list.total }, query);
+    const rows = await list.rows({ from, to, newestFirst: true });
+    return {
+      total: list.total,
+      page,
+      limit: query.limit,
+      next,
+      prev,
+      items: rows.map(({ _id: _row, key: _key, n: _n, pos: _pos, ...trade }) => trade),
+    };
+  },
+});
+
+const DAY = 86_400;
+
+/** The trades of `asset` in `payToken` in blocks from `lo` to `hi`: how many, and their value. */
+async function tradedBetween(models: Models, asset: string, payToken: number, lo: number, hi: number) {
+  const list = await SeriesList.open(
+    { rows: models.marketTrades, refs: models.seriesRefs, counters: models.seriesCounters },
+    marketTrades,
+    asset,
+    payTokenSuffix(payToken),
+  );
+  const window = await list.window({ after: blockPos(lo - 1), upTo: blockPos(hi) });
+  let trades = 0;
+  let volume = 0n;
+  for await (const rows of seriesRowsBetween(list, window, 500))
+    for (const r of rows) {
+      trades += 1;
+      volume += BigInt(r.value);
+    }
+  return { trades, volume: volume.toString() };
+}
+
+export const marketStatsRoute = defineRoute({
+  path: '/api/market/stats',
+  operationId: 'getMarketStats',
+  tag: 'market',
+  summary: "An asset's open orders by side, and its trading per pay token: all time and the last 24 hours",
+  description:
+    'Volume is Σ value (amount × price / unit; an auction: the winning bid) in the pay token. The 24 hours end at `time`, the block time at X-Indexed-Height: trades in blocks whose time is after time − 86,400.',
+  query: z.object({ asset: AssetParam }),
+  response: MarketStats,
+  errors: [400, 404],
+  links: linksTo(['listMarketTrades', 'listMarketOrders'], { asset: '$response.body#/asset' }),
+  cache: 'head',
+  async handle({ query, head }, app) {
+    const { models } = app;
+    const { asset } = query;
+    const count = (side: MarketSide) => models.marketOrders.count({ asset, open: true, side });
+    const [{ height }, stats, sell, buy, auction] = await Promise.all([
+      head(),
+      models.marketStats.find({ asset }, { sort: [['payToken', 1]] }),
+      count('sell'),
+      count('buy'),
+      count('auction'),
+      requireAsset(models, asset),
+    ]);
+    const block = height > 0 ? await models.blocks.get(String(height)) : null;
+    const time = block?.timestamp ?? 0;
+    const span = height > 0 ? await blockSpan(models, 1, height, { fromTime: time - DAY + 1 }) : null;
+    const payTokens = await Promise.all(
+      stats.map(async (s) => {
+        const day = span
+          ? await tradedBetween(models, asset, s.payToken, span.lo, span.hi)
+          : { trades: 0, volume: '0' };
+        return {
+          payToken: s.payToken,
+          trades: s.trades,
+          volume: s.volume,
+          trades24h: day.trades,
+          volume24h: day.volume,
+          lastPrice: s.lastPrice,
+          lastUnit: s.lastUnit,
+          lastTime: s.lastTime,
+        };
+      }),
+    );
+    return { asset, protocol: protocolOf(asset), time, orders: { sell, buy, auction }, payTokens };
+  },
+});
