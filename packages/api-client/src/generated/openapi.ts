@@ -736,8 +736,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Live events: new blocks and transactions, or one address’s or token’s activity
-     * @description Server-Sent Events, fed from the block log as the index takes each block in: an event is sent once the API's read models hold its block, so it can be followed up with the other calls. Without a filter the stream carries `block` and `tx` events; with `address` or `token` it carries `block` events and that address's or token's activity. Event ids are chain positions — `<height>` for a block, `<height>:<txIndex>` for a transaction, `<height>:<txIndex>:<n>` for an activity row — in increasing order; send the last one seen back as `Last-Event-ID` (EventSource does so by itself) or as `lastEventId` to resume right after it, with no gap and no repeat, on any API server, from any height. Without either the stream starts at the next block. A comment line comes every STREAM_HEARTBEAT_MS (15 s by default) and `retry:` says how long to wait before reconnecting. A client that stops reading is disconnected once its buffer is full for too long (it resumes with its last id). 404 when `address` is of the address form but its checksum fails (no such address). 429 when the client already holds its most connections, 503 when the server does; both with Retry-After.
+     * Live events: new blocks and transactions, or one address’s or token’s activity, or one asset’s market
+     * @description Server-Sent Events, fed from the block log as the index takes each block in: an event is sent once the API's read models hold its block, so it can be followed up with the other calls. Without a filter the stream carries `block` and `tx` events; with `address` or `token` it carries `block` events and that address's or token's activity; with `market` (an asset: MRC-010 token id, MRC402_… or MRC400_… collection) `block` events and the asset's `trade` and `order` events — each trade, and each order a transaction wrote as it then stands (an MRC-401 offer that ended comes closed, with how it ended). One of address, token and market at most (else 400). Event ids are chain positions — `<height>` for a block, `<height>:<txIndex>` for a transaction, `<height>:<txIndex>:<n>` for an activity row — in increasing order; send the last one seen back as `Last-Event-ID` (EventSource does so by itself) or as `lastEventId` to resume right after it, with no gap and no repeat, on any API server, from any height. Without either the stream starts at the next block. A comment line comes every STREAM_HEARTBEAT_MS (15 s by default) and `retry:` says how long to wait before reconnecting. A client that stops reading is disconnected once its buffer is full for too long (it resumes with its last id). 404 when `address` is of the address form but its checksum fails (no such address). 429 when the client already holds its most connections, 503 when the server does; both with Retry-After.
      */
     get: operations['streamEvents'];
     put?: never;
@@ -1668,37 +1668,7 @@ export interface components {
       next: string | null;
       /** @description Cursor of the page of newer rows; null on the newest page (as of the answer). */
       prev: string | null;
-      items: {
-        txId: string;
-        height: number;
-        timestamp: number;
-        /**
-         * @description MRC010 (a token), MRC402, or MRC401 (an item).
-         * @enum {string}
-         */
-        protocol: 'MRC010' | 'MRC402' | 'MRC401';
-        /** @description The MRC-010 token id in decimal, the MRC402_… id, or the MRC400_… collection of an MRC-401 item. */
-        asset: string;
-        nftId: string;
-        /** @description The order settled (for an MRC-401 item: the item). */
-        orderId: string;
-        /**
-         * @description sale: bought from a sale; request: a request to buy filled; auction: won or bought out.
-         * @enum {string}
-         */
-        kind: 'sale' | 'request' | 'auction';
-        seller: string;
-        buyer: string;
-        /** @description Quantity traded. An integer in the smallest unit, as the chain writes it. */
-        amount: string;
-        /** @description Per `unit` units (an auction: for the whole amount). An integer in the smallest unit, as the chain writes it. */
-        price: string;
-        /** @description What the price is per. An integer in the smallest unit, as the chain writes it. */
-        unit: string;
-        payToken: number;
-        /** @description amount × price / unit in the pay token (an auction: the winning bid). An integer in the smallest unit, as the chain writes it. */
-        value: string;
-      }[];
+      items: components['schemas']['StreamTrade'][];
     };
     GetMarketStatsResponse: {
       /** @description The MRC-010 token id in decimal, the MRC402_… id, or the MRC400_… collection of an MRC-401 item. */
@@ -1778,6 +1748,37 @@ export interface components {
       tokenId: number | null;
       /** @description The activity kind of the transaction's main action (mtc.activity.v1), e.g. transfer, buy, nftSell. What the kind filter matches. */
       kind: string;
+    };
+    StreamTrade: {
+      txId: string;
+      height: number;
+      timestamp: number;
+      /**
+       * @description MRC010 (a token), MRC402, or MRC401 (an item).
+       * @enum {string}
+       */
+      protocol: 'MRC010' | 'MRC402' | 'MRC401';
+      /** @description The MRC-010 token id in decimal, the MRC402_… id, or the MRC400_… collection of an MRC-401 item. */
+      asset: string;
+      nftId: string;
+      /** @description The order settled (for an MRC-401 item: the item). */
+      orderId: string;
+      /**
+       * @description sale: bought from a sale; request: a request to buy filled; auction: won or bought out.
+       * @enum {string}
+       */
+      kind: 'sale' | 'request' | 'auction';
+      seller: string;
+      buyer: string;
+      /** @description Quantity traded. An integer in the smallest unit, as the chain writes it. */
+      amount: string;
+      /** @description Per `unit` units (an auction: for the whole amount). An integer in the smallest unit, as the chain writes it. */
+      price: string;
+      /** @description What the price is per. An integer in the smallest unit, as the chain writes it. */
+      unit: string;
+      payToken: number;
+      /** @description amount × price / unit in the pay token (an auction: the winning bid). An integer in the smallest unit, as the chain writes it. */
+      value: string;
     };
     /** @description This document. */
     GetOpenApiResponse: {
@@ -3307,6 +3308,8 @@ export interface operations {
         address?: string;
         /** @description Only this token's activity (`token` events, rows of /api/token/{id}/txs), besides the blocks. */
         token?: number;
+        /** @description Only this asset's DEX market (`trade` and `order` events, as /api/market/trades and /api/market/order/{id} show them), besides the blocks: an MRC-010 token id, an MRC402_… id or an MRC400_… collection (its items). */
+        market?: string;
         /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are given). */
         lastEventId?: string;
       };
@@ -3316,7 +3319,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description text/event-stream: `event: block|tx|address|token`, `id: <position>`, `data: <JSON>` per event, then a blank line. */
+      /** @description text/event-stream: `event: block|tx|address|token|trade|order`, `id: <position>`, `data: <JSON>` per event, then a blank line. */
       200: {
         headers: {
           'X-Indexed-Height': components['headers']['X-Indexed-Height'];

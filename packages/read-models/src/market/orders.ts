@@ -183,16 +183,39 @@ const platformOf = (v: Record<string, unknown>) => ({
   commission: text(v['platform_commission']),
 });
 
-/** An MRC-401 item's offer, or null when it is not offered. */
+/**
+ * How each item job type that may end an offer ends it: the side it ended and the status, for an
+ * item written by it and no longer offered. Other item writes (create, update, transfer, melt) never
+ * touch an offer, so they cost the market nothing.
+ */
+const ITEM_OFFER_ENDS: ReadonlyMap<string, { side: MarketSide; status: MarketStatus }> = new Map([
+  ['mrc401_buy', { side: 'sell', status: 'filled' }],
+  ['mrc401_unsell', { side: 'sell', status: 'cancelled' }],
+  ['mrc401_unauction', { side: 'auction', status: 'cancelled' }],
+  ['mrc401_auctionwinning', { side: 'auction', status: 'sold' }],
+  ['mrc401_auctionbuynow', { side: 'auction', status: 'sold' }],
+  ['mrc401_auctionfailure', { side: 'auction', status: 'failed' }],
+]);
+
+/**
+ * An MRC-401 item's offer as its write leaves it: open while the item is offered; closed (as the job
+ * type ended it, at the price it traded at, if it did) when the write ended it; null when the write
+ * has nothing to do with the market. Only open offers are stored (`itemOrderWrite`); a closed one
+ * is what the live stream tells of the end.
+ */
 export function itemOrderDoc(pos: string, jobType: string, item: NftItemState): MarketOrderDoc | null {
   const auction = item.auction_date > 0;
-  if (!auction && item.sell_date <= 0) return null;
-  const side: MarketSide = auction ? 'auction' : 'sell';
-  const price = auction
-    ? item.auction_current_bidder !== ''
-      ? amount(item.auction_current_price)
-      : amount(item.auction_start_price)
-    : amount(item.sell_price);
+  const open = auction || item.sell_date > 0;
+  const end = open ? undefined : ITEM_OFFER_ENDS.get(jobType);
+  if (!open && !end) return null;
+  const side: MarketSide = end?.side ?? (auction ? 'auction' : 'sell');
+  const price = end
+    ? amount(end.status === 'filled' || end.status === 'sold' ? item.last_trade_amount : '')
+    : auction
+      ? item.auction_current_bidder !== ''
+        ? amount(item.auction_current_price)
+        : amount(item.auction_start_price)
+      : amount(item.sell_price);
   const expiry = auction ? item.auction_end : 0;
   return {
     _id: item.id,
@@ -202,14 +225,14 @@ export function itemOrderDoc(pos: string, jobType: string, item: NftItemState): 
     asset: item.mrc400,
     nftId: item.id,
     side,
-    status: 'open',
-    open: true,
+    status: end?.status ?? 'open',
+    open,
     owner: item.owner,
     amount: '1',
-    remaining: '1',
+    remaining: open ? '1' : '0',
     price,
     unit: '1',
-    payToken: num(auction ? item.auction_token : item.sell_token),
+    payToken: num(end ? item.last_trade_token : auction ? item.auction_token : item.sell_token),
     createdAt: auction ? item.auction_date : item.sell_date,
     expiry,
     auction: auction
@@ -233,28 +256,13 @@ export function itemOrderDoc(pos: string, jobType: string, item: NftItemState): 
   };
 }
 
-/**
- * The item job types after which an item may have stopped being offered: an item written by one
- * of them and no longer offered has its order removed. Other item writes (create, update, transfer,
- * melt) never touch an offer, so they cost the market nothing.
- */
-const ITEM_MARKET_JOBS = new Set([
-  'mrc401_sell',
-  'mrc401_unsell',
-  'mrc401_buy',
-  'mrc401_auction',
-  'mrc401_unauction',
-  'mrc401_auctionbid',
-  'mrc401_auctionwinning',
-  'mrc401_auctionbuynow',
-  'mrc401_auctionfailure',
-]);
-
-/** The market's write for an item write: its offer put, removed, or nothing. */
+/** The market's write for an item write: its offer put while open, removed once ended, or nothing. */
 export function itemOrderWrite(pos: string, jobType: string, item: NftItemState): Write | null {
   const doc = itemOrderDoc(pos, jobType, item);
-  if (doc) return { op: 'putIfNewer', collection: marketOrders.name, doc };
-  return ITEM_MARKET_JOBS.has(jobType) ? { op: 'delete', collection: marketOrders.name, id: item.id } : null;
+  if (!doc) return null;
+  return doc.open
+    ? { op: 'putIfNewer', collection: marketOrders.name, doc }
+    : { op: 'delete', collection: marketOrders.name, id: item.id };
 }
 
 export function dexOrderWrite(key: string, pos: string, jobType: string, values: Record<string, unknown>): Write {

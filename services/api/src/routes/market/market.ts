@@ -18,23 +18,13 @@ import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { AddressParam, TokenIdParam } from '../../params.ts';
 import { defineRoute, linksTo } from '../../route.ts';
 import { MarketOrder, MarketOrdersPage, MarketStats, MarketTradesPage } from './schemas.ts';
+import { AssetParam, COLLECTION, toOrder, toTrade } from './views.ts';
 
 /**
  * The DEX market (read-models `market/`): open orders by asset, side and owner, one order, an asset's
  * trades and its volume per pay token. Orders and stats are the records as written at the head;
  * trades a numbered series, so their pages and cursors cost what every list's do.
  */
-const COLLECTION = 'MRC400_[0-9a-f]{32}[0-9]';
-const MRC402 = 'MRC402_[0-9a-f]{32}[0-9]';
-
-export const AssetParam = z
-  .string()
-  .regex(
-    new RegExp(`^(?:0|[1-9][0-9]{0,15}|${MRC402}|${COLLECTION})$`),
-    'must be an asset: an MRC-010 token id (digits), an MRC402_… id or an MRC400_… collection id',
-  )
-  .describe('An MRC-010 token id (0: the native coin), an MRC402_… id, or an MRC400_… collection (its items).');
-
 const protocolOf = (asset: string): MarketProtocol =>
   asset.startsWith('MRC402_') ? 'MRC402' : asset.startsWith('MRC400_') ? 'MRC401' : 'MRC010';
 
@@ -58,26 +48,6 @@ export const MarketOrdersQuery = pagingQuery(MAX_LIST_LIMIT, 'as `side` orders t
   owner: AddressParam.optional().describe('Only orders of this address (the seller, or the buyer of a request).'),
   side: z.enum(['sell', 'buy', 'auction']).optional().describe('Only sales, requests to buy, or auctions.'),
   payToken: TokenIdParam.optional().describe('Only orders priced in this MRC-010 token.'),
-});
-
-const toOrder = (d: MarketOrderDoc): z.infer<typeof MarketOrder> => ({
-  id: d._id,
-  protocol: d.protocol,
-  asset: d.asset,
-  nftId: d.nftId,
-  side: d.side,
-  status: d.status,
-  owner: d.owner,
-  amount: d.amount,
-  remaining: d.remaining,
-  price: d.price,
-  unit: d.unit,
-  payToken: d.payToken,
-  createdAt: d.createdAt,
-  expiry: d.expiry,
-  auction: d.auction,
-  platform: d.platform,
-  height: Number(d.pos.slice(0, 12)),
 });
 
 export const marketOrdersRoute = defineRoute({
@@ -180,7 +150,7 @@ export const marketTradesRoute = defineRoute({
       limit: query.limit,
       next,
       prev,
-      items: rows.map(({ _id: _row, key: _key, n: _n, pos: _pos, ...trade }) => trade),
+      items: rows.map(toTrade),
     };
   },
 });

@@ -52,6 +52,8 @@ export const MarketOrder = z.object({
   height: z.int().describe("The height of the order's last write."),
 });
 
+export type MarketOrder = z.infer<typeof MarketOrder>;
+
 export const MarketOrdersPage = z.object({
   total: z.int(),
   page: z.int(),
@@ -78,6 +80,8 @@ export const MarketTrade = z.object({
   payToken: z.int(),
   value: units('amount × price / unit in the pay token (an auction: the winning bid).'),
 });
+
+export type MarketTrade = z.infer<typeof MarketTrade>;
 
 export const MarketTradesPage = z.object({
   total: z.int(),

@@ -1,7 +1,17 @@
 import type { BlockEvent } from '@mtc/domain';
-import { addressTxItems, tokenTxItems } from '@mtc/read-models';
+import {
+  addressTxItems,
+  dexOrderDoc,
+  DEX_ORDER_ID,
+  itemOrderDoc,
+  marketTradeItems,
+  tokenTxItems,
+  type MarketOrderDoc,
+} from '@mtc/read-models';
 import { z } from 'zod';
 import { AddressActivity } from '../addresses/schemas.ts';
+import { toOrder, toTrade } from '../market/views.ts';
+import { MarketOrder, MarketTrade } from '../market/schemas.ts';
 import { TokenTransfer } from '../tokens/schemas.ts';
 import { TxSummary } from '../txs/schemas.ts';
 
@@ -12,7 +22,11 @@ import { TxSummary } from '../txs/schemas.ts';
  * - `block` `<height>`: the block itself, sent before anything in it;
  * - `tx` `<height>:<txIndex>`: each listed transaction, as a row of /api/transactions;
  * - `address` `<height>:<txIndex>:<entryIndex>`: a row of /api/address/{id}/txs of the subscribed address;
- * - `token` `<height>:<txIndex>:<activityIndex>`: a row of /api/token/{id}/txs of the subscribed token.
+ * - `token` `<height>:<txIndex>:<activityIndex>`: a row of /api/token/{id}/txs of the subscribed token;
+ * - `trade` and `order` `<height>:<txIndex>:<n>`: of the subscribed market asset, a trade as
+ *   /api/market/trades lists it and each order the transaction wrote as /api/market/order/{id} then
+ *   shows it (an MRC-401 offer that ended: closed, with how it ended); n counts the transaction's
+ *   trades, then its orders.
  *
  * Positions compare component by component, a shorter one (the block) before those it prefixes, so
  * "everything after id X" is one comparison whatever the kinds: that is what makes `Last-Event-ID`
@@ -44,7 +58,11 @@ export function comparePositions(a: Position, b: Position): number {
 }
 
 /** Which events a subscription carries besides the blocks. */
-export type StreamFilter = { kind: 'all' } | { kind: 'address'; address: string } | { kind: 'token'; token: number };
+export type StreamFilter =
+  | { kind: 'all' }
+  | { kind: 'address'; address: string }
+  | { kind: 'token'; token: number }
+  | { kind: 'market'; asset: string };
 
 export const StreamBlock = z
   .object({
@@ -67,7 +85,9 @@ export type StreamEvent =
   | { type: 'block'; id: Position; data: StreamBlock }
   | { type: 'tx'; id: Position; data: TxSummary }
   | { type: 'address'; id: Position; data: StreamAddressActivity }
-  | { type: 'token'; id: Position; data: TokenTransfer };
+  | { type: 'token'; id: Position; data: TokenTransfer }
+  | { type: 'trade'; id: Position; data: MarketTrade }
+  | { type: 'order'; id: Position; data: MarketOrder };
 
 /** Parses a `chainPos` (`000000000012:000003:000000`) into a position. */
 const fromChainPos = (pos: string): Position => pos.split(':').map(Number);
@@ -143,9 +163,36 @@ export function blockEvents(block: BlockEvent, filter: StreamFilter): StreamEven
         });
       }
       break;
+    case 'market':
+      events.push(...marketEvents(block, filter.asset));
+      break;
   }
   // Address rows come per transaction in entry order, but an item's parties follow its wallets'.
   return events.sort((a, b) => comparePositions(a.id, b.id));
+}
+
+/** A block's market events of `asset`: per transaction, its trades, then the orders it wrote. */
+function marketEvents(block: BlockEvent, asset: string): StreamEvent[] {
+  const trades = new Map<number, MarketTrade[]>();
+  for (const { key, pos, row } of marketTradeItems([block])) {
+    if (key !== asset) continue;
+    const txIndex = fromChainPos(pos)[1]!;
+    trades.set(txIndex, [...(trades.get(txIndex) ?? []), toTrade(row)]);
+  }
+  const events: StreamEvent[] = [];
+  for (const tx of block.txs) {
+    if (!tx.valid) continue;
+    let n = 0;
+    const id = (): Position => [block.height, tx.index, n++];
+    for (const trade of trades.get(tx.index) ?? []) events.push({ type: 'trade', id: id(), data: trade });
+    for (const w of tx.writes) {
+      let doc: MarketOrderDoc | null = null;
+      if (w.kind === 'other' && DEX_ORDER_ID.test(w.key)) doc = dexOrderDoc(w.key, w.pos, w.jobType, w.values);
+      else if (w.kind === 'nftItem') doc = itemOrderDoc(w.pos, w.jobType, w.item);
+      if (doc?.asset === asset) events.push({ type: 'order', id: id(), data: toOrder(doc) });
+    }
+  }
+  return events;
 }
 
 /** One event as SSE text: its type, its id and its data on one line (JSON has no raw newline). */

@@ -8,8 +8,9 @@ import type { EventLog, ReadOptions, LogRecord } from '@mtc/ports';
 import { pino } from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../errors.ts';
-import { badChecksum, buildChain, startTestApi, testConfig, type TestApi } from '../../testing/harness.ts';
-import { CAROL, tokenEconomy } from '../../testing/token-economy.ts';
+import { ALICE, badChecksum, buildChain, startTestApi, testConfig, type TestApi } from '../../testing/harness.ts';
+import { CAROL, OWNER, tokenEconomy } from '../../testing/token-economy.ts';
+import { CAT_3, CATS, nftEconomy } from '../../testing/nft-economy.ts';
 import type { AddressTxsPage } from '../addresses/schemas.ts';
 import type { TokenTxsPage } from '../tokens/schemas.ts';
 import { createStreamHub } from './hub.ts';
@@ -185,11 +186,35 @@ describe('GET /api/stream', () => {
     expect(activity.map((e) => (e.data as { tokenId: number | null }).tokenId)).toContain(1);
   });
 
+  it("carries only the subscribed asset's market: its trades as /api/market/trades lists them, its orders as written", async () => {
+    const chain = nftEconomy();
+    chain.openWallet(ALICE, [{ token: 0, balance: '1000' }]);
+    chain.block([chain.buyItem({ item: CAT_3, buyer: ALICE })]);
+    const { api } = await start(chain);
+    const client = await sse(`${api.url}/api/stream?market=${CATS}&lastEventId=0`);
+    await client.until((events) => events.some((e) => e.id === String(chain.height)));
+    const market = client.events.filter((e) => e.event !== 'block');
+    // The sale of CAT_3 (block 13 of the economy), then its purchase: the trade, then the offer closed.
+    expect(market.map((e) => e.event)).toEqual(['order', 'trade', 'order']);
+    const [offered, trade, closed] = market.map((e) => e.data as Record<string, unknown>);
+    expect(offered).toMatchObject({ id: CAT_3, side: 'sell', status: 'open', owner: OWNER, price: '500', payToken: 0 });
+    expect(trade).toMatchObject({ orderId: CAT_3, kind: 'sale', seller: OWNER, buyer: ALICE, value: '500' });
+    expect(closed).toMatchObject({ id: CAT_3, side: 'sell', status: 'filled', owner: ALICE, price: '500' });
+    const listed = await api.get<{ items: unknown[] }>(`/api/market/trades?asset=${CATS}`);
+    expect(listed.body.items).toEqual([trade]);
+    // Ids: the trade and the closed offer share their transaction, numbered in that order.
+    const [, tradeId, closedId] = market.map((e) => e.id);
+    expect(tradeId).toBe(`${chain.height}:0:0`);
+    expect(closedId).toBe(`${chain.height}:0:1`);
+  });
+
   it.each([
     ['an undeclared parameter', '?from=1', /query\.from: unknown parameter/],
     ['a repeated parameter', '?token=1&token=2', /query\.token: given more than once/],
     ['an address of the wrong form', `?address=${CAROL.toLowerCase()}`, /query\.address/],
-    ['both filters', `?token=1&address=${CAROL}`, /address or token, not both/],
+    ['both filters', `?token=1&address=${CAROL}`, /one of address, token and market/],
+    ['a market and a token', '?token=1&market=1', /one of address, token and market/],
+    ['a market that is no asset', '?market=MRC401_x', /query\.market/],
     ['a lastEventId that is no position', '?lastEventId=abc', /query\.lastEventId/],
   ])('answers 400 JSON to %s', async (_, query, message) => {
     const { api } = await start(buildChain(2));
