@@ -153,6 +153,34 @@ export async function filteredLists(
   return { first, deep };
 }
 
+/**
+ * The DEX market's endpoints for the assets the long tail names (its tokens, collections and
+ * MRC-402s): stats, each side's open orders best first, an address's orders, and the trades, page 1
+ * and the deepest page (a trade list is a series, so the deep page should cost what page 1 does).
+ */
+export async function marketLists(
+  api: string,
+  tail: readonly string[],
+): Promise<{ endpoints: string[]; deep: string[] }> {
+  const assets = new Set<string>();
+  for (const url of tail) {
+    const asset = /^\/api\/(?:token|nft)\/([0-9]+|MRC40[02]_[0-9a-f]{33})$/.exec(url)?.[1];
+    if (asset) assets.add(asset);
+  }
+  const endpoints: string[] = [];
+  const deep: string[] = [];
+  for (const asset of assets) {
+    endpoints.push(`/api/market/stats?asset=${asset}`, `/api/market/trades?asset=${asset}&limit=20`);
+    for (const side of ['sell', 'buy', 'auction'])
+      endpoints.push(`/api/market/orders?asset=${asset}&side=${side}&limit=20`);
+    const { items } = await json<{ items: { owner: string }[] }>(`${api}/api/market/orders?asset=${asset}&limit=1`);
+    if (items[0]) endpoints.push(`/api/market/orders?owner=${items[0].owner}&limit=20`);
+    const trades = await json<{ total: number }>(`${api}/api/market/trades?asset=${asset}&limit=20`);
+    if (trades.total > 0) deep.push(`/api/market/trades?asset=${asset}&limit=20&page=${Math.ceil(trades.total / 20)}`);
+  }
+  return { endpoints, deep };
+}
+
 /** A process's CPU time so far (user and system, every thread), in ms. */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -255,6 +283,16 @@ async function measureMode(
       ['filtered lists, deepest page', filtered.deep],
     ] as const) {
       const file = join(workDir, `filtered-${label.endsWith('1') ? 'first' : 'deep'}-${mode}.txt`);
+      await writeFile(file, list.join('\n') + '\n');
+      await measure(`${label} (${fmt(list.length)} URLs)`, TARGET[mode].tail, () => wrk(api, seconds, file));
+    }
+    // The DEX market: every endpoint of the long tail's assets, and their trade lists' deepest pages.
+    const market = await marketLists(api, urls);
+    for (const [label, list] of [
+      ['market endpoints', market.endpoints],
+      ['market trades, deepest page', market.deep],
+    ] as const) {
+      const file = join(workDir, `market-${label.endsWith('page') ? 'deep' : 'all'}-${mode}.txt`);
       await writeFile(file, list.join('\n') + '\n');
       await measure(`${label} (${fmt(list.length)} URLs)`, TARGET[mode].tail, () => wrk(api, seconds, file));
     }
