@@ -248,6 +248,12 @@ const SERIES = [
 const tradesOf = (plan: ChainPlan) =>
   plan.items[SERIES.findIndex((s) => s.model === (marketTrades as unknown))]! as Appended<MarketTradeDoc>[];
 
+/** Each block's time, by height. */
+function blockTimes(events: readonly BlockEvent[]): (height: number) => number {
+  const times = new Map(events.map((e) => [e.height, e.timestamp]));
+  return (height) => times.get(height) ?? 0;
+}
+
 export function unapplied(events: readonly BlockEvent[], head: HeadDoc | null): BlockEvent[] {
   const after = head?.height ?? 0;
   return events.filter((e) => e.height > after);
@@ -377,7 +383,7 @@ export function projectChainBatch(
       ],
       [
         ...seriesCounters,
-        ...projectMarketStats(tradesOf(plan), prior.marketStats),
+        ...projectMarketStats(tradesOf(plan), prior.marketStats, blockTimes(todo)),
         ...holders.stats,
         ...nftHolders.stats,
         ...collections.stats,

@@ -101,11 +101,14 @@ const trade = (n: number, value: string, payToken = 0): Appended<MarketTradeDoc>
 const docsOf = (writes: ReturnType<typeof projectMarketStats>): MarketStatsDoc[] =>
   writes.flatMap((w) => (w.op === 'putIfNewer' ? [w.doc as unknown as MarketStatsDoc] : []));
 
+/** Block times: a minute per height, not the transactions' own times. */
+const time = (height: number): number => 60 * height;
+
 describe('market stats', () => {
   const trades = [trade(1, '5'), trade(2, '7', 3), trade(3, '11'), trade(4, '13')];
 
   it('sums each pay token’s trades and keeps its last price', () => {
-    expect(docsOf(projectMarketStats(trades, []))).toEqual([
+    expect(docsOf(projectMarketStats(trades, [], time))).toEqual([
       {
         _id: '7|0',
         asset: '7',
@@ -114,7 +117,7 @@ describe('market stats', () => {
         volume: '29',
         lastPrice: '13',
         lastUnit: '1',
-        lastTime: 1004,
+        lastTime: 840,
         pos: trades[3]!.pos,
       },
       {
@@ -125,18 +128,18 @@ describe('market stats', () => {
         volume: '7',
         lastPrice: '7',
         lastUnit: '1',
-        lastTime: 1002,
+        lastTime: 720,
         pos: trades[1]!.pos,
       },
     ]);
   });
 
   it('counts no trade twice when a batch is replayed over stats it already wrote, in part or whole', () => {
-    const once = docsOf(projectMarketStats(trades, []));
+    const once = docsOf(projectMarketStats(trades, [], time));
     for (let k = 0; k <= trades.length; k++) {
-      const stored = docsOf(projectMarketStats(trades.slice(0, k), []));
+      const stored = docsOf(projectMarketStats(trades.slice(0, k), [], time));
       const replayed = new Map(stored.map((d) => [d._id, d]));
-      for (const d of docsOf(projectMarketStats(trades, stored))) replayed.set(d._id, d);
+      for (const d of docsOf(projectMarketStats(trades, stored, time))) replayed.set(d._id, d);
       expect(
         [...replayed.values()].sort((a, b) => (a._id < b._id ? -1 : 1)),
         `after ${k} trades`,

@@ -164,6 +164,7 @@ export type MarketStatsDoc = {
   volume: string;
   lastPrice: string;
   lastUnit: string;
+  /** The block time of the last trade. */
   lastTime: number;
   /** The last trade counted: a replayed batch counts no trade twice. */
   pos: string;
@@ -178,10 +179,14 @@ export const marketStatsIds = (items: readonly Appended<MarketTradeDoc>[]): stri
   ...new Set(items.map((t) => marketStatsId(t.row.asset, t.row.payToken))),
 ];
 
-/** The stats after a batch's trades, put if newer: trades at or before a stored document's position are in it. */
+/**
+ * The stats after a batch's trades, put if newer: trades at or before a stored document's position
+ * are in it. `blockTime` gives a trade's block time (what `lastTime` is, as the 24-hour window is).
+ */
 export function projectMarketStats(
   items: readonly Appended<MarketTradeDoc>[],
   stored: readonly MarketStatsDoc[],
+  blockTime: (height: number) => number,
 ): Write[] {
   const docs = new Map(stored.map((d) => [d._id, d]));
   const moved = new Map<string, MarketStatsDoc>();
@@ -197,7 +202,7 @@ export function projectMarketStats(
       volume: (BigInt(had?.volume ?? '0') + BigInt(row.value)).toString(),
       lastPrice: row.price,
       lastUnit: row.unit,
-      lastTime: row.timestamp,
+      lastTime: blockTime(row.height),
       pos,
     });
   }
