@@ -17,7 +17,7 @@ import {
 } from '../support/fungible-truth.ts';
 import { expectedTxStats, totalTransactions, walletMismatches } from '../support/ground-truth.ts';
 import { expectedNftHoldings, withRecordIds } from '../support/nft-truth.ts';
-import { backfillComparisons } from '../support/during-backfill.ts';
+import { backfillComparisons, type BackfillComparisons } from '../support/during-backfill.ts';
 import {
   combinations,
   commonest,
@@ -29,6 +29,23 @@ import {
   type ActivityRow,
 } from '../support/filter-truth.ts';
 import { createSqliteReadStore } from '@mtc/adapters';
+import {
+  busiestAssets,
+  busiestOwners,
+  compareMarketDuring,
+  expectAssetMarket,
+  expectedStats,
+  expectMarketRefusals,
+  expectOpenOrders,
+  expectOrder,
+  inBatches,
+  marketAt,
+  marketCensus,
+  marketChain,
+  sampleOrders,
+  type MarketChain,
+  type Protocol,
+} from '../support/market-truth.ts';
 
 /**
  * Every fungible endpoint against the devnet's ground truth, on a history of 20,000+ transactions
@@ -44,6 +61,11 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
   let api = '';
   let now = 0;
   let world: ReturnType<Devnet['worldState']>;
+  let market: MarketChain;
+  /** The market answers compared during the backfill, asserted by their own test below. */
+  let marketDuring: BackfillComparisons | undefined;
+  /** Orders listed in the pages compared during the backfill, by `protocol side`. */
+  const marketRowsDuring: Record<string, number> = {};
 
   beforeAll(async () => {
     const wall = Math.floor(Date.now() / 1000);
@@ -56,6 +78,7 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
       blockIntervalSec: interval,
     });
     world = withRecordIds(devnet.worldState());
+    market = marketChain(devnet);
     // A moment after the last block, so everything indexed is in the past of the API's clock.
     now = devnet.block(devnet.height())!.timestamp + 90;
     node = await startDevnetServer(devnet, { port: 0, faultRate: 0.01 });
@@ -80,6 +103,11 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
     // During the backfill: page 1 of every token's holders at each height the index shows, held to
     // the chain's world at the height the answer names.
     const during = backfillComparisons(devnet);
+    // And the market of MTC, of the most traded token and of a token with an open request at the
+    // height (requests come and go; the head may have few): stats, page 1 of each side and of trades.
+    const marketChecks = backfillComparisons(devnet);
+    marketDuring = marketChecks;
+    const marketAssets = [...new Set(['0', ...busiestAssets(market, 'MRC010', 1)])];
     explorer = await indexWholeHistory(
       devnet,
       dataDir,
@@ -102,6 +130,12 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
             },
           );
         }
+        const request = [...marketAt(market, height).orders.values()].find(
+          (o) => o.side === 'buy' && o.status === 'open',
+        );
+        const assets = [...new Set([...marketAssets, ...(request ? [request.asset] : [])])];
+        const rows = await compareMarketDuring(marketChecks, market, url, assets);
+        for (const [key, n] of Object.entries(rows)) marketRowsDuring[key] = (marketRowsDuring[key] ?? 0) + n;
       },
     );
     api = explorer.apiUrl;
@@ -345,5 +379,106 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
     const token = Object.values(world.tokens).at(-1)!;
     const q = encodeURIComponent(token.symbol);
     expect((await getJson(`${api}/api/search?q=${q}`)).body).toEqual({ redirect: `/token/list?search=${q}` });
+  });
+
+  it('holds a DEX market on chain: open orders of every side, orders in every closed status, trades of every kind', () => {
+    const head = marketAt(market, devnet.height());
+    // The truth reads the chain as the chaincode keeps it: its last writes are the devnet's records.
+    const state = devnet.worldState();
+    for (const [id, record] of Object.entries({ ...state.dex010, ...state.dex402, ...state.mrc401s }))
+      expect(head.records.get(id), id).toEqual(record);
+    const census = marketCensus(head);
+    console.info(`market at the head: ${JSON.stringify(census)}`);
+    // Open requests come and go (the head may have few): the backfill's checks list them.
+    const floors: Record<string, number> = {
+      'MRC010 sell open': 100,
+      'MRC010 auction open': 30,
+      'MRC010 sell filled': 20,
+      'MRC010 buy filled': 50,
+      'MRC010 sell cancelled': 50,
+      'MRC010 buy cancelled': 50,
+      'MRC010 auction cancelled': 10,
+      'MRC010 auction sold': 40,
+      'MRC010 auction failed': 50,
+      'MRC010 sale trades': 200,
+      'MRC010 request trades': 100,
+      'MRC010 auction trades': 40,
+    };
+    for (const [what, floor] of Object.entries(floors)) expect(census[what] ?? 0, what).toBeGreaterThanOrEqual(floor);
+    // Prices per a min_trade_unit other than 1 (so unit prices are rationals), lists longer than a
+    // page, and trades on both sides of the 24-hour window.
+    const open = [...head.orders.values()].filter((o) => o.protocol === 'MRC010' && o.status === 'open');
+    expect(open.filter((o) => o.side !== 'auction' && o.unit !== '1').length).toBeGreaterThan(3);
+    // Open auctions priced by their current bid as well as by their start price.
+    const auctions = open.filter((o) => o.side === 'auction');
+    expect(
+      auctions.filter((o) => o.auction!.currentBidder === '' && o.price === o.auction!.startPrice).length,
+    ).toBeGreaterThan(5);
+    expect(
+      auctions.filter((o) => o.auction!.currentBidder !== '' && o.price === o.auction!.currentPrice).length,
+    ).toBeGreaterThan(5);
+    const perAsset = new Map<string, number>();
+    for (const { trade } of head.trades) perAsset.set(trade.asset, (perAsset.get(trade.asset) ?? 0) + 1);
+    expect(Math.max(...perAsset.values())).toBeGreaterThan(50);
+    const payTokens = Object.keys(world.tokens).flatMap((t) => expectedStats(head, t)!.payTokens);
+    expect(payTokens.filter((p) => p.trades24h > 0).length).toBeGreaterThan(10);
+    expect(payTokens.filter((p) => p.trades > p.trades24h).length).toBeGreaterThan(10);
+  });
+
+  it('kept every market answer true at the height it named while the index backfilled', () => {
+    const during = marketDuring!;
+    console.info(
+      `market during the backfill: ${during.compared} answers compared at ${during.heights.size} heights, orders listed ${JSON.stringify(marketRowsDuring)}`,
+    );
+    expect(during.mismatches).toEqual([]);
+    expect(during.heights.size).toBeGreaterThanOrEqual(3);
+    for (const side of ['sell', 'buy', 'auction'])
+      expect(marketRowsDuring[`MRC010 ${side}`] ?? 0, side).toBeGreaterThan(0);
+  });
+
+  it("serves every token's market as the chain holds it: stats, open orders of each side, trades by page, cursor and pay token", async () => {
+    const tokens = Object.values(world.tokens).map((t) => String(t.token));
+    const seen = await inBatches(tokens, 6, (asset) => expectAssetMarket(api, market, asset));
+    const head = marketAt(market, devnet.height());
+    const open = [...head.orders.values()].filter((o) => o.protocol === 'MRC010' && o.status === 'open');
+    // Each open order once in its asset's list of all sides and once in its side's; every trade once.
+    expect(seen.reduce((s, c) => s + c.orders, 0)).toBe(2 * open.length);
+    expect(seen.reduce((s, c) => s + c.trades, 0)).toBe(
+      head.trades.filter((t) => t.trade.protocol === 'MRC010').length,
+    );
+  }, 600_000);
+
+  it('serves sampled orders by id in every status, and every open order of sampled owners', async () => {
+    const head = marketAt(market, devnet.height());
+    const sample = sampleOrders(head, 4, ['MRC010']);
+    const groups = [...new Set(sample.map((o) => `${o.side} ${o.status}`))].sort();
+    expect(groups).toEqual([
+      'auction cancelled',
+      'auction failed',
+      'auction open',
+      'auction sold',
+      'buy cancelled',
+      'buy filled',
+      'buy open',
+      'sell cancelled',
+      'sell filled',
+      'sell open',
+    ]);
+    await inBatches(sample, 6, (o) => expectOrder(api, market, o.id));
+    // Owners of any protocol's orders: the five with the most open orders, and a few others.
+    const all: Protocol[] = ['MRC010', 'MRC402', 'MRC401'];
+    const busiest = busiestOwners(head, 5, all);
+    const others = Object.keys(world.wallets).filter((_, i) => i % 151 === 7);
+    let listed = 0;
+    for (const owner of [...busiest, ...others]) listed += await expectOpenOrders(api, market, { owner });
+    expect(listed).toBeGreaterThan(20);
+    const top = busiest[0]!;
+    for (const side of ['sell', 'buy', 'auction'] as const) await expectOpenOrders(api, market, { owner: top, side });
+    const assets = [...head.orders.values()].filter((o) => o.owner === top && o.status === 'open').map((o) => o.asset);
+    for (const asset of new Set(assets)) await expectOpenOrders(api, market, { asset, owner: top });
+  }, 300_000);
+
+  it('refuses malformed market queries with 400, and unknown assets and orders with 404', async () => {
+    await expectMarketRefusals(api, marketAt(market, devnet.height()));
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDevnet, DEFAULT_JOBS, startDevnetServer, type Devnet } from '@mtc/devnet';
+import { MRC400 } from '@mtc/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
 import { indexWholeHistory } from '../support/index-history.ts';
@@ -19,7 +20,22 @@ import {
   type ExpectedHolders,
   type NftChain,
 } from '../support/nft-truth.ts';
-import { backfillComparisons } from '../support/during-backfill.ts';
+import { backfillComparisons, type BackfillComparisons } from '../support/during-backfill.ts';
+import {
+  busiestAssets,
+  busiestOwners,
+  compareMarketDuring,
+  expectAssetMarket,
+  expectOpenOrders,
+  expectOrder,
+  inBatches,
+  marketAt,
+  marketCensus,
+  marketChain,
+  sampleOrders,
+  type MarketChain,
+  type Protocol,
+} from '../support/market-truth.ts';
 
 /**
  * Every NFT endpoint against the devnet's ground truth (its world state of collections, items,
@@ -34,6 +50,11 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
   let api = '';
   let world: ReturnType<Devnet['worldState']>;
   let chain: NftChain;
+  let market: MarketChain;
+  /** The market answers compared during the backfill, asserted by their own test below. */
+  let marketDuring: BackfillComparisons | undefined;
+  /** Items on sale in the sell pages compared during the backfill. */
+  let itemSalesDuring = 0;
 
   beforeAll(async () => {
     const wall = Math.floor(Date.now() / 1000);
@@ -47,6 +68,7 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
     });
     world = withRecordIds(devnet.worldState());
     chain = nftChain(devnet);
+    market = marketChain(devnet);
     node = await startDevnetServer(devnet, { port: 0, faultRate: 0.01 });
     dataDir = await mkdtemp(join(tmpdir(), 'mtc-nft-'));
   }, 120_000);
@@ -79,6 +101,12 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
       ...want,
       holders: want.holders.slice(0, got.holders?.length ?? 0), // a 5xx body has none
     });
+    // And the market of the most traded MRC-402 and collection, and of a collection with an item on
+    // sale at the height (items are on sale briefly; the head may have none): stats, page 1 of each
+    // side and of trades.
+    const marketChecks = backfillComparisons(devnet);
+    marketDuring = marketChecks;
+    const marketAssets = [...busiestAssets(market, 'MRC402', 1), ...busiestAssets(market, 'MRC401', 1)];
     explorer = await indexWholeHistory(devnet, dataDir, { CHAIN_NODE_URL: node.url }, async (url, height) => {
       const at = during.world(height);
       for (const id of [...at.mrc402s, ...at.mrc400s]) {
@@ -99,6 +127,11 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
           },
         );
       }
+      const onSale = [...marketAt(market, height).orders.values()].find(
+        (o) => o.protocol === 'MRC401' && o.side === 'sell',
+      );
+      const assets = [...new Set([...marketAssets, ...(onSale ? [onSale.asset] : [])])];
+      itemSalesDuring += (await compareMarketDuring(marketChecks, market, url, assets))['MRC401 sell'] ?? 0;
     });
     console.info(
       `NFTs during the backfill: ${during.compared} holder lists compared at ${during.heights.size} heights`,
@@ -221,4 +254,104 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
     for (const id of [Object.keys(world.mrc400s)[0]!, item!, Object.keys(world.mrc402s)[0]!])
       expect((await getJson(`${api}/api/search?q=${id}`)).body).toEqual({ redirect: `/nft/${id}/tx/1` });
   });
+
+  it('holds an NFT market on chain: open MRC-402 orders and offered items, orders in every closed status, trades of every kind', () => {
+    const head = marketAt(market, devnet.height());
+    // The truth reads the chain as the chaincode keeps it: its last writes are the devnet's records.
+    const state = devnet.worldState();
+    for (const [id, record] of Object.entries({ ...state.dex402, ...state.mrc401s }))
+      expect(head.records.get(id), id).toEqual(record);
+    const census = marketCensus(head);
+    console.info(`NFT market at the head: ${JSON.stringify(census)}`);
+    // Items are on sale only briefly (the head may have none): the backfill's checks list them.
+    const floors: Record<string, number> = {
+      'MRC402 sell open': 10,
+      'MRC402 auction open': 3,
+      'MRC402 sell filled': 30,
+      'MRC402 sell cancelled': 20,
+      'MRC402 auction cancelled': 1,
+      'MRC402 auction sold': 10,
+      'MRC402 auction failed': 20,
+      'MRC402 sale trades': 80,
+      'MRC402 auction trades': 10,
+      'MRC401 auction open': 10,
+      'MRC401 sale trades': 80,
+      'MRC401 auction trades': 10,
+    };
+    for (const [what, floor] of Object.entries(floors)) expect(census[what] ?? 0, what).toBeGreaterThanOrEqual(floor);
+    // Offered items' auctions priced by their current bid as well as by their start price.
+    const auctions = [...head.orders.values()].filter((o) => o.protocol === 'MRC401' && o.side === 'auction');
+    expect(
+      auctions.filter((o) => o.auction!.currentBidder === '' && o.price === o.auction!.startPrice).length,
+    ).toBeGreaterThan(2);
+    expect(
+      auctions.filter((o) => o.auction!.currentBidder !== '' && o.price === o.auction!.currentPrice).length,
+    ).toBeGreaterThan(2);
+  });
+
+  it('kept every market answer true at the height it named while the index backfilled', () => {
+    const during = marketDuring!;
+    console.info(
+      `NFT market during the backfill: ${during.compared} answers compared at ${during.heights.size} heights, ${itemSalesDuring} item sales listed`,
+    );
+    expect(during.mismatches).toEqual([]);
+    expect(itemSalesDuring, 'items on sale in the sell pages compared').toBeGreaterThan(0);
+    expect(during.heights.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("serves every MRC-402's and collection's market as the chain holds it: stats, open orders of each side, trades by page, cursor and pay token", async () => {
+    const assets = [...Object.keys(world.mrc402s), ...Object.keys(world.mrc400s)];
+    const seen = await inBatches(assets, 6, (asset) => expectAssetMarket(api, market, asset));
+    const head = marketAt(market, devnet.height());
+    const nft = (p: Protocol) => p === 'MRC402' || p === 'MRC401';
+    const open = [...head.orders.values()].filter((o) => nft(o.protocol) && o.status === 'open');
+    // Each open order once in its asset's list of all sides and once in its side's; every trade once.
+    expect(seen.reduce((s, c) => s + c.orders, 0)).toBe(2 * open.length);
+    expect(seen.reduce((s, c) => s + c.trades, 0)).toBe(head.trades.filter((t) => nft(t.trade.protocol)).length);
+  }, 600_000);
+
+  it('serves sampled MRC-402 orders by id in every status, offered items by id (404 once not offered), and open orders of sampled owners', async () => {
+    const head = marketAt(market, devnet.height());
+    const sample = sampleOrders(head, 4, ['MRC402', 'MRC401']);
+    const groups = new Set(sample.map((o) => `${o.protocol} ${o.side} ${o.status}`));
+    expect([...groups]).toEqual(
+      expect.arrayContaining([
+        'MRC401 auction open',
+        'MRC402 auction cancelled',
+        'MRC402 auction failed',
+        'MRC402 auction open',
+        'MRC402 auction sold',
+        'MRC402 sell cancelled',
+        'MRC402 sell filled',
+        'MRC402 sell open',
+      ]),
+    );
+    // Items not offered are no order: one last written by each job type that leaves an item idle.
+    const idle = [...head.records.keys()].filter((id) => id.startsWith('MRC400_') && !head.orders.has(id));
+    const lastTypes = [
+      MRC400.itemCreate,
+      MRC400.itemTransfer,
+      MRC400.itemBuy,
+      MRC400.itemUnsell,
+      MRC400.itemUnauction,
+      MRC400.itemAuctionwinning,
+      MRC400.itemAuctionfailure,
+      MRC400.itemMelt,
+    ];
+    const notOffered = lastTypes.map((type) => idle.find((id) => chain.lastType.get(id) === type));
+    expect(notOffered.map((id) => id !== undefined)).toEqual(lastTypes.map(() => true));
+    const answers = await inBatches([...sample.map((o) => o.id), ...notOffered.map((id) => id!)], 6, (id) =>
+      expectOrder(api, market, id),
+    );
+    expect(answers.filter((a) => a === null).length).toBe(notOffered.length);
+    // Owners of NFT orders: the five with the most open ones, and a few others.
+    const busiest = busiestOwners(head, 5, ['MRC402', 'MRC401']);
+    const others = Object.keys(world.wallets).filter((_, i) => i % 151 === 11);
+    let listed = 0;
+    for (const owner of [...busiest, ...others]) listed += await expectOpenOrders(api, market, { owner });
+    expect(listed).toBeGreaterThan(20);
+    const top = busiest[0]!;
+    const assets = [...head.orders.values()].filter((o) => o.owner === top && o.status === 'open').map((o) => o.asset);
+    for (const asset of new Set(assets)) await expectOpenOrders(api, market, { asset, owner: top });
+  }, 300_000);
 });
