@@ -380,7 +380,7 @@ describe('projectChainBatch', () => {
 
   it('keeps one holder row per holding address, and drops it when the address stops holding', async () => {
     const m = openModels(await projected([history()]));
-    const rows = (await holdersPage(m, 5, { skip: 0, limit: 10 }))!;
+    const rows = (await holdersPage(m, 5, { skip: 0 }, 10))!.rows;
     // C 700 > B 300; A sent everything and its zero entry is gone.
     expect(rows.map((r) => [r.address, r.balance])).toEqual([
       [B, '800'],
@@ -425,7 +425,7 @@ describe('projectChainBatch', () => {
     const m = openModels(await projected([h]));
     expect(await m.nftHolderStats.get(NFT)).toMatchObject({ holders: 1, total: '4' });
     expect(await m.nftHolders.get(`${NFT}:${A}`)).toBeNull();
-    const rows = (await nftHoldersPage(m, NFT, { skip: 0, limit: 10 }))!;
+    const rows = (await nftHoldersPage(m, NFT, { skip: 0 }, 10))!.rows;
     expect(rows.map((r) => [r.address, r.total])).toEqual([[C, '4']]);
     // C's holding did not change in the last block: its row keeps the position it changed at.
     expect(rows[0]!.pos).toBe((await afterTransfer.nftHolders.get(`${NFT}:${C}`))!.pos);
@@ -434,7 +434,7 @@ describe('projectChainBatch', () => {
   it('counts the items each address owns per MRC-400 collection from the item writes; melted items count for nobody', async () => {
     const h = history();
     const count = async (m: ReturnType<typeof openModels>) =>
-      (await collectionHoldersPage(m, COLL, { skip: 0, limit: 10 }))!.map((r) => [r.address, r.count]);
+      (await collectionHoldersPage(m, COLL, { skip: 0 }, 10))!.rows.map((r) => [r.address, r.count]);
     const afterTransfer = openModels(await projected([h.slice(0, 3)]));
     expect(await afterTransfer.collectionStats.get(COLL)).toMatchObject({ holders: 3, items: 3 });
     expect(await count(afterTransfer)).toEqual(
@@ -474,8 +474,8 @@ describe('projectChainBatch', () => {
 
   it('finds the rows with a lock still ahead of the reader clock', async () => {
     const m = openModels(await projected([history().slice(0, 3)]));
-    expect((await lockedHolders(m, 5, DAY2, 100))!.map((r) => r.address)).toEqual([A]);
-    expect(await lockedHolders(m, 5, DAY2 + 86_400, 100)).toEqual([]);
+    expect((await lockedHolders(m, 5, DAY2, 100))!.rows.map((r) => r.address)).toEqual([A]);
+    expect((await lockedHolders(m, 5, DAY2 + 86_400, 100))!.rows).toEqual([]);
   });
 
   it("counts a series' rows at or before a chain position, as an export at a past height reads them", async () => {

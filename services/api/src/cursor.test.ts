@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from './errors.ts';
 import type { AddressTxsPage } from './routes/addresses/schemas.ts';
-import { address, createChain, startTestApi, type TestApi } from './testing/harness.ts';
+import { address, createChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
 
 const ALICE = address('alice');
 const BOB = address('bob');
@@ -152,5 +152,118 @@ describe('cursor paging of the numbered lists', () => {
       expect(res.status, cursor).toBe(400);
       expect(ErrorBody.parse(res.body).error.code).toBe('bad_request');
     }
+  });
+});
+
+describe('cursor paging of the ranked lists (holders by balance)', () => {
+  let api: TestApi;
+  afterEach(() => api.close());
+
+  type Holders = {
+    holders: { address: string; balance: string }[];
+    page: number;
+    total: number;
+    next: string | null;
+    prev: string | null;
+  };
+  const holders = async (query: string) => {
+    const res = await api.get<Holders>(`/api/token/1/holders?${query}`);
+    expect(res.status, query).toBe(200);
+    return res.body;
+  };
+  const recipient = (i: number) => address(`r${i}`);
+  const newcomer = (i: number) => address(`n${i}`);
+
+  /** ALICE pays recipient i (1 … 10) 10·i MTC: the list is ALICE, then r10 … r1. */
+  function spread() {
+    const chain = createChain();
+    chain.openWallet(ALICE, [{ token: 1, balance: '1000000' }]);
+    chain.block([chain.registerToken({ token: 1, name: 'One', symbol: 'ONE', owner: ALICE, totalsupply: '1000000' })]);
+    for (let i = 1; i <= 10; i++) {
+      chain.block([chain.newWallet(recipient(i))]);
+      chain.block([chain.transfer({ from: ALICE, to: recipient(i), amount: String(10 * i), token: 1 })]);
+    }
+    return chain;
+  }
+
+  it('walks every holder once down and back up while new holders arrive above the cursor', async () => {
+    const chain = spread();
+    api = await startTestApi({ fixture: chain });
+    const down: string[] = [];
+    let body = await holders('limit=3');
+    expect(body.prev).toBeNull();
+    let arrived = 0;
+    for (;;) {
+      down.push(...body.holders.map((h) => h.address));
+      // A holder larger than every recipient arrives between every two pages: above the cursor.
+      arrived += 1;
+      chain.block([chain.newWallet(newcomer(arrived))]);
+      chain.block([chain.transfer({ from: ALICE, to: newcomer(arrived), amount: String(1000 + arrived), token: 1 })]);
+      await api.project(chain);
+      if (body.next === null) break;
+      body = await holders(`limit=3&cursor=${body.next}`);
+    }
+    expect(down).toEqual([ALICE, ...Array.from({ length: 10 }, (_, i) => recipient(10 - i))]);
+    expect(arrived).toBe(4);
+    // The last page's first row (r2) is now on page 5 of 3: the 4 newcomers pushed it down.
+    expect(body.page).toBe(Math.floor((1 + 4 + 8) / 3) + 1);
+    const up: string[] = [];
+    for (;;) {
+      up.unshift(...body.holders.map((h) => h.address));
+      if (body.prev === null) break;
+      body = await holders(`limit=4&cursor=${body.prev}`);
+    }
+    const newcomers = [4, 3, 2, 1].map(newcomer);
+    expect(up).toEqual([ALICE, ...newcomers, ...Array.from({ length: 10 }, (_, i) => recipient(10 - i))]);
+    expect(body).toMatchObject({ page: 1, total: 15 });
+  });
+
+  it('keeps a cursor when the holder it names moves: the next page starts where that holder was', async () => {
+    const chain = spread();
+    api = await startTestApi({ fixture: chain });
+    const first = await holders('limit=4'); // ALICE, r10, r9, r8
+    expect(first.holders.at(-1)!.address).toBe(recipient(8));
+    chain.block([chain.transfer({ from: recipient(8), to: ALICE, amount: '80', token: 1 })]); // r8 leaves the list
+    await api.project(chain);
+    const second = await holders(`limit=4&cursor=${first.next}`);
+    expect(second.holders.map((h) => h.address)).toEqual([7, 6, 5, 4].map(recipient));
+    expect(second.holders.map((h) => h.balance)).toEqual(['70', '60', '50', '40']);
+  });
+
+  it('pages the locks and an NFT list by cursor, and refuses a cursor of another list', async () => {
+    const chain = spread();
+    for (let i = 1; i <= 5; i++) {
+      chain.block([chain.newWallet(newcomer(i))]);
+      chain.block([
+        chain.transfer({ from: ALICE, to: newcomer(i), amount: '7', token: 1, unlockdate: 4_000_000_000 + i }),
+      ]);
+    }
+    api = await startTestApi({ fixture: chain, config: testConfig({ TOKEN_LOCKS_MAX: '2' }) });
+    type Locks = { locks: { address: string }[]; scanned: number; next: string | null; prev: string | null };
+    const locked: string[] = [];
+    let body = (await api.get<Locks>('/api/token/1/locks')).body;
+    expect(body.prev).toBeNull();
+    for (;;) {
+      locked.push(...body.locks.map((l) => l.address));
+      if (body.next === null) break;
+      body = (await api.get<Locks>(`/api/token/1/locks?cursor=${body.next}`)).body;
+    }
+    expect(locked).toEqual([1, 2, 3, 4, 5].map(newcomer));
+    const back = (await api.get<Locks>(`/api/token/1/locks?cursor=${body.prev}`)).body;
+    expect(back.locks.map((l) => l.address)).toEqual([3, 4].map(newcomer));
+    // A holder list's cursor elsewhere, or a numbered list's here: 400.
+    const { next } = await holders('limit=2');
+    for (const path of [
+      `/api/token/1/locks?cursor=${next}`,
+      `/api/token/2/holders?cursor=${next}`,
+      `/api/nft-holders?id=MRC402_x&cursor=${next}`,
+    ]) {
+      const res = await api.get(path);
+      expect(res.status, path).toBe(400);
+    }
+    const numbered = (await api.get<AddressTxsPage>(`/api/address/${ALICE}/txs?limit=1`)).body.next;
+    const res = await api.get(`/api/token/1/holders?cursor=${numbered}`);
+    expect(res.status).toBe(400);
+    expect(ErrorBody.parse(res.body).error.message).toMatch(/another list/);
   });
 });

@@ -11,7 +11,16 @@ import { badRequest } from './errors.ts';
  * (`oldestFirst`) is paged as the newest-first list of its negated numbers, so the same cursors
  * serve it: `next` is then the page of higher numbers.
  */
-type CursorBody = { k: string; o: number } | { k: string; w: number };
+/** The longest entry key a keyed cursor holds (a holder key is about 90 characters). */
+const MAX_KEY = 200;
+
+const Body = z.union([
+  z.object({ k: z.string(), o: z.int() }).strict(),
+  z.object({ k: z.string(), w: z.int() }).strict(),
+  z.object({ k: z.string(), a: z.string().max(MAX_KEY) }).strict(),
+  z.object({ k: z.string(), b: z.string().max(MAX_KEY) }).strict(),
+]);
+type CursorBody = z.infer<typeof Body>;
 
 export const CursorQuery = z
   .string()
@@ -24,25 +33,39 @@ export const CursorFields = {
   prev: z.string().nullable().describe('Cursor of the page of newer rows; null on the newest page (as of the answer).'),
 };
 
+/** The cursors of a ranked list's answer (`rankedCursors`). */
+export const RankedCursorFields = {
+  next: z.string().nullable().describe("Cursor of the page after this one in the list's order; null on the last page."),
+  prev: z
+    .string()
+    .nullable()
+    .describe("Cursor of the page before this one in the list's order; null on the first page."),
+};
+
 /** What a list's description says of its cursors. */
 export const CURSOR_DOC =
   'Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400.';
 
 const encode = (body: CursorBody): string => Buffer.from(JSON.stringify(body)).toString('base64url');
 
-function decode(cursor: string, key: string): { older: boolean; n: number } {
+function decodeBody(cursor: string, key: string): CursorBody {
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw badRequest('cursor: not a cursor this API gave');
   }
-  const parsed = z
-    .union([z.object({ k: z.string(), o: z.int() }).strict(), z.object({ k: z.string(), w: z.int() }).strict()])
-    .safeParse(body);
+  const parsed = Body.safeParse(body);
   if (!parsed.success) throw badRequest('cursor: not a cursor this API gave');
   if (parsed.data.k !== key) throw badRequest('cursor: it belongs to another list or other filters');
-  return 'o' in parsed.data ? { older: true, n: parsed.data.o } : { older: false, n: parsed.data.w };
+  return parsed.data;
+}
+
+function decode(cursor: string, key: string): { older: boolean; n: number } {
+  const body = decodeBody(cursor, key);
+  if ('o' in body) return { older: true, n: body.o };
+  if ('w' in body) return { older: false, n: body.w };
+  throw badRequest('cursor: it belongs to another list or other filters');
 }
 
 /** The row numbers of one page, newest first, and the cursors around it. */
@@ -93,5 +116,46 @@ export function cursorPage(
     page: q.cursor === undefined ? q.page : Math.floor((window.last - to) / limit) + 1,
     next: !empty && from > window.first ? encode({ k: key, o: from - 1 }) : null,
     prev: !empty && to < window.last ? encode({ k: key, w: to + 1 }) : null,
+  };
+}
+
+/**
+ * Cursor paging of the ranked lists (holders by balance, locks by date: read-models `ranked.ts`).
+ * Their order is by a value that changes, so a cursor names the entry key of a row (its rank and
+ * address) and a side: `after` pages start just past that key, `before` pages end just short of it,
+ * wherever that key now is, listed or not. A row whose rank does not change while a client walks
+ * is seen exactly once; a row that moves across the cursor between two pages may be seen twice or
+ * not at all (as in any keyset over changing values).
+ */
+export const RANKED_CURSOR_DOC =
+  'Cursor paging: each answer has next (lower-ranked rows) and prev (higher-ranked rows) cursors; pass one as cursor, with any limit, for the page beside. A cursor names a row by its place in the order (its rank and address), so a page deep in the list costs what page 1 does and new rows above it do not shift it; a holder whose rank changes between two pages may move across the cursor (seen twice or not at all). A cursor of another list is a 400.';
+
+/** Where the page a query names starts in ranked list `key` (`cursor` first, else `page`). */
+export function rankedSeek(
+  key: string,
+  q: { page?: number; limit: number; cursor?: string | undefined },
+): { skip: number } | { after: string } | { before: string } {
+  if (q.cursor === undefined) return { skip: ((q.page ?? 1) - 1) * q.limit };
+  const body = decodeBody(q.cursor, key);
+  if ('a' in body) return { after: body.a };
+  if ('b' in body) return { before: body.b };
+  throw badRequest('cursor: it belongs to another list or other filters');
+}
+
+/**
+ * The page number and cursors of a page of a ranked list, its first row at `start` of `size`: the
+ * page asked for, or by a cursor the page its first row is on now.
+ */
+export function rankedCursors(
+  key: string,
+  page: { keys: readonly string[]; start: number; size: number },
+  q: { page?: number; limit: number; cursor?: string | undefined },
+): { page: number; next: string | null; prev: string | null } {
+  const first = page.keys[0];
+  const last = page.keys.at(-1);
+  return {
+    page: q.cursor === undefined ? (q.page ?? 1) : Math.floor(page.start / q.limit) + 1,
+    next: last !== undefined && page.start + page.keys.length < page.size ? encode({ k: key, a: last }) : null,
+    prev: first !== undefined && page.start > 0 ? encode({ k: key, b: first }) : null,
   };
 }

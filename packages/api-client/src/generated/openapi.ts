@@ -260,7 +260,7 @@ export interface paths {
     };
     /**
      * A token's holders, largest balance first
-     * @description total and total_balance are maintained by the projection (never counted per request). balance sums the holder's entries of the token, locked ones included; lock_balance, unlockdate and locks cover the entries whose unlock date is still ahead now. Page p skips (p−1)·limit holders; limit is at most 100.
+     * @description total and total_balance are maintained by the projection (never counted per request). balance sums the holder's entries of the token, locked ones included; lock_balance, unlockdate and locks cover the entries whose unlock date is still ahead now. Page p skips (p−1)·limit holders; limit is at most 100. Cursor paging: each answer has next (lower-ranked rows) and prev (higher-ranked rows) cursors; pass one as cursor, with any limit, for the page beside. A cursor names a row by its place in the order (its rank and address), so a page deep in the list costs what page 1 does and new rows above it do not shift it; a holder whose rank changes between two pages may move across the cursor (seen twice or not at all). A cursor of another list is a 400.
      */
     get: operations['listTokenHolders'];
     put?: never;
@@ -320,7 +320,7 @@ export interface paths {
     };
     /**
      * A token's time-locked balances, grouped by address
-     * @description Examines the holders with a lock still ahead now, at most max of them (TOKEN_LOCKS_MAX, reported as max), soonest latest-unlock first. scanned counts the holders examined, locked_addresses the groups returned (one per address).
+     * @description Examines the holders with a lock still ahead now, at most max of them (TOKEN_LOCKS_MAX, reported as max), soonest latest-unlock first. scanned counts the holders examined, locked_addresses the groups returned (one per address). Pages of max holders: Cursor paging: each answer has next (later-unlocking rows) and prev (sooner-unlocking rows) cursors; pass one as cursor, with any limit, for the page beside. A cursor names a row by its place in the order (its latest unlock date and address), so a page deep in the list costs what page 1 does and new rows above it do not shift it; a holder whose latest unlock date changes between two pages may move across the cursor (seen twice or not at all). A cursor of another list is a 400.
      */
     get: operations['listTokenLocks'];
     put?: never;
@@ -420,7 +420,7 @@ export interface paths {
     };
     /**
      * An MRC-400 collection's or an MRC-402's holders, largest holding first
-     * @description Counts and totals are maintained at projection time. MRC-400: one row per address owning items of the collection (amounts are item counts; melted items are held by nobody); MRC-402: one row per wallet holding it (balance, sale and auction escrow, 10 fractional digits). ratio = total over what all holders hold, as a percentage with 4 decimals. Page p skips (p−1)·limit holders; limit is at most 100.
+     * @description Counts and totals are maintained at projection time. MRC-400: one row per address owning items of the collection (amounts are item counts; melted items are held by nobody); MRC-402: one row per wallet holding it (balance, sale and auction escrow, 10 fractional digits). ratio = total over what all holders hold, as a percentage with 4 decimals. Page p skips (p−1)·limit holders; limit is at most 100. Cursor paging: each answer has next (lower-ranked rows) and prev (higher-ranked rows) cursors; pass one as cursor, with any limit, for the page beside. A cursor names a row by its place in the order (its rank and address), so a page deep in the list costs what page 1 does and new rows above it do not shift it; a holder whose rank changes between two pages may move across the cursor (seen twice or not at all). A cursor of another list is a 400.
      */
     get: operations['listNftHolders'];
     put?: never;
@@ -1180,6 +1180,10 @@ export interface components {
       limit: number;
       /** @description Largest balance first (compared as integers), ties by address. */
       holders: components['schemas']['TokenHolder'][];
+      /** @description Cursor of the page after this one in the list's order; null on the last page. */
+      next: string | null;
+      /** @description Cursor of the page before this one in the list's order; null on the first page. */
+      prev: string | null;
     };
     TokenLifecycleEvent: {
       tx_id: string;
@@ -1243,6 +1247,10 @@ export interface components {
       locked_addresses: number;
       /** @description Soonest latest-unlock first, ties by address. */
       locks: components['schemas']['TokenLockGroup'][];
+      /** @description Cursor of the page after this one in the list's order; null on the last page. */
+      next: string | null;
+      /** @description Cursor of the page before this one in the list's order; null on the first page. */
+      prev: string | null;
     };
     TokenTransfer: {
       /** @description The job type, e.g. transfer, multi_transfer, tokenIncrease, mrc010sell. */
@@ -1507,6 +1515,10 @@ export interface components {
           limit: number;
           /** @description Most items first, then address. */
           holders: components['schemas']['ExportNftHoldersRow'][];
+          /** @description Cursor of the page after this one in the list's order; null on the last page. */
+          next: string | null;
+          /** @description Cursor of the page before this one in the list's order; null on the first page. */
+          prev: string | null;
         }
       | {
           /** @description Holders (maintained at projection time). */
@@ -1515,6 +1527,10 @@ export interface components {
           total_balance: string;
           /** @description Largest total first, then address. */
           holders: components['schemas']['ExportNftHoldersRow'][];
+          /** @description Cursor of the page after this one in the list's order; null on the last page. */
+          next: string | null;
+          /** @description Cursor of the page before this one in the list's order; null on the first page. */
+          prev: string | null;
         };
     GetNftHistoryResponse: {
       total: number;
@@ -2357,6 +2373,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
       };
       header?: never;
       path: {
@@ -2495,7 +2513,10 @@ export interface operations {
   };
   listTokenLocks: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
+      };
       header?: never;
       path: {
         /** @description Token id: 0 is the native coin, 1 and up the other MRC-010 tokens (digits only). */
@@ -2663,6 +2684,8 @@ export interface operations {
         limit?: number;
         /** @description MRC400_… (a collection) or MRC402_… */
         id: string;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
       };
       header?: never;
       path?: never;

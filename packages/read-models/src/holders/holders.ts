@@ -6,12 +6,12 @@ import { projectHoldings, type HoldingsSpec } from './keyed.ts';
 import {
   addressOfKey,
   lockKey,
-  rankedFrom,
   rankedRows,
   rankKey,
-  rowsOfKeys,
   type ListedRows,
   type RankedLists,
+  type RankedRows,
+  type RankedSeek,
   type RankMove,
 } from './ranked.ts';
 
@@ -202,9 +202,10 @@ export function projectHolders(
 export function holdersPage(
   models: RankedLists & { holders: Collection<HolderDoc> },
   token: number,
-  page: { skip: number; limit: number },
-): Promise<HolderDoc[] | null> {
-  return rankedRows(models, holdingAsset('mrc010', token), tokenHolders(models, token, rankKeyOf), page);
+  seek: RankedSeek,
+  limit: number,
+): Promise<RankedRows<HolderDoc> | null> {
+  return rankedRows(models, holdingAsset('mrc010', token), tokenHolders(models, token, rankKeyOf), seek, limit);
 }
 
 const rankKeyOf = (row: HolderDoc): string => rankKey(row.rank, row.address);
@@ -222,17 +223,18 @@ function tokenHolders(
 export const locksList = (token: number): string => `locks:mrc010:${token}`;
 
 /**
- * Rows of a token with a lock still ahead of `now`, soonest latest-unlock first, then address, at
- * most `max`, read through its list of locks; null as for `holdersPage`.
+ * A page of the rows of a token with a lock still ahead of `now`, soonest latest-unlock first, then
+ * address, at most `max`, read through its list of locks (the list as if it began at `now`); null
+ * as for `holdersPage`.
  */
-export async function lockedHolders(
+export function lockedHolders(
   models: RankedLists & { holders: Collection<HolderDoc> },
   token: number,
   now: number,
   max: number,
-): Promise<HolderDoc[] | null> {
-  const keys = await rankedFrom(models.rankDirs, models.rankPages, locksList(token), lockKey(now + 1, ''), max);
-  return rowsOfKeys(tokenHolders(models, token, lockKeyOf), keys);
+  seek: RankedSeek = { skip: 0 },
+): Promise<RankedRows<HolderDoc> | null> {
+  return rankedRows(models, locksList(token), tokenHolders(models, token, lockKeyOf), seek, max, lockKey(now + 1, ''));
 }
 
 /** The locks of a row that are still ahead of `now`. */

@@ -11,10 +11,13 @@ import {
   rankedFrom,
   rankedEntries,
   rankedRows,
+  rankedSlice,
   rankedWindow,
   rankKey,
   rankListsOf,
   rankPagesToRead,
+  type RankedSeek,
+  type RankedSlice,
   type RankMove,
 } from './ranked.ts';
 
@@ -161,10 +164,8 @@ describe('ranked lists', () => {
       [1500, 100],
       [0, 1500],
     ] as const)
-      expect(await rankedWindow(m.rankDirs, m.rankPages, LIST, { skip, limit }), `${skip}+${limit}`).toEqual(
-        all.slice(skip, skip + limit),
-      );
-    expect(await rankedWindow(m.rankDirs, m.rankPages, 'mrc010:8', { skip: 0, limit: 10 })).toEqual([]);
+      expect(await rankedWindow(m, LIST, { skip, limit }), `${skip}+${limit}`).toEqual(all.slice(skip, skip + limit));
+    expect(await rankedWindow(m, 'mrc010:8', { skip: 0, limit: 10 })).toEqual([]);
   });
 
   it('reads the first entries at or after a key, from the page it falls in on', async () => {
@@ -192,7 +193,7 @@ describe('ranked lists', () => {
       [1_500, 100],
     ] as const) {
       const expected = all.filter((k) => Number(k.slice(0, k.indexOf(' '))) > now).slice(0, limit);
-      expect(await rankedFrom(m.rankDirs, m.rankPages, LOCKS, lockKey(now + 1, ''), limit), `${now}`).toEqual(expected);
+      expect(await rankedFrom(m, LOCKS, lockKey(now + 1, ''), limit), `${now}`).toEqual(expected);
     }
     // From near the end of each page: the window needs the pages after it.
     let start = 0;
@@ -200,8 +201,77 @@ describe('ranked lists', () => {
       start += page.n;
       const from = all[start - 2]!;
       const expected = all.slice(start - 2, start + 298);
-      expect(await rankedFrom(m.rankDirs, m.rankPages, LOCKS, from, 300), from).toEqual(expected);
+      expect(await rankedFrom(m, LOCKS, from, 300), from).toEqual(expected);
     }
+  });
+
+  it('pages by key: after and before a key, listed or not, each entry once both ways, at its position', async () => {
+    const store = await freshStore();
+    const world = new World();
+    await applyBatch(
+      store,
+      shuffled(1300, 11).map((i) => world.set(i, i % 89)),
+    );
+    const m = openModels(store);
+    const all = world.expected();
+    expect((await m.rankDirs.get(LIST))!.pages.length).toBeGreaterThan(3);
+    // Down the list by `after`, then back up by `before`: every entry once, positions exact.
+    const down: string[] = [];
+    let seek: RankedSeek = { skip: 0 };
+    for (;;) {
+      const page: RankedSlice = (await rankedSlice(m, LIST, seek, 97))!;
+      expect(page.size).toBe(all.length);
+      expect(page.keys).toEqual(all.slice(page.start, page.start + 97));
+      expect(page.start).toBe(down.length);
+      down.push(...page.keys);
+      if (page.start + page.keys.length >= page.size) break;
+      seek = { after: page.keys.at(-1)! };
+    }
+    expect(down).toEqual(all);
+    const up: string[] = [];
+    seek = { before: all.at(-1)! + '~' };
+    for (;;) {
+      const page: RankedSlice = (await rankedSlice(m, LIST, seek, 97))!;
+      expect(page.keys).toEqual(all.slice(page.start, page.start + page.keys.length));
+      up.unshift(...page.keys);
+      if (page.start === 0) break;
+      seek = { before: page.keys[0]! };
+    }
+    expect(up).toEqual(all);
+    // A key no longer listed (its holder moved): the page starts just past where it would be.
+    const gone = key(1_000_000, 5);
+    expect((await rankedSlice(m, LIST, { after: gone }, 3))!.keys).toEqual(all.slice(0, 3));
+    const mid = all[700]!;
+    const between = `${mid}0`; // sorts after mid, before the next entry
+    expect((await rankedSlice(m, LIST, { after: between }, 2))!).toEqual({
+      keys: all.slice(701, 703),
+      start: 701,
+      size: all.length,
+    });
+    expect((await rankedSlice(m, LIST, { before: between }, 2))!).toEqual({
+      keys: all.slice(699, 701),
+      start: 699,
+      size: all.length,
+    });
+    // From a floor: the list as if it began there; before the floor nothing is listed.
+    const floor = all[650]!;
+    expect((await rankedSlice(m, LIST, { skip: 0 }, 4, floor))!).toEqual({
+      keys: all.slice(650, 654),
+      start: 0,
+      size: all.length - 650,
+    });
+    expect((await rankedSlice(m, LIST, { before: all[652]! }, 10, floor))!).toEqual({
+      keys: all.slice(650, 652),
+      start: 0,
+      size: all.length - 650,
+    });
+    expect((await rankedSlice(m, LIST, { after: all[10]! }, 1, floor))!.keys).toEqual([floor]);
+    expect((await rankedSlice(m, LIST, { after: all.at(-1)! }, 5))!).toEqual({
+      keys: [],
+      start: all.length,
+      size: all.length,
+    });
+    expect(await rankedSlice(m, 'mrc010:8', { after: mid }, 5)).toEqual({ keys: [], start: 0, size: 0 });
   });
 
   it('skips the moves its directory has applied: a replayed batch changes nothing', async () => {
@@ -303,7 +373,7 @@ describe('ranked lists', () => {
     const write = (i: number, balance: number) =>
       store.write([{ op: 'put', collection: 'holders', doc: { _id: rowId(i), balance, i } }]);
     for (const i of [1, 2, 3]) await write(i, 10 * i);
-    const page = () => rankedRows(m, LIST, listed, { skip: 0, limit: 10 });
+    const page = async () => (await rankedRows(m, LIST, listed, { skip: 0 }, 10))?.rows ?? null;
     expect((await page())?.map((r) => r._id)).toEqual([3, 2, 1].map(rowId));
     // A row whose balance moved past the list (read between a batch's writes): null, read again.
     await write(2, 25);
@@ -315,6 +385,6 @@ describe('ranked lists', () => {
     expect(await page()).toBeNull();
     const dir = (await m.rankDirs.get(LIST))!;
     await store.write([{ op: 'delete', collection: 'rank_pages', id: dir.pages[0]!.id }]);
-    expect(await rankedWindow(m.rankDirs, m.rankPages, LIST, { skip: 0, limit: 10 })).toBeNull();
+    expect(await rankedWindow(m, LIST, { skip: 0, limit: 10 })).toBeNull();
   });
 });

@@ -206,55 +206,119 @@ export function projectRanked(
 
 // ---------------------------------------------------------------- queries
 
+/** Where a page of a list starts: at a position, just after an entry key, or where it ends: just before one. */
+export type RankedSeek = { skip: number } | { after: string } | { before: string };
+
+/** A page of a list: its entry keys in order, the position of the first, and the list's size. */
+export interface RankedSlice {
+  keys: string[];
+  start: number;
+  size: number;
+}
+
+/** Reads pages by id, each at most once per reader; null when one is missing. */
+function pageReader(pages: Collection<RankPageDoc>): (ids: readonly string[]) => Promise<string[][] | null> {
+  const read = new Map<string, string[]>();
+  return async (ids) => {
+    const missing = ids.filter((id) => !read.has(id));
+    if (missing.length > 0) for (const p of await pages.getMany(missing)) read.set(p._id, p.entries);
+    const out: string[][] = [];
+    for (const id of ids) {
+      const entries = read.get(id);
+      if (!entries) return null;
+      out.push(entries);
+    }
+    return out;
+  };
+}
+
+type ReadPages = ReturnType<typeof pageReader>;
+
+/** How many entries of a list sort below `key` (with `inclusive`, at or below it); null as for reads. */
+async function positionOf(dir: RankDirDoc, read: ReadPages, key: string, inclusive: boolean): Promise<number | null> {
+  const i = pageIndex(dir.pages, key);
+  const found = await read([dir.pages[i]!.id]);
+  if (!found) return null;
+  let before = 0;
+  for (let k = 0; k < i; k++) before += dir.pages[k]!.n;
+  return before + found[0]!.filter((e) => (inclusive ? e <= key : e < key)).length;
+}
+
+/** The entry keys at positions [start, end) of a list, in order; null as for reads. */
+async function entriesBetween(dir: RankDirDoc, read: ReadPages, start: number, end: number): Promise<string[] | null> {
+  const wanted: { id: string; from: number; to: number }[] = [];
+  let at = 0;
+  for (const ref of dir.pages) {
+    const stop = at + ref.n;
+    if (stop > start && at < end)
+      wanted.push({ id: ref.id, from: Math.max(0, start - at), to: Math.min(ref.n, end - at) });
+    if (stop >= end) break;
+    at = stop;
+  }
+  if (wanted.length === 0) return [];
+  const entries = await read(wanted.map((w) => w.id));
+  return entries && wanted.flatMap((w, i) => entries[i]!.slice(w.from, w.to));
+}
+
+/**
+ * A page of at most `limit` entries of a list, as `seek` places it, from one reading of its
+ * directory; null when a page the directory names is missing (a store read while a batch was
+ * written over it: read again). With `floor` the list is read as if it began at that key: entries
+ * below it are left out, and `start` and `size` count from it. A key that `seek` names need not be
+ * listed (any more): the page starts just after where it would be, or ends just before. Keys are
+ * read from the pages around them, so a page deep in the list costs what the first does.
+ */
+export async function rankedSlice(
+  lists: RankedLists,
+  list: string,
+  seek: RankedSeek,
+  limit: number,
+  floor?: string,
+): Promise<RankedSlice | null> {
+  const dir = await lists.rankDirs.get(list);
+  if (!dir || dir.pages.length === 0) return { keys: [], start: 0, size: 0 };
+  const read = pageReader(lists.rankPages);
+  let size = 0;
+  for (const ref of dir.pages) size += ref.n;
+  const low = floor === undefined ? 0 : await positionOf(dir, read, floor, false);
+  if (low === null) return null;
+  let start: number;
+  let end: number;
+  if ('before' in seek) {
+    const at = await positionOf(dir, read, seek.before, false);
+    if (at === null) return null;
+    end = Math.max(low, at);
+    start = Math.max(low, end - Math.max(limit, 0));
+  } else {
+    let from = low + ('skip' in seek ? seek.skip : 0);
+    if ('after' in seek) {
+      const at = await positionOf(dir, read, seek.after, true);
+      if (at === null) return null;
+      from = Math.max(low, at);
+    }
+    start = Math.min(from, size);
+    end = Math.min(size, start + Math.max(limit, 0));
+  }
+  const keys = await entriesBetween(dir, read, start, end);
+  return keys && { keys, start: start - low, size: size - low };
+}
+
 /**
  * The entry keys at positions [skip, skip + limit) of a list, in order; null when a page the
- * directory names is missing (a store read while a batch was written over it: read again).
+ * directory names is missing (see `rankedSlice`).
  */
 export async function rankedWindow(
-  dirs: Collection<RankDirDoc>,
-  pages: Collection<RankPageDoc>,
+  lists: RankedLists,
   list: string,
   window: { skip: number; limit: number },
 ): Promise<string[] | null> {
-  const dir = await dirs.get(list);
-  if (!dir || window.limit <= 0) return [];
-  const end = window.skip + window.limit;
-  const wanted: { id: string; from: number; to: number }[] = [];
-  let start = 0;
-  for (const ref of dir.pages) {
-    const stop = start + ref.n;
-    if (stop > window.skip && start < end)
-      wanted.push({ id: ref.id, from: Math.max(0, window.skip - start), to: Math.min(ref.n, end - start) });
-    if (stop >= end) break;
-    start = stop;
-  }
-  if (wanted.length === 0) return [];
-  const entries = await pageEntries(
-    pages,
-    wanted.map((w) => w.id),
-  );
-  return entries && wanted.flatMap((w, i) => entries[i]!.slice(w.from, w.to));
+  return (await rankedSlice(lists, list, { skip: window.skip }, window.limit))?.keys ?? null;
 }
 
 /** Every entry of a list in order (the canonical dump): null as for `rankedWindow`. */
 export async function rankedEntries(pages: Collection<RankPageDoc>, dir: RankDirDoc): Promise<string[] | null> {
-  const entries = await pageEntries(
-    pages,
-    dir.pages.map((p) => p.id),
-  );
+  const entries = await pageReader(pages)(dir.pages.map((p) => p.id));
   return entries && entries.flat();
-}
-
-/** The entries of pages `ids`, in that order; null when one is missing. */
-async function pageEntries(pages: Collection<RankPageDoc>, ids: readonly string[]): Promise<string[][] | null> {
-  const found = new Map((await pages.getMany(ids)).map((p) => [p._id, p.entries]));
-  const out: string[][] = [];
-  for (const id of ids) {
-    const entries = found.get(id);
-    if (!entries) return null;
-    out.push(entries);
-  }
-  return out;
 }
 
 /**
@@ -262,30 +326,12 @@ async function pageEntries(pages: Collection<RankPageDoc>, ids: readonly string[
  * before the one `from` falls in are not read.
  */
 export async function rankedFrom(
-  dirs: Collection<RankDirDoc>,
-  pages: Collection<RankPageDoc>,
+  lists: RankedLists,
   list: string,
   from: string,
   limit: number,
 ): Promise<string[] | null> {
-  const dir = await dirs.get(list);
-  if (!dir || dir.pages.length === 0 || limit <= 0) return [];
-  const start = pageIndex(dir.pages, from);
-  // The first page may hold entries before `from`: read on until `limit` more are certain.
-  const wanted: RankPageRef[] = [];
-  let after = -dir.pages[start]!.n;
-  for (let i = start; i < dir.pages.length && after < limit; i++) {
-    wanted.push(dir.pages[i]!);
-    after += dir.pages[i]!.n;
-  }
-  const entries = await pageEntries(
-    pages,
-    wanted.map((w) => w.id),
-  );
-  if (!entries) return null;
-  const out: string[] = [];
-  for (const page of entries) for (const e of page) if (e >= from && out.length < limit) out.push(e);
-  return out;
+  return (await rankedSlice(lists, list, { skip: 0 }, limit, from))?.keys ?? null;
 }
 
 /** Where a list's rows are: their collection, the row a key names, and the key a row has now. */
@@ -320,12 +366,21 @@ export async function rowsOfKeys<R extends { _id: string }>(
 /** The collections of every ranked list, keyed as in `Models` so the opened models pass as they are. */
 export type RankedLists = { rankDirs: Collection<RankDirDoc>; rankPages: Collection<RankPageDoc> };
 
-/** The rows at positions [skip, skip + limit) of a ranked list (`rankedWindow`, `rowsOfKeys`). */
+/** A page of a ranked list with the rows its keys name (`rankedSlice`, `rowsOfKeys`). */
+export interface RankedRows<R> extends RankedSlice {
+  rows: R[];
+}
+
+/** The rows of a page of a ranked list, as `rankedSlice` places it; null as for `rowsOfKeys`. */
 export async function rankedRows<R extends { _id: string }>(
   lists: RankedLists,
   list: string,
   listed: ListedRows<R>,
-  window: { skip: number; limit: number },
-): Promise<R[] | null> {
-  return rowsOfKeys(listed, await rankedWindow(lists.rankDirs, lists.rankPages, list, window));
+  seek: RankedSeek,
+  limit: number,
+  floor?: string,
+): Promise<RankedRows<R> | null> {
+  const slice = await rankedSlice(lists, list, seek, limit, floor);
+  const rows = await rowsOfKeys(listed, slice?.keys ?? null);
+  return slice && rows && { ...slice, rows };
 }

@@ -2,7 +2,15 @@ import { amountSortKey, type BlockEvent } from '@mtc/domain';
 import type { Collection, Write } from '@mtc/ports';
 import { holdingAsset, holdingChangeWrite } from '../holders/changes.ts';
 import { defineModel } from '../model.ts';
-import { addressOfKey, rankedRows, rankKey, type RankedLists, type RankMove } from '../holders/ranked.ts';
+import {
+  addressOfKey,
+  rankedRows,
+  rankKey,
+  type RankedLists,
+  type RankedRows,
+  type RankedSeek,
+  type RankMove,
+} from '../holders/ranked.ts';
 import type { NftItemDoc } from './records.ts';
 
 /**
@@ -232,7 +240,7 @@ export async function ownedItemsOf(
   address: string,
   limit: number,
 ): Promise<NftItemDoc[] | null> {
-  return rankedRows(
+  const page = await rankedRows(
     models,
     ownedItemsList(address),
     {
@@ -241,16 +249,19 @@ export async function ownedItemsOf(
       // An item that changed hands is listed by nobody's key but its owner's.
       keyOf: (item) => (item.owner === address ? ownedItemKey(item.mrc400, item._id) : ''),
     },
-    { skip: 0, limit },
+    { skip: 0 },
+    limit,
   );
+  return page && page.rows;
 }
 
 /** A page of a collection's holders, by items owned descending, then address (see `holdersPage`). */
 export function collectionHoldersPage(
   models: RankedLists & { collectionHolders: Collection<CollectionHolderDoc> },
   collection: string,
-  page: { skip: number; limit: number },
-): Promise<CollectionHolderDoc[] | null> {
+  seek: RankedSeek,
+  limit: number,
+): Promise<RankedRows<CollectionHolderDoc> | null> {
   return rankedRows(
     models,
     holdingAsset('mrc400', collection),
@@ -259,6 +270,7 @@ export function collectionHoldersPage(
       idOf: (k) => collectionHolderId(collection, addressOfKey(k)),
       keyOf: (row) => (row.count > 0 ? rankKey(row.rank, row.address) : ''),
     },
-    page,
+    seek,
+    limit,
   );
 }

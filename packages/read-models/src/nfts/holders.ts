@@ -4,7 +4,15 @@ import { signedAmount } from '../holders/holders.ts';
 import { holdingAsset } from '../holders/changes.ts';
 import { projectHoldings, type HoldingsSpec } from '../holders/keyed.ts';
 import { defineModel } from '../model.ts';
-import { addressOfKey, rankedRows, rankKey, type RankedLists, type RankMove } from '../holders/ranked.ts';
+import {
+  addressOfKey,
+  rankedRows,
+  rankKey,
+  type RankedLists,
+  type RankedRows,
+  type RankedSeek,
+  type RankMove,
+} from '../holders/ranked.ts';
 
 /**
  * MRC-402 holders: one row per (MRC-402, address) whose wallet lists it with a non-zero balance,
@@ -137,8 +145,9 @@ export function projectNftHolders(
 export function nftHoldersPage(
   models: RankedLists & { nftHolders: Collection<NftHolderDoc> },
   nftId: string,
-  page: { skip: number; limit: number },
-): Promise<NftHolderDoc[] | null> {
+  seek: RankedSeek,
+  limit: number,
+): Promise<RankedRows<NftHolderDoc> | null> {
   return rankedRows(
     models,
     holdingAsset('mrc402', nftId),
@@ -147,6 +156,7 @@ export function nftHoldersPage(
       idOf: (k) => nftHolderId(nftId, addressOfKey(k)),
       keyOf: (row) => rankKey(row.rank, row.address),
     },
-    page,
+    seek,
+    limit,
   );
 }

@@ -116,6 +116,8 @@ describe('GET /api/nft-holders', () => {
         { address: OWNER, amount: '1', sellAmount: '1', auctionAmount: '0', total: '2', ratio: '66.6666' },
         { address: ERIN, amount: '1', sellAmount: '0', auctionAmount: '0', total: '1', ratio: '33.3333' },
       ],
+      next: null,
+      prev: null,
     });
   });
 
@@ -143,6 +145,8 @@ describe('GET /api/nft-holders', () => {
           ratio: '30.0000',
         },
       ],
+      next: null,
+      prev: null,
     });
     expect((await api.get<unknown>(`/api/nft-holders?id=${GOLD_NFT}&page=2&limit=1`)).body).toMatchObject({
       total: 2,

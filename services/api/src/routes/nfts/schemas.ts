@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CursorFields } from '../../cursor.ts';
+import { CursorFields, RankedCursorFields } from '../../cursor.ts';
 
 /** Response bodies of the NFT routes; each export is an OpenAPI component of the same name. */
 
@@ -93,12 +93,14 @@ export const CollectionHoldersPage = z.object({
   page: z.int(),
   limit: z.int(),
   holders: z.array(NftHolder).describe('Most items first, then address.'),
+  ...RankedCursorFields,
 });
 
 export const Mrc402HoldersPage = z.object({
   total: z.int().describe('Holders (maintained at projection time).'),
   total_balance: z.string().describe('Σ total over all holders, 10 fractional digits.'),
   holders: z.array(NftHolder).describe('Largest total first, then address.'),
+  ...RankedCursorFields,
 });
 
 export const NftHoldersPage = z.union([CollectionHoldersPage, Mrc402HoldersPage]);

@@ -50,7 +50,16 @@ describe('GET /api/token/{id}/holders', () => {
     expect(status).toBe(200);
     expect(TokenHoldersPage.parse(body)).toEqual(body);
     // 10 000 held (+ 300 in sale + 200 burnt = the 10 500 supply).
-    expect(body).toEqual({ token_id: 1, total: 4, total_balance: '10000', page: 1, limit: 20, holders: GOLD_HOLDERS });
+    expect(body).toEqual({
+      token_id: 1,
+      total: 4,
+      total_balance: '10000',
+      page: 1,
+      limit: 20,
+      holders: GOLD_HOLDERS,
+      next: null,
+      prev: null,
+    });
     expect(headers.get('cache-control')).toBe('public, max-age=2');
   });
 
@@ -152,7 +161,15 @@ describe('GET /api/token/{id}/locks', () => {
       const { status, body } = await api.get<TokenLocks>('/api/token/1/locks');
       expect(status).toBe(200);
       expect(TokenLocks.parse(body)).toEqual(body);
-      expect(body).toEqual({ token_id: 1, scanned: 1, max: 1000, locked_addresses: 1, locks: [carol] });
+      expect(body).toEqual({
+        token_id: 1,
+        scanned: 1,
+        max: 1000,
+        locked_addresses: 1,
+        locks: [carol],
+        next: null,
+        prev: null,
+      });
       now = EARLY * 1000;
       expect((await api.get<TokenLocks>('/api/token/1/locks')).body).toEqual({
         token_id: 1,
@@ -160,6 +177,8 @@ describe('GET /api/token/{id}/locks', () => {
         max: 1000,
         locked_addresses: 2,
         locks: [daveEarly, carol],
+        next: null,
+        prev: null,
       });
       expect((await api.get<TokenLocks>('/api/token/0/locks')).body).toEqual({
         token_id: 0,
@@ -167,6 +186,8 @@ describe('GET /api/token/{id}/locks', () => {
         max: 1000,
         locked_addresses: 0,
         locks: [],
+        next: null,
+        prev: null,
       });
     } finally {
       await api.close();
@@ -186,6 +207,8 @@ describe('GET /api/token/{id}/locks', () => {
         max: 1,
         locked_addresses: 1,
         locks: [daveEarly],
+        next: expect.any(String) as string,
+        prev: null,
       });
     } finally {
       await api.close();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CursorFields } from '../../cursor.ts';
+import { CursorFields, RankedCursorFields } from '../../cursor.ts';
 
 /** Response bodies of the MRC-010 token routes; each export is an OpenAPI component of the same name. */
 
@@ -104,6 +104,7 @@ export const TokenHoldersPage = z.object({
   page: z.int(),
   limit: z.int(),
   holders: z.array(TokenHolder).describe('Largest balance first (compared as integers), ties by address.'),
+  ...RankedCursorFields,
 });
 export type TokenHoldersPage = z.infer<typeof TokenHoldersPage>;
 
@@ -185,5 +186,6 @@ export const TokenLocks = z.object({
   max: z.int().describe('The most holders one request examines (TOKEN_LOCKS_MAX).'),
   locked_addresses: z.int().describe('Groups returned: one per address with a lock still ahead.'),
   locks: z.array(TokenLockGroup).describe('Soonest latest-unlock first, ties by address.'),
+  ...RankedCursorFields,
 });
 export type TokenLocks = z.infer<typeof TokenLocks>;
