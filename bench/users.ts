@@ -181,6 +181,30 @@ export async function marketLists(
   return { endpoints, deep };
 }
 
+/**
+ * Holder lists (tokens', collections' and MRC-402s' of the long tail) at a deep cursor: the page
+ * before the last, by the last page's `prev` cursor, at limit 20, for lists of more than 40 holders.
+ * A cursor page reads the one rank page its key falls in besides the window's, so it should cost
+ * what page 1 does (the long tail's `/holders` rows).
+ */
+export async function holderCursorLists(api: string, tail: readonly string[]): Promise<string[]> {
+  const lists: string[] = [];
+  for (const url of tail) {
+    const token = /^\/api\/token\/([0-9]+)$/.exec(url)?.[1];
+    const nft = /^\/api\/nft\/(MRC40[02]_[0-9a-f]{33})$/.exec(url)?.[1];
+    if (token) lists.push(`/api/token/${token}/holders?limit=20`);
+    if (nft) lists.push(`/api/nft-holders?id=${nft}&limit=20`);
+  }
+  const deep: string[] = [];
+  for (const list of lists) {
+    const { total } = await json<{ total: number }>(`${api}${list}`);
+    if (total <= 40) continue;
+    const last = await json<{ prev: string | null }>(`${api}${list}&page=${Math.ceil(total / 20)}`);
+    if (last.prev) deep.push(`${list}&cursor=${last.prev}`);
+  }
+  return deep;
+}
+
 /** A process's CPU time so far (user and system, every thread), in ms. */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -286,6 +310,14 @@ async function measureMode(
       await writeFile(file, list.join('\n') + '\n');
       await measure(`${label} (${fmt(list.length)} URLs)`, TARGET[mode].tail, () => wrk(api, seconds, file));
     }
+    // Holder lists by a deep cursor.
+    const holders = await holderCursorLists(api, urls);
+    const holdersFile = join(workDir, `holders-cursor-${mode}.txt`);
+    await writeFile(holdersFile, holders.join('\n') + '\n');
+    if (holders.length > 0)
+      await measure(`holder lists, deep cursor page (${fmt(holders.length)} URLs)`, TARGET[mode].tail, () =>
+        wrk(api, seconds, holdersFile),
+      );
     // The DEX market: every endpoint of the long tail's assets, and their trade lists' deepest pages.
     const market = await marketLists(api, urls);
     for (const [label, list] of [

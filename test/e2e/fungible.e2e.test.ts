@@ -12,6 +12,7 @@ import {
   expectedToken,
   holdingsOf,
   readAllPages,
+  readByCursors,
   validEntries,
   type ExpectedHolder,
 } from '../support/fungible-truth.ts';
@@ -37,6 +38,7 @@ import {
   expectedStats,
   expectMarketRefusals,
   expectOpenOrders,
+  expectOpenOrdersByCursor,
   expectOrder,
   inBatches,
   marketAt,
@@ -309,6 +311,7 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
   });
 
   it('lists every token holder by balance, summing to total_balance, each equal to the address balance entry', async () => {
+    let cursorWalks = 0;
     for (const token of Object.values(world.tokens)) {
       const want = expectedHolders(world.wallets, token.token, now);
       const { rows, total, first } = await readAllPages<ExpectedHolder>(
@@ -325,7 +328,20 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
         const h = holdingsOf(world.wallets[r.address]!, now).find((x) => x.token === token.token)!;
         expect(r.balance).toBe(h.balance.toString());
       }
+      // By cursors, down and back up: every holder once, in the same order.
+      if (want.holders.length > 30) {
+        const walked = await readByCursors<ExpectedHolder>(
+          `${api}/api/token/${token.token}/holders`,
+          (b) => b['holders'] as ExpectedHolder[],
+          30,
+        );
+        expect(walked.down, `token ${token.token} holders by next`).toEqual(want.holders);
+        expect(walked.up, `token ${token.token} holders by prev`).toEqual(want.holders);
+        cursorWalks += 1;
+      }
     }
+    console.info(`fungible: ${cursorWalks} holder lists walked by cursors both ways`);
+    expect(cursorWalks).toBeGreaterThan(0);
   }, 600_000);
 
   it('groups every active lock by address', async () => {
@@ -443,6 +459,10 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
     const open = [...head.orders.values()].filter((o) => o.protocol === 'MRC010' && o.status === 'open');
     // Each open order once in its asset's list of all sides and once in its side's; every trade once.
     expect(seen.reduce((s, c) => s + c.orders, 0)).toBe(2 * open.length);
+    // Lists of more than 10 open orders were walked by cursors both ways too.
+    const walked = seen.reduce((s, c) => s + c.walked, 0);
+    console.info(`market: ${walked} open orders walked by cursors both ways`);
+    expect(walked).toBeGreaterThan(10);
     expect(seen.reduce((s, c) => s + c.trades, 0)).toBe(
       head.trades.filter((t) => t.trade.protocol === 'MRC010').length,
     );
@@ -471,6 +491,8 @@ describe('fungible endpoints end to end (embedded adapters)', () => {
     const others = Object.keys(world.wallets).filter((_, i) => i % 151 === 7);
     let listed = 0;
     for (const owner of [...busiest, ...others]) listed += await expectOpenOrders(api, market, { owner });
+    // The busiest owner's orders by cursors both ways (newest first).
+    expect(await expectOpenOrdersByCursor(api, market, { owner: busiest[0]! }, 7)).toBeGreaterThan(7);
     expect(listed).toBeGreaterThan(20);
     const top = busiest[0]!;
     for (const side of ['sell', 'buy', 'auction'] as const) await expectOpenOrders(api, market, { owner: top, side });

@@ -6,7 +6,7 @@ import { MRC400 } from '@mtc/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, waitFor, type ExplorerProcess } from '../support/explorer-process.ts';
 import { indexWholeHistory } from '../support/index-history.ts';
-import { readAllPages, validEntries } from '../support/fungible-truth.ts';
+import { readAllPages, readByCursors, validEntries } from '../support/fungible-truth.ts';
 import { totalTransactions } from '../support/ground-truth.ts';
 import {
   expectedCollection,
@@ -27,6 +27,7 @@ import {
   compareMarketDuring,
   expectAssetMarket,
   expectOpenOrders,
+  expectOpenOrdersByCursor,
   expectOrder,
   inBatches,
   marketAt,
@@ -42,6 +43,14 @@ import {
  * MRC-402s and wallets, and its raw chain), on a history of 20,000+ transactions that holds every
  * MRC-400/401/402 job type in both argument layouts, indexed by the real all-in-one process.
  */
+/** A holder list walked by its cursors (10 a page down, 6 back up) equals `want` both ways: 1. */
+async function expectCursorWalk(url: string, want: readonly unknown[]): Promise<number> {
+  const walked = await readByCursors(url, (b) => b['holders'] as unknown[], 10);
+  expect(walked.down, `${url} by next`).toEqual(want);
+  expect(walked.up, `${url} by prev`).toEqual(want);
+  return 1;
+}
+
 describe('NFT endpoints end to end (embedded adapters)', () => {
   let devnet: Devnet;
   let node: { url: string; close(): Promise<void> };
@@ -162,6 +171,7 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
   }, 300_000);
 
   it('lists every MRC-402 holder with sale and auction amounts and ratios; the totals sum to the circulation', async () => {
+    let walks = 0;
     for (const t of Object.values(world.mrc402s)) {
       const want = expectedMrc402Holders(t.id, world.wallets);
       const { rows, first } = await readAllPages<{ total: string }>(
@@ -171,7 +181,10 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
       expect({ total: first['total'], total_balance: first['total_balance'], holders: rows }, t.id).toEqual(want);
       const sum = rows.reduce((s, r) => s + BigInt(r.total.split('.')[0]!), 0n);
       expect(sum, `${t.id}: Σ holder totals vs the chain's circulation`).toBe(chain.circulation.get(t.id));
+      if (want.holders.length > 10) walks += await expectCursorWalk(`${api}/api/nft-holders?id=${t.id}`, want.holders);
     }
+    console.info(`nft: ${walks} MRC-402 holder lists walked by cursors both ways`);
+    expect(walks).toBeGreaterThan(0);
   }, 600_000);
 
   it('serves every collection and every item as the devnet holds it', async () => {
@@ -189,10 +202,12 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
 
   it('lists every collection’s holders by items owned and its items newest first with their owners', async () => {
     const items = Object.values(world.mrc401s);
+    let walks = 0;
     for (const c of Object.values(world.mrc400s)) {
       const want = expectedCollectionHolders(c.id, items);
       const { rows, first } = await readAllPages(`${api}/api/nft-holders?id=${c.id}`, (b) => b['holders'] as unknown[]);
       expect({ total: first['total'], total_balance: first['total_balance'], holders: rows }, c.id).toEqual(want);
+      if (want.holders.length > 10) walks += await expectCursorWalk(`${api}/api/nft-holders?id=${c.id}`, want.holders);
 
       const listed = await readAllPages<{ id: string; owner: string }>(
         `${api}/api/nft-items?id=${c.id}`,
@@ -204,6 +219,8 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
         c.id,
       ).toEqual(created.map((id) => [id, world.mrc401s[id]!.owner]));
     }
+    console.info(`nft: ${walks} collection holder lists walked by cursors both ways`);
+    expect(walks).toBeGreaterThan(0);
   }, 600_000);
 
   it('tells every NFT’s history oldest first from its creation, and its transactions newest first', async () => {
@@ -307,6 +324,10 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
     const open = [...head.orders.values()].filter((o) => nft(o.protocol) && o.status === 'open');
     // Each open order once in its asset's list of all sides and once in its side's; every trade once.
     expect(seen.reduce((s, c) => s + c.orders, 0)).toBe(2 * open.length);
+    // Lists of more than 10 open orders were walked by cursors both ways too.
+    const walked = seen.reduce((s, c) => s + c.walked, 0);
+    console.info(`market: ${walked} open orders walked by cursors both ways`);
+    expect(walked).toBeGreaterThan(10);
     expect(seen.reduce((s, c) => s + c.trades, 0)).toBe(head.trades.filter((t) => nft(t.trade.protocol)).length);
   }, 600_000);
 
@@ -349,6 +370,8 @@ describe('NFT endpoints end to end (embedded adapters)', () => {
     const others = Object.keys(world.wallets).filter((_, i) => i % 151 === 11);
     let listed = 0;
     for (const owner of [...busiest, ...others]) listed += await expectOpenOrders(api, market, { owner });
+    // The busiest owner's orders by cursors both ways (newest first).
+    expect(await expectOpenOrdersByCursor(api, market, { owner: busiest[0]! }, 7)).toBeGreaterThan(7);
     expect(listed).toBeGreaterThan(20);
     const top = busiest[0]!;
     const assets = [...head.orders.values()].filter((o) => o.owner === top && o.status === 'open').map((o) => o.asset);

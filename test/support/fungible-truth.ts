@@ -264,3 +264,39 @@ export async function readAllPages<T>(
   expect(rows.length, `${url}: rows across pages vs total`).toBe(total);
   return { rows, total, first };
 }
+
+/**
+ * Every row of a list walked by its cursors: down from page 1 by `next`, then back up from the
+ * last page by `prev` (at another page size, so the pages cut differently); both in list order.
+ */
+export async function readByCursors<T>(
+  url: string,
+  rowsOf: (body: Record<string, unknown>) => T[],
+  limit = 100,
+): Promise<{ down: T[]; up: T[] }> {
+  type Page = Record<string, unknown> & { next: string | null; prev: string | null };
+  const sep = url.includes('?') ? '&' : '?';
+  const get = async (query: string): Promise<Page> => {
+    const { status, body } = await getJson<Page>(`${url}${sep}${query}`);
+    expect(status, `${url} ${query}`).toBe(200);
+    return body;
+  };
+  const down: T[] = [];
+  let body = await get(`limit=${limit}`);
+  expect(body.prev, `${url}: prev of page 1`).toBeNull();
+  for (let n = 0; ; n++) {
+    down.push(...rowsOf(body));
+    if (body.next === null) break;
+    if (n > 100_000) throw new Error(`${url}: cursors never end`);
+    body = await get(`limit=${limit}&cursor=${encodeURIComponent(body.next)}`);
+  }
+  const up: T[] = [];
+  const back = Math.max(1, Math.floor(limit / 2) + 1);
+  for (let n = 0; ; n++) {
+    up.unshift(...rowsOf(body));
+    if (body.prev === null) break;
+    if (n > 100_000) throw new Error(`${url}: cursors never end`);
+    body = await get(`limit=${back}&cursor=${encodeURIComponent(body.prev)}`);
+  }
+  return { down, up };
+}

@@ -548,6 +548,8 @@ interface OrderPage {
   page: number;
   limit: number;
   items: Order[];
+  next: string | null;
+  prev: string | null;
 }
 
 interface TradePage extends Omit<OrderPage, 'items'> {
@@ -626,6 +628,44 @@ export async function expectOpenOrders(api: string, chain: MarketChain, q: Order
   return items.length;
 }
 
+/**
+ * /market/orders for `q` walked by its cursors, down by `next` from page 1 (`limit` a page) and
+ * back up by `prev` (`limit` / 2 + 1 a page): both equal to the open orders at the height page 1
+ * names. The walk is held to one height; it runs at the head, where nothing moves.
+ */
+export async function expectOpenOrdersByCursor(
+  api: string,
+  chain: MarketChain,
+  q: OrderQuery,
+  limit = 10,
+): Promise<number> {
+  const base = `${api}/api/market/orders?${queryOf(q)}`;
+  let r = await getStamped<OrderPage>(`${base}&limit=${limit}`);
+  const height = r.height;
+  const want = openOrders(marketAt(chain, height), q);
+  const step = async (query: string) => {
+    const got = await getStamped<OrderPage>(`${base}&${query}`);
+    expect(got.status, `${base} ${query}`).toBe(200);
+    expect(got.height, `${base} ${query}: X-Indexed-Height as page 1's`).toBe(height);
+    return got;
+  };
+  const down: Order[] = [];
+  for (let n = 0; ; n++) {
+    down.push(...r.body.items);
+    if (r.body.next === null || n > want.length) break;
+    r = await step(`limit=${limit}&cursor=${encodeURIComponent(r.body.next)}`);
+  }
+  expectRecords(down, want, (o) => o.id, `${queryOf(q)} by next at ${height}`);
+  const up: Order[] = [];
+  for (let n = 0; ; n++) {
+    up.unshift(...r.body.items);
+    if (r.body.prev === null || n > want.length) break;
+    r = await step(`limit=${Math.floor(limit / 2) + 1}&cursor=${encodeURIComponent(r.body.prev)}`);
+  }
+  expectRecords(up, want, (o) => o.id, `${queryOf(q)} by prev at ${height}`);
+  return want.length;
+}
+
 const tradeId = (t: Trade) => `${t.txId}:${t.orderId}`;
 
 /** /market/trades of an asset (in one pay token if given), every page, equal to its trades at its height. */
@@ -670,25 +710,29 @@ export async function expectStats(api: string, chain: MarketChain, asset: string
 
 /**
  * Everything the market serves of one asset, at the heights its answers name: stats, the open
- * orders of each side and of all sides (every page), its trades (every page, by cursor, and in its
- * commonest pay token). The counts it compared.
+ * orders of each side and of all sides (every page; by cursors both ways where they fill pages),
+ * its trades (every page, by cursor, and in its commonest pay token). The counts it compared.
  */
 export async function expectAssetMarket(
   api: string,
   chain: MarketChain,
   asset: string,
-): Promise<{ orders: number; trades: number }> {
+): Promise<{ orders: number; trades: number; walked: number }> {
   const stats = await expectStats(api, chain, asset);
   let orders = 0;
-  for (const side of [undefined, 'sell', 'buy', 'auction'] as const)
-    orders += await expectOpenOrders(api, chain, { asset, side });
+  let walked = 0;
+  for (const side of [undefined, 'sell', 'buy', 'auction'] as const) {
+    const listed = await expectOpenOrders(api, chain, { asset, side });
+    orders += listed;
+    if (listed > 10) walked += await expectOpenOrdersByCursor(api, chain, { asset, side });
+  }
   const trades = await expectTrades(api, chain, asset);
   if (trades > 0) {
     await expectTradesByCursor(api, chain, asset);
     const commonest = [...(stats?.payTokens ?? [])].sort((a, b) => b.trades - a.trades)[0];
     if (commonest) await expectTrades(api, chain, asset, commonest.payToken);
   }
-  return { orders, trades };
+  return { orders, trades, walked };
 }
 
 /** /market/order/{id}: the order at the stamped height, or 404 where the chain has none (or the item is not offered). */

@@ -267,3 +267,84 @@ describe('cursor paging of the ranked lists (holders by balance)', () => {
     expect(ErrorBody.parse(res.body).error.message).toMatch(/another list/);
   });
 });
+
+describe('cursor paging of the open DEX orders (keyset over price or time)', () => {
+  let api: TestApi;
+  afterEach(() => api.close());
+
+  type Orders = {
+    items: { id: string; price: string }[];
+    total: number;
+    page: number;
+    next: string | null;
+    prev: string | null;
+  };
+  const orders = async (query: string) => {
+    const res = await api.get<Orders>(`/api/market/orders?${query}`);
+    expect(res.status, query).toBe(200);
+    return res.body;
+  };
+
+  /** ALICE offers 1 unit of token 1 eight times, at prices 100 … 800 (one sale a block). */
+  function market() {
+    const chain = createChain();
+    chain.openWallet(ALICE, [
+      { token: 0, balance: '1000000' },
+      { token: 1, balance: '1000' },
+    ]);
+    chain.block([chain.registerToken({ token: 1, name: 'One', symbol: 'ONE', owner: ALICE, totalsupply: '1000' })]);
+    for (let i = 1; i <= 8; i++)
+      chain.block([chain.sell({ seller: ALICE, token: 1, amount: '1', price: String(100 * i) })]);
+    return chain;
+  }
+
+  it('walks the sales cheapest first, each once both ways, while cheaper ones arrive above the cursor', async () => {
+    const chain = market();
+    api = await startTestApi({ fixture: chain });
+    const prices: string[] = [];
+    let body = await orders('asset=1&side=sell&limit=3');
+    expect(body.prev).toBeNull();
+    let cheaper = 0;
+    for (;;) {
+      prices.push(...body.items.map((o) => o.price));
+      cheaper += 1;
+      chain.block([chain.sell({ seller: ALICE, token: 1, amount: '1', price: String(10 - cheaper) })]);
+      await api.project(chain);
+      if (body.next === null) break;
+      body = await orders(`asset=1&side=sell&limit=3&cursor=${body.next}`);
+    }
+    expect(prices).toEqual(['100', '200', '300', '400', '500', '600', '700', '800']);
+    // The last page was read before the last cheaper sale arrived; its first row (700) follows 6 + 2 rows.
+    expect(body).toMatchObject({ total: 8 + cheaper - 1, page: Math.floor((6 + cheaper - 1) / 3) + 1 });
+    const back: string[] = [];
+    for (;;) {
+      back.unshift(...body.items.map((o) => o.price));
+      if (body.prev === null) break;
+      body = await orders(`asset=1&side=sell&limit=2&cursor=${body.prev}`);
+    }
+    const arrived = Array.from({ length: cheaper }, (_, i) => String(10 - cheaper + i));
+    expect(back).toEqual([...arrived, ...prices]);
+  });
+
+  it("walks an owner's orders newest first once while new ones arrive, and refuses another filter's cursor", async () => {
+    const chain = market();
+    api = await startTestApi({ fixture: chain });
+    const all = await orders(`owner=${ALICE}&limit=50`);
+    expect(all.items.map((o) => o.price)).toEqual(['800', '700', '600', '500', '400', '300', '200', '100']);
+    const seen: string[] = [];
+    let body = await orders(`owner=${ALICE}&limit=3`);
+    for (let more = 1; ; more++) {
+      seen.push(...body.items.map((o) => o.id));
+      chain.block([chain.sell({ seller: ALICE, token: 1, amount: '1', price: String(900 + more) })]);
+      await api.project(chain);
+      if (body.next === null) break;
+      body = await orders(`owner=${ALICE}&limit=3&cursor=${body.next}`);
+    }
+    expect(seen).toEqual(all.items.map((o) => o.id));
+    for (const query of [`asset=1&side=buy&cursor=${body.prev}`, `owner=${BOB}&cursor=${body.prev}`]) {
+      const res = await api.get(`/api/market/orders?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(ErrorBody.parse(res.body).error.message).toMatch(/another list/);
+    }
+  });
+});

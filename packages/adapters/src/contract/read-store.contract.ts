@@ -218,6 +218,28 @@ export function describeReadStoreContract(
           expect(await findIds({ _id: { $gt: 'd' } }, { sort: [['_id', -1]], limit: 2 })).toEqual(['i', 'g']);
         });
 
+        it('pages by keyset: the field equal and _id past, then the field past, sorted by both either way', async () => {
+          const up = [
+            ['kind', 1],
+            ['_id', 1],
+          ] as const;
+          const down = [
+            ['kind', -1],
+            ['_id', -1],
+          ] as const;
+          expect(await findIds({ kind: 'y', _id: { $gt: 'c' } }, { sort: up, limit: 5 })).toEqual(['d']);
+          expect(await findIds({ kind: { $gt: 'y' } }, { sort: up, limit: 4 })).toEqual(['e', 'f', 'g']);
+          expect(await findIds({ kind: 'z', _id: { $lt: 'g' } }, { sort: down, limit: 1 })).toEqual(['f']);
+          expect(await findIds({ kind: { $lt: 'y' } }, { sort: down })).toEqual(['b', 'a', 'i']);
+          expect(await findIds({ flag: { $in: [true, false] }, kind: 'x', _id: { $gt: 'a' } }, { sort: up })).toEqual([
+            'b',
+          ]);
+          const c = store.collection(collection);
+          expect(await c.count({ kind: 'z', _id: { $lte: 'f' } })).toBe(2);
+          expect(await c.count({ kind: 'z', _id: { $gte: 'f' } })).toBe(2);
+          expect(await c.count({ kind: { $gt: 'w' }, _id: { $lt: 'e' } })).toBe(4);
+        });
+
         it('ANDs the conditions on several fields', async () => {
           expect(await findIds({ kind: 'x', n: { $gt: 1 } })).toEqual(['b']);
           expect(await findIds({ kind: 'z', n: null })).toEqual(['f', 'g']);

@@ -520,7 +520,7 @@ export interface paths {
     };
     /**
      * Open DEX orders of an asset or an address
-     * @description Open sales, requests to buy and auctions (optionally in one payToken): of an asset (MRC-010 token, MRC-402, or a collection's MRC-401 items), of an owner, or both; asset or owner is required (else 400). With asset and side, best first: sales by price per unit ascending, requests by price per unit descending, auctions by expiry ascending, ties by id ascending; otherwise newest first (createdAt, ties by id descending). Paged by page and limit up to 10000 orders deep (page × limit; beyond: 400).
+     * @description Open sales, requests to buy and auctions (optionally in one payToken): of an asset (MRC-010 token, MRC-402, or a collection's MRC-401 items), of an owner, or both; asset or owner is required (else 400). With asset and side, best first: sales by price per unit ascending, requests by price per unit descending, auctions by expiry ascending, ties by id ascending; otherwise newest first (createdAt, ties by id descending). Paged by page and limit up to 10000 orders deep (page × limit; beyond: 400), or by cursor at any depth: each answer has next and prev cursors (the pages after and before it in this order); pass one as cursor, with the same filters and any limit. A cursor names an order by its place in the order (price or time, then id), so orders arriving above it do not shift it and a deep page costs what page 1 does; an order that closes or changes price between two pages may move across it. A cursor of other filters is a 400.
      */
     get: operations['listMarketOrders'];
     put?: never;
@@ -1614,6 +1614,10 @@ export interface components {
       page: number;
       limit: number;
       items: components['schemas']['GetMarketOrderResponse'][];
+      /** @description Cursor of the page after this one in the list's order; null on the last page. */
+      next: string | null;
+      /** @description Cursor of the page before this one in the list's order; null on the first page. */
+      prev: string | null;
     };
     GetMarketOrderResponse: {
       /** @description The DEX010_…/DEX402_… order, or the MRC-401 item offered. */
@@ -2863,6 +2867,8 @@ export interface operations {
         page?: number;
         /** @description Entries per page, at most 100. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
         /** @description An MRC-010 token id (0: the native coin), an MRC402_… id, or an MRC400_… collection (its items). */
         asset?: string;
         /** @description Only orders of this address (the seller, or the buyer of a request). */

@@ -9,10 +9,12 @@ import {
   type MarketSide,
   type Models,
 } from '@mtc/read-models';
-import type { Filter, SortSpec } from '@mtc/ports';
+import type { Filter } from '@mtc/ports';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { blockSpan } from '../../activity-filter.ts';
-import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
+import { CURSOR_DOC, cursorPage, CursorQuery, rankedCursors, rankedSeek } from '../../cursor.ts';
+import { keysetKey, keysetPage, type KeysetOrder } from '../../keyset.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { MAX_LIST_LIMIT, pagingQuery } from '../../paging.ts';
 import { AddressParam, TokenIdParam } from '../../params.ts';
@@ -44,6 +46,7 @@ async function requireAsset(models: Models, asset: string): Promise<void> {
 const MAX_ORDER_WINDOW = 10_000;
 
 export const MarketOrdersQuery = pagingQuery(MAX_LIST_LIMIT, 'as `side` orders them').extend({
+  cursor: CursorQuery,
   asset: AssetParam.optional(),
   owner: AddressParam.optional().describe('Only orders of this address (the seller, or the buyer of a request).'),
   side: z.enum(['sell', 'buy', 'auction']).optional().describe('Only sales, requests to buy, or auctions.'),
@@ -55,38 +58,34 @@ export const marketOrdersRoute = defineRoute({
   operationId: 'listMarketOrders',
   tag: 'market',
   summary: 'Open DEX orders of an asset or an address',
-  description: `Open sales, requests to buy and auctions (optionally in one payToken): of an asset (MRC-010 token, MRC-402, or a collection's MRC-401 items), of an owner, or both; asset or owner is required (else 400). With asset and side, best first: sales by price per unit ascending, requests by price per unit descending, auctions by expiry ascending, ties by id ascending; otherwise newest first (createdAt, ties by id descending). Paged by page and limit up to ${MAX_ORDER_WINDOW} orders deep (page × limit; beyond: 400).`,
+  description: `Open sales, requests to buy and auctions (optionally in one payToken): of an asset (MRC-010 token, MRC-402, or a collection's MRC-401 items), of an owner, or both; asset or owner is required (else 400). With asset and side, best first: sales by price per unit ascending, requests by price per unit descending, auctions by expiry ascending, ties by id ascending; otherwise newest first (createdAt, ties by id descending). Paged by page and limit up to ${MAX_ORDER_WINDOW} orders deep (page × limit; beyond: 400), or by cursor at any depth: each answer has next and prev cursors (the pages after and before it in this order); pass one as cursor, with the same filters and any limit. A cursor names an order by its place in the order (price or time, then id), so orders arriving above it do not shift it and a deep page costs what page 1 does; an order that closes or changes price between two pages may move across it. A cursor of other filters is a 400.`,
   query: MarketOrdersQuery,
   response: MarketOrdersPage,
   errors: [400, 404],
   links: linksTo(['getMarketOrder'], { id: '$response.body#/items/0/id' }),
   cache: 'head',
   async handle({ query }, app) {
-    const { asset, owner, side, page, limit } = query;
+    const { asset, owner, side, limit } = query;
     if (asset === undefined && owner === undefined) throw badRequest('asset or owner is required');
-    if (page * limit > MAX_ORDER_WINDOW)
-      throw badRequest(`page × limit is at most ${MAX_ORDER_WINDOW}: open orders page by offset`);
+    if (query.cursor === undefined && query.page * limit > MAX_ORDER_WINDOW)
+      throw badRequest(`page × limit is at most ${MAX_ORDER_WINDOW}: deeper, page by cursor`);
     const filter: Filter<MarketOrderDoc> = { open: true };
     if (asset !== undefined) filter.asset = asset;
     if (owner !== undefined) filter.owner = owner;
     if (side !== undefined) filter.side = side;
     if (query.payToken !== undefined) filter.payToken = query.payToken;
     const best = asset !== undefined && owner === undefined && side !== undefined;
-    const sort: SortSpec<MarketOrderDoc> = best
-      ? [
-          ['rank', 1],
-          ['_id', 1],
-        ]
-      : [
-          ['createdAt', -1],
-          ['_id', -1],
-        ];
-    const [total, docs] = await Promise.all([
+    const order: KeysetOrder<MarketOrderDoc> = best ? { field: 'rank', dir: 1 } : { field: 'createdAt', dir: -1 };
+    const list = `orders:${createHash('sha256').update(JSON.stringify(filter)).digest('base64url').slice(0, 16)}`;
+    const seek = rankedSeek(list, query);
+    const [total, { docs, start }] = await Promise.all([
       app.models.marketOrders.count(filter),
-      app.models.marketOrders.find(filter, { sort, skip: (page - 1) * limit, limit }),
+      keysetPage(app.models.marketOrders, filter, order, seek, limit),
       asset === undefined ? undefined : requireAsset(app.models, asset),
     ]);
-    return { total, page, limit, items: docs.map(toOrder) };
+    const keys = docs.map((d) => keysetKey(order, d));
+    const { page, next, prev } = rankedCursors(list, { keys, start, size: total }, query);
+    return { total, page, limit, items: docs.map(toOrder), next, prev };
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CursorFields } from '../../cursor.ts';
+import { CursorFields, RankedCursorFields } from '../../cursor.ts';
 
 /** Response bodies of the DEX market routes; each export is an OpenAPI component of the same name. */
 
@@ -59,6 +59,7 @@ export const MarketOrdersPage = z.object({
   page: z.int(),
   limit: z.int(),
   items: z.array(MarketOrder),
+  ...RankedCursorFields,
 });
 
 export const MarketTrade = z.object({
