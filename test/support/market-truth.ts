@@ -710,7 +710,7 @@ export async function expectStats(api: string, chain: MarketChain, asset: string
 
 /**
  * Everything the market serves of one asset, at the heights its answers name: stats, the open
- * orders of each side and of all sides (every page; by cursors both ways where they fill pages),
+ * orders of each side and of all sides (every page; by cursors both ways where they take pages),
  * its trades (every page, by cursor, and in its commonest pay token). The counts it compared.
  */
 export async function expectAssetMarket(
@@ -724,7 +724,8 @@ export async function expectAssetMarket(
   for (const side of [undefined, 'sell', 'buy', 'auction'] as const) {
     const listed = await expectOpenOrders(api, chain, { asset, side });
     orders += listed;
-    if (listed > 10) walked += await expectOpenOrdersByCursor(api, chain, { asset, side });
+    // Several pages each way: 3 a page for short lists, 10 for long ones.
+    if (listed > 3) walked += await expectOpenOrdersByCursor(api, chain, { asset, side }, listed > 30 ? 10 : 3);
   }
   const trades = await expectTrades(api, chain, asset);
   if (trades > 0) {

@@ -25,8 +25,12 @@ const TIME = intParam(0, Number.MAX_SAFE_INTEGER);
 export const RangeQuery = z.object({
   fromHeight: HEIGHT.optional().describe('Only blocks at this height or above.'),
   toHeight: HEIGHT.optional().describe('Only blocks at this height or below.'),
-  fromTime: TIME.optional().describe('Only blocks whose time (unix seconds) is this or later.'),
-  toTime: TIME.optional().describe('Only blocks whose time (unix seconds) is this or earlier.'),
+  fromTime: TIME.optional().describe(
+    'From the first block whose time (unix seconds) is this or later (and, with toTime, this or earlier).',
+  ),
+  toTime: TIME.optional().describe(
+    'Up to the last block whose time (unix seconds) is this or earlier (and, with fromTime, this or later).',
+  ),
 });
 export type RangeQuery = z.output<typeof RangeQuery>;
 
@@ -54,7 +58,7 @@ export type TokenActivityQuery = z.output<typeof TokenActivityFilter>;
 
 /** What a list's description says of its filters. */
 export const FILTERS_DOC =
-  "Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400.";
+  "Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight bound the rows by their block's height, and fromTime/toTime (unix seconds) by the span of heights from the first to the last block whose time is within them (a range that holds no block is an empty list). Block times are the proposer's clock and may run backwards; a block inside that span is in it whatever its time, so that a filtered list stays one range of rows (/api/export/txs, which streams, leaves such blocks out). A malformed or unknown value is a 400.";
 
 /**
  * The heights `lo` … `hi` less those outside the time bounds: from the lowest to the highest height of

@@ -353,7 +353,7 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
       // it would wait for offset `from` and drop everything appended before it.
       const end = (await topicOffsets(opts.topic))[0]?.high ?? '0';
       const from = BigInt(opts.from) > BigInt(end) ? end : opts.from;
-      const reader = await startReader(kafka, { ...opts, from }, handler, options.group);
+      const reader = await startReader(kafka, { ...opts, from }, handler, { group: options.group, retryMs, log });
       consumers.add(reader.consumer);
       void reader.done.then(
         () => consumers.delete(reader.consumer),
@@ -476,7 +476,11 @@ async function startReader(
   kafka: Kafka,
   opts: ReadOptions,
   handler: (batch: readonly LogRecord[]) => Promise<void>,
-  group: KafkaEventLogOptions['group'],
+  {
+    group,
+    retryMs,
+    log,
+  }: { group: KafkaEventLogOptions['group']; retryMs: number; log: KafkaEventLogOptions['logger'] },
 ): Promise<{ consumer: Consumer; done: Promise<void>; stop: () => Promise<void> }> {
   const consumer = kafka.consumer({
     groupId: `mtc-reader-${randomUUID()}`,
@@ -497,8 +501,28 @@ async function startReader(
       () => void consumer.disconnect().finally(() => (error === undefined ? settle.resolve() : settle.reject(error))),
     );
   };
+  // As a subscription does (see `consume`): a lost group coordinator is not retriable to kafkajs,
+  // so the reader rejoins by itself for as long as a publish would retry; its GROUP_JOIN seek then
+  // resumes at the next offset it owes the handler.
+  let rejoinUntil: number | undefined;
+  const rejoin = async (): Promise<void> => {
+    if (ended) return;
+    try {
+      await consumer.connect();
+      await consumer.run(runConfig);
+    } catch (error) {
+      end(error);
+    }
+  };
   consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (!payload.restart) end(payload.error);
+    if (payload.restart || ended) return;
+    rejoinUntil ??= Date.now() + retryMs;
+    if (lostCoordinator(payload.error) && Date.now() < rejoinUntil) {
+      log?.warn({ topic: opts.topic, error: payload.error.message }, 'reader lost its group coordinator, rejoining');
+      setTimeout(() => void rejoin(), REJOIN_MS);
+      return;
+    }
+    end(payload.error);
   });
   consumer.on(consumer.events.GROUP_JOIN, () => {
     if (!ended) consumer.seek({ topic: opts.topic, partition: 0, offset: next.toString() });
@@ -506,10 +530,11 @@ async function startReader(
   await consumer.connect();
   // Past the end, a seek is out of range: the reader then starts at the end (the latest offset).
   await consumer.subscribe({ topic: opts.topic, fromBeginning: false });
-  await consumer.run({
+  const runConfig = {
     autoCommit: false,
     eachBatchAutoResolve: false,
-    eachBatch: async (payload) => {
+    eachBatch: async (payload: EachBatchPayload) => {
+      rejoinUntil = undefined;
       const work = (async () => {
         const beat = setInterval(() => void payload.heartbeat().catch(() => {}), HEARTBEAT_MS);
         try {
@@ -538,7 +563,8 @@ async function startReader(
         end(error);
       }
     },
-  });
+  };
+  await consumer.run(runConfig);
   consumer.seek({ topic: opts.topic, partition: 0, offset: next.toString() });
   return {
     consumer,

@@ -95,6 +95,32 @@ describeWithPrivateServers('Kafka event log across broker restarts and slow hand
     await sub.stop();
   }, 240_000);
 
+  it('keeps a reader reading across a broker stop and start: each offset once, in order', async () => {
+    const topic = uniqueName('reader');
+    const seen: unknown[] = [];
+    await log.publish(topic, [
+      { key: 'a', value: 1 },
+      { key: 'b', value: 2 },
+    ]);
+    const reader = await log.read({ topic, from: '0' }, async (batch) => {
+      seen.push(...batch.map((r) => r.value));
+    });
+    let ended = false;
+    reader.done.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    await waitFor(() => seen.length >= 2, { timeoutMs: 60_000, what: 'the first messages' });
+    await servers.stop('kafka');
+    await servers.start('kafka');
+    await log.publish(topic, [{ key: 'c', value: 3 }]);
+    await waitFor(() => seen.includes(3), { timeoutMs: 120_000, intervalMs: 100, what: 'a message after the restart' });
+    // A reader owes its handler each offset once: never again after a rejoin, never skipped.
+    expect(seen).toEqual([1, 2, 3]);
+    expect(ended).toBe(false);
+    await reader.stop();
+  }, 240_000);
+
   /** A log whose consumer groups give up on a silent member after 6 s (kafkajs: 30 s and 60 s). */
   const quickGroups = () =>
     createKafkaEventLog({

@@ -200,7 +200,7 @@ export interface paths {
     };
     /**
      * A wallet's activity, newest first
-     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
+     * @description One entry per write of the wallet by a valid transaction, and one per valid transaction that moved an MRC-401 item to or from the address (or created it for it, or closed an offer of it unsold) without writing its wallet. NFT activity carries nftId and its collection's name in parentName. Rows are numbered per address when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight bound the rows by their block's height, and fromTime/toTime (unix seconds) by the span of heights from the first to the last block whose time is within them (a range that holds no block is an empty list). Block times are the proposer's clock and may run backwards; a block inside that span is in it whatever its time, so that a filtered list stays one range of rows (/api/export/txs, which streams, leaves such blocks out). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100. 400 when the id is not of the address form; 404 when its checksum fails (no such address) or no such wallet is indexed.
      */
     get: operations['listAddressTxs'];
     put?: never;
@@ -280,7 +280,7 @@ export interface paths {
     };
     /**
      * A token's activity, newest first
-     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight and fromTime/toTime (the blocks' times, unix seconds) bound the rows by their block, as in /api/export/txs (a range that holds no block is an empty list). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
+     * @description Every activity about the token: transfers (a multi_transfer is one entry listing its recipients, amount their sum), reserves, mints, burns, updates and DEX orders. Rows are numbered per token when projected, so page p is one range of those numbers and total is a stored counter. Filters (each optional, all given apply together): token, direction and kind pick rows the projection files apart, so a filtered page costs what an unfiltered one does and total counts the filtered rows exactly; fromHeight/toHeight bound the rows by their block's height, and fromTime/toTime (unix seconds) by the span of heights from the first to the last block whose time is within them (a range that holds no block is an empty list). Block times are the proposer's clock and may run backwards; a block inside that span is in it whatever its time, so that a filtered list stays one range of rows (/api/export/txs, which streams, leaves such blocks out). A malformed or unknown value is a 400. Cursor paging: each answer has next (older rows) and prev (newer rows) cursors; pass one as cursor, with the same filters and any limit, for the page beside. A cursor names a row number, so it keeps its place while new rows arrive at the head (page numbers shift; a cursor does not). A cursor of another list or other filters is a 400. limit is at most 100.
      */
     get: operations['listTokenTxs'];
     put?: never;
@@ -577,7 +577,7 @@ export interface paths {
     };
     /**
      * An asset's open orders by side, and its trading per pay token: all time and the last 24 hours
-     * @description Volume is Σ value (amount × price / unit; an auction: the winning bid) in the pay token. The 24 hours end at `time`, the block time at X-Indexed-Height: trades in blocks whose time is after time − 86,400.
+     * @description Volume is Σ value (amount × price / unit; an auction: the winning bid) in the pay token. The 24 hours end at `time`, the block time at X-Indexed-Height: trades in blocks whose time is after time − 86,400 (block times are client times and may run backwards: an older block after a newer one is left out).
      */
     get: operations['getMarketStats'];
     put?: never;
@@ -2275,9 +2275,9 @@ export interface operations {
         fromHeight?: number;
         /** @description Only blocks at this height or below. */
         toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
+        /** @description From the first block whose time (unix seconds) is this or later (and, with toTime, this or earlier). */
         fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        /** @description Up to the last block whose time (unix seconds) is this or earlier (and, with fromTime, this or later). */
         toTime?: number;
       };
       header?: never;
@@ -2453,9 +2453,9 @@ export interface operations {
         fromHeight?: number;
         /** @description Only blocks at this height or below. */
         toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
+        /** @description From the first block whose time (unix seconds) is this or later (and, with toTime, this or earlier). */
         fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        /** @description Up to the last block whose time (unix seconds) is this or earlier (and, with fromTime, this or later). */
         toTime?: number;
       };
       header?: never;
@@ -3115,9 +3115,9 @@ export interface operations {
         fromHeight?: number;
         /** @description Only blocks at this height or below. */
         toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
+        /** @description From the first block whose time (unix seconds) is this or later (and, with toTime, this or earlier). */
         fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        /** @description Up to the last block whose time (unix seconds) is this or earlier (and, with fromTime, this or later). */
         toTime?: number;
       };
       header?: never;
@@ -3191,9 +3191,9 @@ export interface operations {
         fromHeight?: number;
         /** @description Only blocks at this height or below. */
         toHeight?: number;
-        /** @description Only blocks whose time (unix seconds) is this or later. */
+        /** @description From the first block whose time (unix seconds) is this or later (and, with toTime, this or earlier). */
         fromTime?: number;
-        /** @description Only blocks whose time (unix seconds) is this or earlier. */
+        /** @description Up to the last block whose time (unix seconds) is this or earlier (and, with fromTime, this or later). */
         toTime?: number;
       };
       header?: never;

@@ -156,8 +156,16 @@ export const marketTradesRoute = defineRoute({
 
 const DAY = 86_400;
 
-/** The trades of `asset` in `payToken` in blocks from `lo` to `hi`: how many, and their value. */
-async function tradedBetween(models: Models, asset: string, payToken: number, lo: number, hi: number) {
+/**
+ * The trades of `asset` in `payToken` in blocks from `lo` to `hi` but those of blocks `skipped`:
+ * how many, and their value.
+ */
+async function tradedBetween(
+  models: Models,
+  asset: string,
+  payToken: number,
+  { lo, hi, skipped }: { lo: number; hi: number; skipped: ReadonlySet<number> },
+) {
   const list = await SeriesList.open(
     { rows: models.marketTrades, refs: models.seriesRefs, counters: models.seriesCounters },
     marketTrades,
@@ -169,6 +177,7 @@ async function tradedBetween(models: Models, asset: string, payToken: number, lo
   let volume = 0n;
   for await (const rows of seriesRowsBetween(list, window, 500))
     for (const r of rows) {
+      if (skipped.has(r.height)) continue;
       trades += 1;
       volume += BigInt(r.value);
     }
@@ -181,7 +190,7 @@ export const marketStatsRoute = defineRoute({
   tag: 'market',
   summary: "An asset's open orders by side, and its trading per pay token: all time and the last 24 hours",
   description:
-    'Volume is Σ value (amount × price / unit; an auction: the winning bid) in the pay token. The 24 hours end at `time`, the block time at X-Indexed-Height: trades in blocks whose time is after time − 86,400.',
+    'Volume is Σ value (amount × price / unit; an auction: the winning bid) in the pay token. The 24 hours end at `time`, the block time at X-Indexed-Height: trades in blocks whose time is after time − 86,400 (block times are client times and may run backwards: an older block after a newer one is left out).',
   query: z.object({ asset: AssetParam }),
   response: MarketStats,
   errors: [400, 404],
@@ -201,11 +210,18 @@ export const marketStatsRoute = defineRoute({
     ]);
     const block = height > 0 ? await models.blocks.get(String(height)) : null;
     const time = block?.timestamp ?? 0;
-    const span = height > 0 ? await blockSpan(models, 1, height, { fromTime: time - DAY + 1 }) : null;
+    const from = time - DAY + 1;
+    const span = height > 0 ? await blockSpan(models, 1, height, { fromTime: from }) : null;
+    // Block times are client times and may run backwards: blocks after the first one of the 24 hours
+    // may be older than them, and their trades are not of the 24 hours.
+    const older = span
+      ? await models.blocks.find({ height: { $gte: span.lo, $lte: span.hi }, timestamp: { $lt: from } })
+      : [];
+    const skipped = new Set(older.map((b) => b.height));
     const payTokens = await Promise.all(
       stats.map(async (s) => {
         const day = span
-          ? await tradedBetween(models, asset, s.payToken, span.lo, span.hi)
+          ? await tradedBetween(models, asset, s.payToken, { ...span, skipped })
           : { trades: 0, volume: '0' };
         return {
           payToken: s.payToken,
