@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from './errors.ts';
 import type { AddressTxsPage } from './routes/addresses/schemas.ts';
 import { address, createChain, startTestApi, testConfig, type TestApi } from './testing/harness.ts';
+import { GOLD_NFT, nftEconomy } from './testing/nft-economy.ts';
+import { CAROL, DAVE } from './testing/token-economy.ts';
 
 const ALICE = address('alice');
 const BOB = address('bob');
@@ -346,5 +348,54 @@ describe('cursor paging of the open DEX orders (keyset over price or time)', () 
       expect(res.status, query).toBe(400);
       expect(ErrorBody.parse(res.body).error.message).toMatch(/another list/);
     }
+  });
+});
+
+describe('cursor paging of an oldest-first history', () => {
+  let api: TestApi;
+  afterEach(() => api.close());
+
+  it('walks /api/nft-history from creation to the newest entry and back, each once, while entries arrive', async () => {
+    const chain = nftEconomy(); // GOLD_NFT: created by CAROL (100), then CAROL → DAVE 30
+    for (let i = 11; i <= 15; i++)
+      chain.block([chain.transferMrc402({ id: GOLD_NFT, from: CAROL, to: DAVE, amount: String(i) })]);
+    api = await startTestApi({ fixture: chain });
+    type History = {
+      total: number;
+      history: { txid: string; amount: string }[];
+      next: string | null;
+      prev: string | null;
+    };
+    const get = async (query: string) => {
+      const res = await api.get<History>(`/api/nft-history?id=${GOLD_NFT}&${query}`);
+      expect(res.status, query).toBe(200);
+      return res.body;
+    };
+    let body = await get('limit=2');
+    expect(body.prev).toBeNull();
+    const forward: string[] = [];
+    for (let sent = 1; ; sent++) {
+      forward.push(...body.history.map((h) => h.amount));
+      // A transfer of `sent` units arrives between every two pages, at the end of the history.
+      if (sent <= 2) {
+        chain.block([chain.transferMrc402({ id: GOLD_NFT, from: CAROL, to: DAVE, amount: String(sent) })]);
+        await api.project(chain);
+      }
+      if (body.next === null) break;
+      body = await get(`limit=2&cursor=${body.next}`);
+    }
+    const all = (await get('limit=1000')).history.map((h) => h.amount);
+    expect(all).toEqual(['100', '30', '11', '12', '13', '14', '15', '1', '2']);
+    expect(forward).toEqual(all);
+    const back: string[] = [];
+    for (;;) {
+      back.unshift(...body.history.map((h) => h.amount));
+      if (body.prev === null) break;
+      body = await get(`limit=3&cursor=${body.prev}`);
+    }
+    expect(back).toEqual(all);
+    // An /nft-tx cursor is not a history cursor.
+    const txCursor = (await api.get<{ next: string }>(`/api/nft-tx?id=${GOLD_NFT}&limit=1`)).body.next;
+    expect((await api.get(`/api/nft-history?id=${GOLD_NFT}&cursor=${txCursor}`)).status).toBe(400);
   });
 });

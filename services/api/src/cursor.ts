@@ -33,6 +33,15 @@ export const CursorFields = {
   prev: z.string().nullable().describe('Cursor of the page of newer rows; null on the newest page (as of the answer).'),
 };
 
+/** The cursors of an oldest-first list's answer (`cursorPage` with `oldestFirst`). */
+export const LaterCursorFields = {
+  next: z
+    .string()
+    .nullable()
+    .describe('Cursor of the page of later entries; null on the newest page (as of the answer).'),
+  prev: z.string().nullable().describe('Cursor of the page of earlier entries; null on the first page.'),
+};
+
 /** The cursors of a ranked list's answer (`rankedCursors`). */
 export const RankedCursorFields = {
   next: z.string().nullable().describe("Cursor of the page after this one in the list's order; null on the last page."),

@@ -300,7 +300,7 @@ export interface paths {
     };
     /**
      * A token's lifecycle: creation, reserves, mints and burns, oldest first
-     * @description tx_type is 'Token create', 'Token reserve', 'Token mint' or 'Token burn'; to_addr is '-' when the event has no recipient (create, burn). Not paged: total counts every event, events holds the first 1000 of them (a token's whole activity, mints included, is paged by /token/{id}/txs).
+     * @description tx_type is 'Token create', 'Token reserve', 'Token mint' or 'Token burn'; to_addr is '-' when the event has no recipient (create, burn). total counts every event, events holds the first 1000 of them; the next cursor gives the 1000 after them, and so on to the newest (prev: the ones before). A token's whole activity, mints included, is paged by /token/{id}/txs.
      */
     get: operations['getTokenHistory'];
     put?: never;
@@ -440,7 +440,7 @@ export interface paths {
     };
     /**
      * An NFT's history in chronological order from its creation
-     * @description MRC-400: the collection's creation and its items' minting, transfers and sales (itemId, itemName); MRC-402: its whole lifecycle (block). total counts every entry; history holds the first limit of them (at most 1000), oldest first.
+     * @description MRC-400: the collection's creation and its items' minting, transfers and sales (itemId, itemName); MRC-402: its whole lifecycle (block). total counts every entry; history holds the first limit of them (at most 1000), oldest first; the next cursor gives the limit entries after them, and so on to the newest (prev: the ones before). A cursor names an entry number, which an entry keeps for good.
      */
     get: operations['getNftHistory'];
     put?: never;
@@ -1155,8 +1155,12 @@ export interface components {
     TokenHistory: {
       token_id: number;
       total: number;
-      /** @description Oldest first: the first 1000 events (total counts them all). */
+      /** @description Oldest first: the first 1000 events (total counts them all), or the page a cursor names. */
       events: components['schemas']['TokenLifecycleEvent'][];
+      /** @description Cursor of the page of later entries; null on the newest page (as of the answer). */
+      next: string | null;
+      /** @description Cursor of the page of earlier entries; null on the first page. */
+      prev: string | null;
     };
     TokenHolder: {
       address: string;
@@ -1552,6 +1556,10 @@ export interface components {
         /** @description MRC-402 history: the block. */
         block?: number;
       }[];
+      /** @description Cursor of the page of later entries; null on the newest page (as of the answer). */
+      next: string | null;
+      /** @description Cursor of the page of earlier entries; null on the first page. */
+      prev: string | null;
     };
     ListNftTransactionsResponse: {
       /** @description Entries of this NFT (maintained at projection time). */
@@ -2487,7 +2495,10 @@ export interface operations {
   };
   getTokenHistory: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
+      };
       header?: never;
       path: {
         /** @description Token id: 0 is the native coin, 1 and up the other MRC-010 tokens (digits only). */
@@ -2722,6 +2733,8 @@ export interface operations {
         id: string;
         /** @description Entries from creation on, at most 1000. */
         limit?: number;
+        /** @description A next or prev cursor from an earlier answer of the same list (same filters); page is then ignored. */
+        cursor?: string;
       };
       header?: never;
       path?: never;

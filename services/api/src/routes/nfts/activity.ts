@@ -87,6 +87,7 @@ export const HISTORY_MAX = 1_000;
 export const NftHistoryQuery = z.object({
   id: CollectionOrMrc402IdParam,
   limit: intParam(1, HISTORY_MAX).default(HISTORY_MAX).describe(`Entries from creation on, at most ${HISTORY_MAX}.`),
+  cursor: CursorQuery,
 });
 
 export const nftHistoryRoute = defineRoute({
@@ -94,7 +95,7 @@ export const nftHistoryRoute = defineRoute({
   operationId: 'getNftHistory',
   tag: 'nfts',
   summary: "An NFT's history in chronological order from its creation",
-  description: `MRC-400: the collection's creation and its items' minting, transfers and sales (itemId, itemName); MRC-402: its whole lifecycle (block). total counts every entry; history holds the first limit of them (at most ${HISTORY_MAX}), oldest first.`,
+  description: `MRC-400: the collection's creation and its items' minting, transfers and sales (itemId, itemName); MRC-402: its whole lifecycle (block). total counts every entry; history holds the first limit of them (at most ${HISTORY_MAX}), oldest first; the next cursor gives the limit entries after them, and so on to the newest (prev: the ones before). A cursor names an entry number, which an entry keeps for good.`,
   query: NftHistoryQuery,
   response: NftHistory,
   errors: [400, 404],
@@ -105,10 +106,18 @@ export const nftHistoryRoute = defineRoute({
       requireNft(models, query.id),
       seriesTotal(models.seriesCounters, nftActivity, query.id),
     ]);
-    const rows = await seriesRows(models.nftActivity, query.id, { from: 1, to: Math.min(total, query.limit) });
+    const { from, to, next, prev } = cursorPage(
+      `history:${query.id}`,
+      { first: 1, last: total },
+      { page: 1, limit: query.limit, cursor: query.cursor },
+      { oldestFirst: true },
+    );
+    const rows = await seriesRows(models.nftActivity, query.id, { from, to });
     const collection = query.id.startsWith('MRC400_') ? await models.nftCollections.get(query.id) : null;
     return {
       total,
+      next,
+      prev,
       history: rows.map((r) => ({
         txid: r.txId,
         type: r.kind === 'nftCreate' ? label(r) : verb(r),

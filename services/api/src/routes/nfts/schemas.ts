@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CursorFields, RankedCursorFields } from '../../cursor.ts';
+import { CursorFields, LaterCursorFields, RankedCursorFields } from '../../cursor.ts';
 
 /** Response bodies of the NFT routes; each export is an OpenAPI component of the same name. */
 
@@ -141,6 +141,7 @@ export const NftHistoryEntry = z.object({
 export const NftHistory = z.object({
   total: z.int(),
   history: z.array(NftHistoryEntry).describe('Oldest first, from creation.'),
+  ...LaterCursorFields,
 });
 
 export const NftListEntry = z.object({

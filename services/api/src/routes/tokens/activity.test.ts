@@ -195,6 +195,8 @@ describe('GET /api/token/{id}/history', () => {
     expect(body).toEqual({
       token_id: 1,
       total: 6,
+      next: null,
+      prev: null,
       events: [
         event(3, 0, { tx_type: 'Token create', amount: '10000' }),
         event(3, 0, { tx_type: 'Token reserve', to_addr: OWNER, amount: '6000' }),

@@ -1,4 +1,5 @@
 import { seriesRows, seriesTotal, tokenHistory, tokenTxs, type TokenTxDoc } from '@mtc/read-models';
+import { z } from 'zod';
 import { FILTERS_DOC, filteredSeries, TokenActivityFilter } from '../../activity-filter.ts';
 import { CURSOR_DOC, cursorPage, CursorQuery } from '../../cursor.ts';
 import { MAX_LIST_LIMIT, NewestFirstPaging } from '../../paging.ts';
@@ -51,22 +52,31 @@ export const tokenHistoryRoute = defineRoute({
   operationId: 'getTokenHistory',
   tag: 'tokens',
   summary: "A token's lifecycle: creation, reserves, mints and burns, oldest first",
-  description: `tx_type is 'Token create', 'Token reserve', 'Token mint' or 'Token burn'; to_addr is '-' when the event has no recipient (create, burn). Not paged: total counts every event, events holds the first ${TOKEN_HISTORY_MAX} of them (a token's whole activity, mints included, is paged by /token/{id}/txs).`,
+  description: `tx_type is 'Token create', 'Token reserve', 'Token mint' or 'Token burn'; to_addr is '-' when the event has no recipient (create, burn). total counts every event, events holds the first ${TOKEN_HISTORY_MAX} of them; the next cursor gives the ${TOKEN_HISTORY_MAX} after them, and so on to the newest (prev: the ones before). A token's whole activity, mints included, is paged by /token/{id}/txs.`,
   params: TokenIdParams,
+  query: z.object({ cursor: CursorQuery }),
   response: TokenHistory,
   errors: [400, 404],
   cache: 'head',
-  async handle({ params }, app) {
+  async handle({ params, query }, app) {
     const key = String(params.id);
     const [, total] = await Promise.all([
       requireToken(app.models, params.id),
       seriesTotal(app.models.seriesCounters, tokenHistory, key),
     ]);
     // Up to the counter: rows past it belong to a batch whose counters are not written yet.
-    const rows = await seriesRows(app.models.tokenHistory, key, { from: 1, to: Math.min(total, TOKEN_HISTORY_MAX) });
+    const { from, to, next, prev } = cursorPage(
+      `history:${key}`,
+      { first: 1, last: total },
+      { page: 1, limit: TOKEN_HISTORY_MAX, cursor: query.cursor },
+      { oldestFirst: true },
+    );
+    const rows = await seriesRows(app.models.tokenHistory, key, { from, to });
     return {
       token_id: params.id,
       total,
+      next,
+      prev,
       events: rows.map((r) => ({
         tx_id: r.txId,
         tx_type: TOKEN_EVENT_LABELS[r.type],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CursorFields, RankedCursorFields } from '../../cursor.ts';
+import { CursorFields, LaterCursorFields, RankedCursorFields } from '../../cursor.ts';
 
 /** Response bodies of the MRC-010 token routes; each export is an OpenAPI component of the same name. */
 
@@ -168,7 +168,10 @@ export const TokenHistory = z.object({
   total: z.int(),
   events: z
     .array(TokenLifecycleEvent)
-    .describe(`Oldest first: the first ${TOKEN_HISTORY_MAX} events (total counts them all).`),
+    .describe(
+      `Oldest first: the first ${TOKEN_HISTORY_MAX} events (total counts them all), or the page a cursor names.`,
+    ),
+  ...LaterCursorFields,
 });
 export type TokenHistory = z.infer<typeof TokenHistory>;
 
