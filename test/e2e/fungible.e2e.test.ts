@@ -13,13 +13,12 @@ import {
   holdingsOf,
   readAllPages,
   readByCursors,
-  walkActivityByCursors,
   validEntries,
   type ExpectedHolder,
 } from '../support/fungible-truth.ts';
 import { expectedTxStats, totalTransactions, walletMismatches } from '../support/ground-truth.ts';
 import { expectedNftHoldings, withRecordIds } from '../support/nft-truth.ts';
-import { backfillComparisons, type BackfillComparisons } from '../support/during-backfill.ts';
+import { backfillComparisons, walkActivityByCursors, type BackfillComparisons } from '../support/during-backfill.ts';
 import {
   combinations,
   commonest,
