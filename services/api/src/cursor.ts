@@ -1,4 +1,4 @@
-import type { SeriesWindow } from '@mtc/read-models';
+import type { RankedSeek, SeriesWindow } from '@mtc/read-models';
 import { z } from 'zod';
 import { badRequest } from './errors.ts';
 
@@ -140,10 +140,7 @@ export const RANKED_CURSOR_DOC =
   'Cursor paging: each answer has next (lower-ranked rows) and prev (higher-ranked rows) cursors; pass one as cursor, with any limit, for the page beside. A cursor names a row by its place in the order (its rank and address), so a page deep in the list costs what page 1 does and new rows above it do not shift it; a holder whose rank changes between two pages may move across the cursor (seen twice or not at all). A cursor of another list is a 400.';
 
 /** Where the page a query names starts in ranked list `key` (`cursor` first, else `page`). */
-export function rankedSeek(
-  key: string,
-  q: { page?: number; limit: number; cursor?: string | undefined },
-): { skip: number } | { after: string } | { before: string } {
+export function rankedSeek(key: string, q: { page?: number; limit: number; cursor?: string | undefined }): RankedSeek {
   if (q.cursor === undefined) return { skip: ((q.page ?? 1) - 1) * q.limit };
   const body = decodeBody(q.cursor, key);
   if ('a' in body) return { after: body.a };

@@ -1,4 +1,5 @@
 import type { Collection, Doc, FieldOf, Filter, Scalar, SortSpec } from '@mtc/ports';
+import type { RankedSeek } from '@mtc/read-models';
 import { z } from 'zod';
 import { badRequest } from './errors.ts';
 
@@ -13,8 +14,6 @@ export interface KeysetOrder<T extends Doc> {
   field: FieldOf<T> & string;
   dir: 1 | -1;
 }
-
-export type KeysetSeek = { skip: number } | { after: string } | { before: string };
 
 const Key = z.tuple([z.union([z.string(), z.number()]), z.string()]);
 
@@ -88,7 +87,7 @@ export async function keysetPage<T extends Doc>(
   coll: Collection<T>,
   filter: Filter<T>,
   order: KeysetOrder<T>,
-  seek: KeysetSeek,
+  seek: RankedSeek,
   limit: number,
 ): Promise<{ docs: T[]; start: number }> {
   if ('skip' in seek) {
